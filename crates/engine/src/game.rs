@@ -1,0 +1,555 @@
+//! A game: rules, seed, and the state the moves so far have made.
+
+use core::fmt;
+
+use crate::bitboard::{FastSlide, Packed, Wide};
+use crate::direction::{Direction, DirectionSet};
+use crate::hash;
+use crate::reference::{self, Event, MAX_CELLS};
+use crate::rules::{OpeningSpawn, Rules, RulesError, Scoring};
+use crate::spawn::{Spawn, SpawnRng};
+
+/// Which implementation slides the tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Engine {
+    /// The 4x4 bitboard (other sizes use the reference engine, which is the only one they have).
+    #[default]
+    Fast,
+    /// The reference engine, for every size.
+    Reference,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
+pub enum Status {
+    /// Moves can be made.
+    Playing = 0,
+    /// The game ended as a win (rules whose win ends the game).
+    Won = 1,
+    /// No move changes the board.
+    Over = 2,
+}
+
+impl Status {
+    /// The lower-case name: `playing`, `won`, `over`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Playing => "playing",
+            Status::Won => "won",
+            Status::Over => "over",
+        }
+    }
+
+    /// Whether the game has ended.
+    pub const fn is_finished(self) -> bool {
+        !matches!(self, Status::Playing)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one call to [`Game::play`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Outcome {
+    /// Whether the board changed. When `false` nothing else happened: no spawn, no score,
+    /// the move count is unchanged, and the game state is exactly as before.
+    pub moved: bool,
+    /// Points the move scored.
+    pub gained: u64,
+    /// Number of merges.
+    pub merges: u32,
+    /// The tile spawned after the move (`None` when it did not move).
+    pub spawn: Option<Spawn>,
+    /// Whether this move made the winning tile for the first time in this game.
+    pub reached_win: bool,
+    /// The game's status after the move.
+    pub status: Status,
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The game has ended; no move is accepted.
+    Finished {
+        /// How it ended.
+        status: Status,
+    },
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Finished { status } => {
+                write!(
+                    f,
+                    "the game has ended ({status}); no further move is possible"
+                )
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for PlayError {}
+
+/// The cells of a board: `size * size` exponents, row-major from the top-left.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Cells {
+    size: u8,
+    cells: [u8; MAX_CELLS],
+}
+
+impl Cells {
+    /// The side of the board.
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// The exponents (0 empty, `e` the tile `2^e`), row-major.
+    pub fn exponents(&self) -> &[u8] {
+        &self.cells[..self.size as usize * self.size as usize]
+    }
+
+    /// The exponent at `(row, column)`.
+    pub fn get(&self, row: usize, column: usize) -> u8 {
+        self.exponents()[row * self.size as usize + column]
+    }
+
+    /// The tile value at `(row, column)`: 0 for empty.
+    pub fn value(&self, row: usize, column: usize) -> u64 {
+        tile_value(self.get(row, column))
+    }
+
+    /// The rows, each a slice of exponents.
+    pub fn rows(&self) -> impl Iterator<Item = &[u8]> {
+        self.exponents().chunks(self.size as usize)
+    }
+}
+
+impl fmt::Debug for Cells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl fmt::Display for Cells {
+    /// One line per row, tile values right-aligned, `.` for empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (r, row) in self.rows().enumerate() {
+            if r > 0 {
+                writeln!(f)?;
+            }
+            for (c, &e) in row.iter().enumerate() {
+                if c > 0 {
+                    f.write_str(" ")?;
+                }
+                if e == 0 {
+                    write!(f, "{:>6}", ".")?;
+                } else {
+                    write!(f, "{:>6}", tile_value(e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The value of the tile with exponent `e` (0 for an empty cell; saturates at 2^63, which
+/// no game reaches).
+pub const fn tile_value(exponent: u8) -> u64 {
+    if exponent == 0 {
+        0
+    } else if exponent >= 63 {
+        1 << 63
+    } else {
+        1 << exponent
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum State {
+    /// 4x4 on the fast path.
+    Packed(Packed),
+    /// 4x4 on the fast path after a tile passed 2^15.
+    Wide(Wide),
+    /// Any size on the reference engine.
+    Reference(reference::Board),
+}
+
+/// A game of 2048: fully determined by its rules, its seed and the moves played.
+///
+/// ```
+/// use twenty48_engine::{Direction, Game, Rules};
+///
+/// let mut game = Game::new(Rules::CLASSIC, 42).unwrap();
+/// let outcome = game.play(Direction::Left).unwrap();
+/// assert_eq!(outcome.moved, game.move_count() == 1);
+/// ```
+#[derive(Clone)]
+pub struct Game {
+    rules: Rules,
+    seed: u64,
+    engine: Engine,
+    rng: SpawnRng,
+    state: State,
+    score: u64,
+    moves: u32,
+    status: Status,
+    reached_win: bool,
+    max_exponent: u8,
+    opening: [Option<Spawn>; crate::rules::MAX_OPENING],
+}
+
+impl Game {
+    /// A new game on the fast engine: the rules are checked and the opening spawns placed.
+    pub fn new(rules: Rules, seed: u64) -> Result<Game, RulesError> {
+        Game::with_engine(rules, seed, Engine::Fast)
+    }
+
+    /// A new game on the chosen engine.
+    pub fn with_engine(rules: Rules, seed: u64, engine: Engine) -> Result<Game, RulesError> {
+        rules.validate()?;
+        let state = if rules.size == 4 && engine == Engine::Fast {
+            State::Packed(Packed(0))
+        } else {
+            State::Reference(reference::Board::empty(rules.size))
+        };
+        let mut game = Game {
+            rules,
+            seed,
+            engine,
+            rng: SpawnRng::new(seed),
+            state,
+            score: 0,
+            moves: 0,
+            status: Status::Playing,
+            reached_win: false,
+            max_exponent: 0,
+            opening: [None; crate::rules::MAX_OPENING],
+        };
+        for (i, kind) in rules.opening.spawns().iter().enumerate() {
+            let spawn = game.spawn(*kind == OpeningSpawn::Two);
+            game.opening[i] = Some(spawn);
+            game.max_exponent = game.max_exponent.max(spawn.exponent);
+        }
+        game.update_status_after_spawn();
+        Ok(game)
+    }
+
+    /// Places one spawn on the current board; the board has an empty cell.
+    #[inline]
+    fn spawn(&mut self, always_two: bool) -> Spawn {
+        let four = self.rules.four_chance;
+        match &mut self.state {
+            State::Packed(p) => {
+                let (k, e) = self.rng.draw(p.empty_count(), four, always_two);
+                let cell = p.nth_empty(k);
+                p.0 |= (e as u64) << (4 * cell);
+                Spawn {
+                    cell: cell as u8,
+                    exponent: e,
+                }
+            }
+            State::Wide(w) => {
+                let (k, e) = self.rng.draw(w.empty_count(), four, always_two);
+                let cell = w.nth_empty(k).unwrap_or(0);
+                w.0[cell] = e;
+                Spawn {
+                    cell: cell as u8,
+                    exponent: e,
+                }
+            }
+            State::Reference(b) => {
+                let (k, e) = self.rng.draw(b.empty_count(), four, always_two);
+                let cell = b.nth_empty(k).unwrap_or(0);
+                b.set(cell, e);
+                Spawn {
+                    cell: cell as u8,
+                    exponent: e,
+                }
+            }
+        }
+    }
+
+    fn is_stuck(&self) -> bool {
+        match &self.state {
+            State::Packed(p) => p.is_stuck(),
+            State::Wide(w) => w.is_stuck(),
+            State::Reference(b) => b.is_stuck(),
+        }
+    }
+
+    fn update_status_after_spawn(&mut self) {
+        if let Some(win) = self.rules.win {
+            if win.ends_game && self.max_exponent >= win.exponent {
+                self.status = Status::Won;
+                return;
+            }
+        }
+        if self.is_stuck() {
+            self.status = Status::Over;
+        }
+    }
+
+    /// Slides the board; returns `(moved, merged value, merges)`. Does not spawn.
+    #[inline]
+    fn slide(&mut self, dir: Direction) -> (bool, u64, u32) {
+        match &mut self.state {
+            State::Packed(p) => match p.slide(dir) {
+                FastSlide::Done {
+                    board,
+                    merged_value,
+                    merges,
+                } => {
+                    let moved = board != *p;
+                    *p = board;
+                    (moved, merged_value as u64, merges)
+                }
+                FastSlide::Overflow => {
+                    let mut wide = Wide(p.cells());
+                    let r = wide.slide(dir);
+                    self.state = State::Wide(wide);
+                    r
+                }
+            },
+            State::Wide(w) => w.slide(dir),
+            State::Reference(b) => {
+                let s = b.slide(dir);
+                (s.moved, s.merged_value, s.merges)
+            }
+        }
+    }
+
+    /// Plays a move.
+    ///
+    /// A move that changes nothing is not a move: the result has `moved == false` and the game
+    /// is untouched. A real move scores, spawns one tile, counts, and updates the status.
+    #[inline]
+    pub fn play(&mut self, dir: Direction) -> Result<Outcome, PlayError> {
+        if self.status.is_finished() {
+            return Err(PlayError::Finished {
+                status: self.status,
+            });
+        }
+        let (moved, merged_value, merges) = self.slide(dir);
+        if !moved {
+            // A slide that moves nothing leaves the state as it was.
+            return Ok(Outcome {
+                moved: false,
+                gained: 0,
+                merges: 0,
+                spawn: None,
+                reached_win: false,
+                status: self.status,
+            });
+        }
+        Ok(self.finish_move(merged_value, merges))
+    }
+
+    #[inline]
+    fn finish_move(&mut self, merged_value: u64, merges: u32) -> Outcome {
+        let gained = match self.rules.scoring {
+            Scoring::MergedValues => merged_value,
+            Scoring::MergeCount => merges as u64,
+        };
+        self.score += gained;
+        self.moves += 1;
+        let spawn = self.spawn(false);
+        let mut reached_win = false;
+        if merges > 0 {
+            self.max_exponent = self.max_after_merge();
+        }
+        self.max_exponent = self.max_exponent.max(spawn.exponent);
+        if let Some(win) = self.rules.win {
+            if !self.reached_win && self.max_exponent >= win.exponent {
+                self.reached_win = true;
+                reached_win = true;
+            }
+        }
+        self.update_status_after_spawn();
+        Outcome {
+            moved: true,
+            gained,
+            merges,
+            spawn: Some(spawn),
+            reached_win,
+            status: self.status,
+        }
+    }
+
+    /// Plays a move and reports its animation events to `on_event`: every tile moved, then
+    /// every merge, then the spawn. The game advances exactly as with [`Game::play`].
+    pub fn play_with_events(
+        &mut self,
+        dir: Direction,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<Outcome, PlayError> {
+        if self.status.is_finished() {
+            return Err(PlayError::Finished {
+                status: self.status,
+            });
+        }
+        let mut board =
+            reference::Board::from_cells(self.cells().exponents()).expect("square board");
+        let mut events = [None; 2 * MAX_CELLS];
+        let mut n = 0;
+        board.slide_with_events(dir, &mut |e| {
+            events[n] = Some(e);
+            n += 1;
+        });
+        let outcome = self.play(dir)?;
+        if outcome.moved {
+            for e in events[..n].iter().flatten() {
+                on_event(*e);
+            }
+            if let Some(s) = outcome.spawn {
+                on_event(Event::Spawned {
+                    cell: s.cell,
+                    exponent: s.exponent,
+                });
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// The largest exponent after a slide with merges: a merge makes at most the old
+    /// largest tile plus one.
+    #[inline]
+    fn max_after_merge(&self) -> u8 {
+        match &self.state {
+            State::Packed(p) => {
+                let next = self.max_exponent + 1;
+                if next <= 15 && p.contains_exponent(next) {
+                    next
+                } else {
+                    self.max_exponent
+                }
+            }
+            State::Wide(w) => w.0.iter().copied().max().unwrap_or(0),
+            State::Reference(b) => b.max_exponent(),
+        }
+    }
+
+    /// Whether a move towards `dir` would change the board (and the game is not over).
+    pub fn can_play(&self, dir: Direction) -> bool {
+        if self.status.is_finished() {
+            return false;
+        }
+        match &self.state {
+            State::Packed(p) => p.can_slide(dir),
+            State::Wide(w) => {
+                let mut c = *w;
+                c.slide(dir).0
+            }
+            State::Reference(b) => b.can_slide(dir),
+        }
+    }
+
+    /// The moves that would change the board (empty once the game has ended).
+    pub fn legal_moves(&self) -> DirectionSet {
+        Direction::ALL
+            .iter()
+            .filter(|d| self.can_play(**d))
+            .fold(DirectionSet::EMPTY, |s, d| s.with(*d))
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The engine sliding the tiles.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// The score.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// The number of real moves played (no-op moves do not count).
+    pub fn move_count(&self) -> u32 {
+        self.moves
+    }
+
+    /// The status.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Whether the winning tile has been made in this game (under any win rule).
+    pub fn reached_win(&self) -> bool {
+        self.reached_win
+    }
+
+    /// The largest tile's exponent.
+    pub fn max_exponent(&self) -> u8 {
+        self.max_exponent
+    }
+
+    /// The largest tile's value.
+    pub fn max_tile(&self) -> u64 {
+        tile_value(self.max_exponent)
+    }
+
+    /// The opening spawns, in order.
+    pub fn opening_spawns(&self) -> impl Iterator<Item = Spawn> + '_ {
+        self.opening.iter().flatten().copied()
+    }
+
+    /// Raw random outputs drawn so far (two per spawn).
+    pub fn rng_draws(&self) -> u64 {
+        self.rng.draws()
+    }
+
+    /// The board.
+    pub fn cells(&self) -> Cells {
+        let mut cells = [0u8; MAX_CELLS];
+        match &self.state {
+            State::Packed(p) => cells[..16].copy_from_slice(&p.cells()),
+            State::Wide(w) => cells[..16].copy_from_slice(&w.0),
+            State::Reference(b) => cells[..b.cells().len()].copy_from_slice(b.cells()),
+        }
+        Cells {
+            size: self.rules.size,
+            cells,
+        }
+    }
+
+    /// The stable state hash: FNV-1a 64 over the board side, the cells, the score and the
+    /// move count (see [`crate::hash`] and docs/rules.md).
+    pub fn state_hash(&self) -> u64 {
+        let cells = self.cells();
+        hash::state_hash(cells.size, cells.exponents(), self.score, self.moves)
+    }
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("rules", &self.rules)
+            .field("seed", &self.seed)
+            .field("engine", &self.engine)
+            .field("score", &self.score)
+            .field("moves", &self.moves)
+            .field("status", &self.status)
+            .field("cells", &self.cells())
+            .finish()
+    }
+}

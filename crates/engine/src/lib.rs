@@ -1,0 +1,54 @@
+//! A deterministic, seeded 2048 engine. Runs anywhere: host, firmware, `no_std`.
+//!
+//! A game is fully determined by its [`Rules`], a `u64` seed and the moves played; replaying
+//! them gives the same boards, spawns, score and [state hash](Game::state_hash) on every
+//! machine. docs/rules.md specifies all of it, byte for byte.
+//!
+//! ```
+//! use twenty48_engine::{Direction, Game, Rules, Status};
+//!
+//! let mut game = Game::new(Rules::ARDUINO, 7).unwrap();
+//! for dir in [Direction::Left, Direction::Up, Direction::Right, Direction::Down] {
+//!     let outcome = game.play(dir).unwrap();
+//!     if outcome.moved {
+//!         println!("{dir}: +{} points, spawn {:?}", outcome.gained, outcome.spawn);
+//!     }
+//! }
+//! assert_eq!(game.status(), Status::Playing);
+//! println!("{}\nscore {} hash {:016x}", game.cells(), game.score(), game.state_hash());
+//! ```
+//!
+//! # Two engines
+//! - [`bitboard`]: the 4x4 fast path, a `u64` of exponent nibbles slid with row tables, exact
+//!   up to the largest tile (2^17) through a byte-per-cell fallback past 2^15.
+//! - [`reference`]: a plain array engine for boards from 2x2 to 8x8; it defines the rules and
+//!   the fast path is tested against it. Pick it with [`Game::with_engine`].
+//!
+//! # Feature flags
+//! - `std` (default): `std::error::Error` for the error types; implies `alloc`.
+//! - `alloc`: reserved for heap-using helpers; the engine itself never allocates.
+//! - `row-tables` (default): 64K-entry row tables (about 1.3 MB, built at compile time) for
+//!   the fast path; without it rows are slid by a short loop with the same results.
+//! - `defmt`: `defmt::Format` for the public types, for firmware logging.
+#![no_std]
+#![deny(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod bitboard;
+mod direction;
+mod game;
+pub mod hash;
+pub mod reference;
+mod rules;
+pub mod spawn;
+
+pub use direction::{Direction, DirectionSet};
+pub use game::{tile_value, Cells, Engine, Game, Outcome, PlayError, Status};
+pub use reference::Event;
+pub use rules::{
+    FourChance, Opening, OpeningSpawn, Preset, Rules, RulesError, Scoring, Win, MAX_OPENING,
+    MAX_SIZE, MIN_SIZE,
+};
+pub use spawn::{Spawn, RNG_NAME};

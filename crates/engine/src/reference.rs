@@ -1,0 +1,297 @@
+//! The reference engine: a plain slide on an array of cells, for any board from 2x2 to 8x8.
+//!
+//! This is the definition of the rules. It is written to be read, not to be fast; the 4x4
+//! bitboard in [`crate::bitboard`] is tested against it.
+
+use crate::direction::Direction;
+use crate::rules::MAX_SIZE;
+
+/// Cells on the largest board.
+pub const MAX_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+
+/// A board of exponents: 0 is empty, `e` is the tile `2^e`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    size: u8,
+    cells: [u8; MAX_CELLS],
+}
+
+/// What one slide did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slide {
+    /// Whether any tile moved or merged.
+    pub moved: bool,
+    /// Sum of the values of the tiles made by merges.
+    pub merged_value: u64,
+    /// Number of merges.
+    pub merges: u32,
+}
+
+/// A change one slide makes, for animation. A slide reports all moves, then all merges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Event {
+    /// A tile slid from one cell to another.
+    Moved {
+        /// Cell it left.
+        from: u8,
+        /// Cell it reached.
+        to: u8,
+    },
+    /// Two tiles that reached the same cell became one.
+    Merged {
+        /// The cell of the new tile.
+        into: u8,
+        /// The new tile's exponent.
+        exponent: u8,
+    },
+    /// A tile appeared after the slide.
+    Spawned {
+        /// The cell.
+        cell: u8,
+        /// The tile's exponent.
+        exponent: u8,
+    },
+}
+
+impl Board {
+    /// An empty board of side `size`.
+    ///
+    /// # Panics
+    /// When `size` is outside 2..=8.
+    pub fn empty(size: u8) -> Board {
+        assert!((2..=MAX_SIZE).contains(&size), "board size {size}");
+        Board {
+            size,
+            cells: [0; MAX_CELLS],
+        }
+    }
+
+    /// A board from row-major exponents; `None` unless `cells.len()` is a square of 2..=8.
+    pub fn from_cells(cells: &[u8]) -> Option<Board> {
+        let size = (2..=MAX_SIZE).find(|s| (*s as usize) * (*s as usize) == cells.len())?;
+        let mut b = Board::empty(size);
+        b.cells[..cells.len()].copy_from_slice(cells);
+        Some(b)
+    }
+
+    /// The side of the board.
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// The cells, row-major exponents.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.size as usize * self.size as usize]
+    }
+
+    /// The exponent at a cell index.
+    pub fn get(&self, index: usize) -> u8 {
+        self.cells()[index]
+    }
+
+    /// Sets the exponent at a cell index.
+    pub fn set(&mut self, index: usize, exponent: u8) {
+        let n = self.size as usize * self.size as usize;
+        self.cells[..n][index] = exponent;
+    }
+
+    /// Number of empty cells.
+    pub fn empty_count(&self) -> u32 {
+        self.cells().iter().filter(|&&c| c == 0).count() as u32
+    }
+
+    /// The index of the `k`-th empty cell (0-based), counted row-major from the top-left.
+    pub fn nth_empty(&self, k: u32) -> Option<usize> {
+        self.cells()
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c == 0)
+            .nth(k as usize)
+            .map(|(i, _)| i)
+    }
+
+    /// The largest exponent on the board (0 when empty).
+    pub fn max_exponent(&self) -> u8 {
+        self.cells().iter().copied().max().unwrap_or(0)
+    }
+
+    /// The cell indices of line `line` in the order a slide towards `dir` packs them:
+    /// the cell against the wall first.
+    fn line(&self, dir: Direction, line: usize) -> [usize; MAX_SIZE as usize] {
+        let n = self.size as usize;
+        let mut out = [0; MAX_SIZE as usize];
+        for (k, slot) in out.iter_mut().enumerate().take(n) {
+            let (row, col) = match dir {
+                Direction::Left => (line, k),
+                Direction::Right => (line, n - 1 - k),
+                Direction::Up => (k, line),
+                Direction::Down => (n - 1 - k, line),
+            };
+            *slot = row * n + col;
+        }
+        out
+    }
+
+    /// Slides every line towards `dir`, reporting each tile's travel to `on_event`.
+    ///
+    /// In each line, tiles are taken from the wall outwards. A tile equal to the last tile
+    /// placed merges into it, unless that tile was itself made by a merge in this slide.
+    pub fn slide_with_events(&mut self, dir: Direction, on_event: &mut dyn FnMut(Event)) -> Slide {
+        let n = self.size as usize;
+        let mut result = Slide {
+            moved: false,
+            merged_value: 0,
+            merges: 0,
+        };
+        let mut merges = [(0u8, 0u8); MAX_CELLS];
+        let mut merge_count = 0;
+        for line in 0..n {
+            let idx = self.line(dir, line);
+            let mut placed = 0; // tiles placed so far in this line
+            let mut last_merged = false;
+            let before: [u8; MAX_SIZE as usize] =
+                core::array::from_fn(|k| if k < n { self.cells[idx[k]] } else { 0 });
+            for &i in &idx[..n] {
+                self.cells[i] = 0;
+            }
+            for (k, &tile) in before.iter().enumerate().take(n) {
+                if tile == 0 {
+                    continue;
+                }
+                if placed > 0 && !last_merged && self.cells[idx[placed - 1]] == tile {
+                    let into = idx[placed - 1];
+                    self.cells[into] = tile + 1;
+                    last_merged = true;
+                    result.merges += 1;
+                    result.merged_value += 1u64 << (tile + 1).min(63);
+                    on_event(Event::Moved {
+                        from: idx[k] as u8,
+                        to: into as u8,
+                    });
+                    merges[merge_count] = (into as u8, tile + 1);
+                    merge_count += 1;
+                } else {
+                    self.cells[idx[placed]] = tile;
+                    if placed != k {
+                        on_event(Event::Moved {
+                            from: idx[k] as u8,
+                            to: idx[placed] as u8,
+                        });
+                    }
+                    placed += 1;
+                    last_merged = false;
+                }
+            }
+            for k in 0..n {
+                if self.cells[idx[k]] != before[k] {
+                    result.moved = true;
+                }
+            }
+        }
+        for &(into, exponent) in &merges[..merge_count] {
+            on_event(Event::Merged { into, exponent });
+        }
+        result
+    }
+
+    /// Slides every line towards `dir`.
+    pub fn slide(&mut self, dir: Direction) -> Slide {
+        self.slide_with_events(dir, &mut |_| {})
+    }
+
+    /// Whether a slide towards `dir` would change the board.
+    pub fn can_slide(&self, dir: Direction) -> bool {
+        let mut copy = *self;
+        copy.slide(dir).moved
+    }
+
+    /// Whether no slide changes the board: no empty cell and no two equal neighbours.
+    pub fn is_stuck(&self) -> bool {
+        Direction::ALL.iter().all(|d| !self.can_slide(*d))
+    }
+}
+
+impl core::fmt::Debug for Board {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let n = self.size as usize;
+        writeln!(f, "Board {n}x{n} (exponents):")?;
+        for row in self.cells().chunks(n) {
+            for c in row {
+                write!(f, "{c:3}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(values: [u8; 4], dir: Direction) -> ([u8; 4], Slide) {
+        let mut cells = [0u8; 16];
+        cells[..4].copy_from_slice(&values);
+        let mut b = Board::from_cells(&cells).unwrap();
+        let s = b.slide(dir);
+        (b.cells()[..4].try_into().unwrap(), s)
+    }
+
+    #[test]
+    fn merged_tiles_do_not_merge_again() {
+        // [2,2,2,2] left gives [4,4,0,0]
+        assert_eq!(row([1, 1, 1, 1], Direction::Left).0, [2, 2, 0, 0]);
+        // [4,0,2,2] left gives [4,4,0,0], not [8,0,0,0]
+        assert_eq!(row([2, 0, 1, 1], Direction::Left).0, [2, 2, 0, 0]);
+    }
+
+    #[test]
+    fn pair_nearest_the_wall_merges_first() {
+        // [2,2,2,0] left gives [4,2,0,0]; right gives [0,0,2,4]
+        assert_eq!(row([1, 1, 1, 0], Direction::Left).0, [2, 1, 0, 0]);
+        assert_eq!(row([1, 1, 1, 0], Direction::Right).0, [0, 0, 1, 2]);
+    }
+
+    #[test]
+    fn score_and_merges() {
+        let (_, s) = row([1, 1, 2, 2], Direction::Left);
+        assert_eq!((s.merged_value, s.merges, s.moved), (4 + 8, 2, true));
+        let (_, s) = row([1, 2, 3, 4], Direction::Left);
+        assert_eq!((s.merged_value, s.merges, s.moved), (0, 0, false));
+    }
+
+    #[test]
+    fn events_report_moves_then_merges() {
+        let mut b = Board::from_cells(&[1, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        let mut events = [None; 8];
+        let mut n = 0;
+        b.slide_with_events(Direction::Left, &mut |e| {
+            events[n] = Some(e);
+            n += 1;
+        });
+        assert_eq!(
+            &events[..n],
+            &[
+                Some(Event::Moved { from: 2, to: 0 }),
+                Some(Event::Moved { from: 3, to: 1 }),
+                Some(Event::Merged {
+                    into: 0,
+                    exponent: 2
+                }),
+            ]
+        );
+    }
+
+    #[test]
+    fn stuck_board() {
+        let b = Board::from_cells(&[1, 2, 2, 1]).unwrap();
+        assert!(b.is_stuck());
+        let b = Board::from_cells(&[1, 2, 1, 2]).unwrap(); // equal in each column
+        assert!(!b.is_stuck());
+        let b = Board::from_cells(&[1, 2, 1, 1]).unwrap();
+        assert!(!b.is_stuck());
+        let b = Board::from_cells(&[1, 2, 0, 3]).unwrap();
+        assert!(!b.is_stuck());
+    }
+}

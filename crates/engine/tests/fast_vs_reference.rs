@@ -1,0 +1,151 @@
+//! Property tests: the fast engine against the reference engine, on random boards with tiles
+//! up to 2^17 and on whole random games. Failures shrink to a small board or move list.
+
+use proptest::prelude::*;
+use twenty48_engine::bitboard::{FastSlide, Packed, Wide};
+use twenty48_engine::reference::Board;
+use twenty48_engine::{
+    Direction, Engine, FourChance, Game, Opening, OpeningSpawn, Rules, Scoring, Win,
+};
+
+fn direction() -> impl Strategy<Value = Direction> {
+    (0u8..4).prop_map(|c| Direction::from_code(c).unwrap())
+}
+
+/// Exponents 0..=17, biased towards small tiles and empty cells so merges are common.
+fn cell() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        4 => Just(0u8),
+        6 => 1u8..=4,
+        2 => 5u8..=17,
+        1 => 14u8..=17,
+    ]
+}
+
+fn rules() -> impl Strategy<Value = Rules> {
+    (
+        prop_oneof![Just(4u8), 2u8..=8],
+        (0u32..=10, 1u32..=10),
+        prop::collection::vec(prop::bool::ANY, 1..=3),
+        prop::option::of((3u8..=6, prop::bool::ANY)),
+        prop::bool::ANY,
+    )
+        .prop_map(|(size, (n, d), opening, win, count)| {
+            let opening: Vec<OpeningSpawn> = opening
+                .into_iter()
+                .map(|two| {
+                    if two {
+                        OpeningSpawn::Two
+                    } else {
+                        OpeningSpawn::Normal
+                    }
+                })
+                .collect();
+            Rules {
+                size,
+                four_chance: FourChance::new(n.min(d), d),
+                opening: Opening::new(&opening[..opening.len().min(size as usize * size as usize)])
+                    .unwrap(),
+                win: win.map(|(exponent, ends_game)| Win {
+                    exponent: exponent.min(size * size + 1),
+                    ends_game,
+                }),
+                scoring: if count {
+                    Scoring::MergeCount
+                } else {
+                    Scoring::MergedValues
+                },
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_boards_match_reference(cells in prop::array::uniform16(cell()), dir in direction()) {
+        let mut reference = Board::from_cells(&cells).unwrap();
+        let expected = reference.slide(dir);
+        let fast = Packed::from_cells(&cells).map(|p| p.slide(dir));
+        match fast {
+            Some(FastSlide::Done { board, merged_value, merges }) => {
+                prop_assert_eq!(&board.cells()[..], reference.cells());
+                prop_assert_eq!(merged_value as u64, expected.merged_value);
+                prop_assert_eq!(merges, expected.merges);
+            }
+            // Tiles past 2^15 (or a merge of two): the exact wide path.
+            Some(FastSlide::Overflow) | None => {
+                let mut wide = Wide(cells);
+                let (moved, value, merges) = wide.slide(dir);
+                prop_assert_eq!(&wide.0[..], reference.cells());
+                prop_assert_eq!(moved, expected.moved);
+                prop_assert_eq!(value, expected.merged_value);
+                prop_assert_eq!(merges, expected.merges);
+            }
+        }
+    }
+
+    #[test]
+    fn random_games_match_reference(
+        rules in rules(),
+        seed in any::<u64>(),
+        moves in prop::collection::vec(direction(), 0..300),
+    ) {
+        let mut fast = Game::with_engine(rules, seed, Engine::Fast).unwrap();
+        let mut reference = Game::with_engine(rules, seed, Engine::Reference).unwrap();
+        prop_assert_eq!(fast.cells(), reference.cells());
+        for (i, dir) in moves.into_iter().enumerate() {
+            prop_assert_eq!(fast.legal_moves(), reference.legal_moves(), "legal moves before move {}", i);
+            let a = fast.play(dir);
+            let b = reference.play(dir);
+            prop_assert_eq!(a, b, "outcome of move {} ({})", i, dir);
+            prop_assert_eq!(fast.cells(), reference.cells(), "board after move {}", i);
+            prop_assert_eq!(fast.state_hash(), reference.state_hash());
+            prop_assert_eq!(fast.max_exponent(), reference.max_exponent());
+            if a.is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Per-move events (moves, then merges, then the spawn) rebuild exactly the next board.
+    #[test]
+    fn events_rebuild_the_board(seed in any::<u64>(), moves in prop::collection::vec(direction(), 1..80)) {
+        let mut game = Game::new(Rules::CLASSIC, seed).unwrap();
+        for dir in moves {
+            let mut cells = game.cells().exponents().to_vec();
+            let mut events = Vec::new();
+            let outcome = game.play_with_events(dir, &mut |e| events.push(e)).unwrap();
+            // Apply events: moves first (a tile leaves `from`, lands on `to`), merges set the
+            // new exponent, the spawn places its tile.
+            let mut next = cells.clone();
+            let mut moved_to = Vec::new();
+            for e in &events {
+                if let twenty48_engine::Event::Moved { from, to } = *e {
+                    next[from as usize] = 0;
+                    moved_to.push((to, cells[from as usize]));
+                }
+            }
+            for (to, e) in moved_to {
+                next[to as usize] = e;
+            }
+            for e in &events {
+                match *e {
+                    twenty48_engine::Event::Merged { into, exponent } => next[into as usize] = exponent,
+                    twenty48_engine::Event::Spawned { cell, exponent } => next[cell as usize] = exponent,
+                    _ => {}
+                }
+            }
+            if outcome.moved {
+                let after = game.cells();
+                prop_assert_eq!(&next[..], after.exponents());
+            } else {
+                prop_assert!(events.is_empty());
+            }
+            cells.clear();
+            if game.status().is_finished() {
+                break;
+            }
+        }
+    }
+}
