@@ -1,0 +1,77 @@
+//! The example file of docs/format.md, byte for byte.
+
+mod common;
+
+use common::{example, example_bytes, parse_hex, EXAMPLE_MOVES};
+use twenty48_engine::{Rules, Status};
+use twenty48_movelog::{Claims, MoveLog, FORMAT_VERSION, MAGIC};
+
+#[test]
+fn example_encodes_to_the_committed_bytes() {
+    assert_eq!(example().encode(), example_bytes());
+}
+
+#[test]
+fn committed_bytes_decode_to_the_example() {
+    let log = MoveLog::decode(&example_bytes()).unwrap();
+    assert_eq!(log, example());
+    assert_eq!(log.rules, Rules::CLASSIC);
+    assert_eq!(log.seed, 1);
+    assert_eq!(log.moves, EXAMPLE_MOVES);
+    assert_eq!(log.checkpoint_interval, 4);
+    assert_eq!(log.checkpoints, [0xd372_5a17]);
+    assert_eq!(log.checkpoint_after(4), Some(0xd372_5a17));
+    assert_eq!(log.checkpoint_after(3), None);
+    assert_eq!(log.checkpoint_after(8), None);
+    assert_eq!(
+        log.claims,
+        Claims {
+            move_count: 6,
+            score: 12,
+            max_exponent: 2,
+            final_hash: 0x2bf3_2b11_6020_36b5,
+            status: Status::Playing,
+        }
+    );
+    assert!(log.complete);
+}
+
+#[test]
+fn constants_are_as_documented() {
+    assert_eq!(MAGIC, [0x54, 0x34, 0x38, 0x1a]);
+    assert_eq!(FORMAT_VERSION, 1);
+    assert_eq!(twenty48_movelog::EXTENSION, "t48");
+    assert_eq!(twenty48_movelog::DEFAULT_CHECKPOINT_INTERVAL, 128);
+}
+
+/// The hex dump in docs/format.md is the committed golden file: the spec cannot drift.
+#[test]
+fn format_md_shows_the_golden_bytes() {
+    let doc = include_str!("../../../docs/format.md");
+    let start = doc
+        .find("<!-- example-hex-start -->")
+        .expect("format.md marks its hex dump");
+    let end = doc.find("<!-- example-hex-end -->").unwrap();
+    // Each dump line is `offset: hex bytes  | comment`; keep the hex bytes.
+    let hex: String = doc[start..end]
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .filter(|(off, _)| {
+            off.trim().chars().all(|c| c.is_ascii_hexdigit()) && !off.trim().is_empty()
+        })
+        .map(|(_, rest)| rest.split('|').next().unwrap().to_string() + "\n")
+        .collect();
+    assert_eq!(parse_hex(&hex), example_bytes());
+}
+
+#[test]
+fn crc_is_the_ieee_crc32() {
+    // Published check value of CRC-32/ISO-HDLC (zlib, PNG).
+    assert_eq!(common::crc32(b"123456789"), 0xcbf4_3926);
+    let bytes = example_bytes();
+    let n = bytes.len() - 4;
+    assert_eq!(
+        u32::from_le_bytes(bytes[n..].try_into().unwrap()),
+        common::crc32(&bytes[..n])
+    );
+}

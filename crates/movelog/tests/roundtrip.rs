@@ -1,0 +1,184 @@
+//! Logs of random games survive encode -> decode unchanged.
+
+mod common;
+
+use common::real_moves;
+use proptest::prelude::*;
+use twenty48_engine::{
+    Direction, FourChance, Game, Opening, OpeningSpawn, Rules, Scoring, Win, MAX_OPENING,
+};
+use twenty48_movelog::{checkpoint_count, checkpoint_hash, MoveLog, RecordError, Recorder};
+
+fn direction() -> impl Strategy<Value = Direction> {
+    (0u8..4).prop_map(|c| Direction::from_code(c).unwrap())
+}
+
+fn rules() -> impl Strategy<Value = Rules> {
+    (2u8..=8).prop_flat_map(|size| {
+        let cells = size as usize * size as usize;
+        let max_exponent = (cells + 1) as u8;
+        (
+            (1u32..=1000).prop_flat_map(|d| (0..=d, Just(d))),
+            proptest::collection::vec(any::<bool>(), 1..=MAX_OPENING.min(cells)),
+            proptest::option::of((2..=max_exponent, any::<bool>())),
+            any::<bool>(),
+        )
+            .prop_map(move |((n, d), opening, win, count)| {
+                let kinds: Vec<OpeningSpawn> = opening
+                    .into_iter()
+                    .map(|two| {
+                        if two {
+                            OpeningSpawn::Two
+                        } else {
+                            OpeningSpawn::Normal
+                        }
+                    })
+                    .collect();
+                Rules {
+                    size,
+                    four_chance: FourChance::new(n, d),
+                    opening: Opening::new(&kinds).unwrap(),
+                    win: win.map(|(exponent, ends_game)| Win {
+                        exponent,
+                        ends_game,
+                    }),
+                    scoring: if count {
+                        Scoring::MergeCount
+                    } else {
+                        Scoring::MergedValues
+                    },
+                }
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn encode_then_decode_is_the_identity(
+        rules in rules(),
+        seed in any::<u64>(),
+        dirs in proptest::collection::vec(direction(), 0..400),
+        k in prop_oneof![Just(0u32), 1u32..20, Just(128), any::<u32>()],
+        complete in any::<bool>(),
+    ) {
+        let moves = real_moves(rules, seed, &dirs);
+        let mut log = MoveLog::from_moves(rules, seed, &moves, k).unwrap();
+        prop_assert_eq!(log.moves.len(), log.claims.move_count as usize);
+        prop_assert_eq!(log.checkpoints.len() as u32, checkpoint_count(log.claims.move_count, k));
+        log.complete = complete;
+        let bytes = log.encode();
+        prop_assert_eq!(bytes.len(), 56 + rules.opening.spawns().len() + 7
+            + moves.len().div_ceil(4) + 4 * log.checkpoints.len() + 4);
+        prop_assert_eq!(MoveLog::decode(&bytes), Ok(log));
+    }
+
+    #[test]
+    fn recorder_and_from_moves_agree(
+        rules in rules(),
+        seed in any::<u64>(),
+        dirs in proptest::collection::vec(direction(), 0..300),
+        k in 0u32..10,
+    ) {
+        let mut rec = Recorder::new(rules, seed).unwrap().with_checkpoint_interval(k);
+        let mut game = Game::new(rules, seed).unwrap();
+        for &d in &dirs {
+            prop_assert_eq!(rec.play(d), game.play(d));
+            // Checkpoints are the low 32 bits of the state hash after every K-th real move.
+            let n = game.move_count();
+            let log = rec.finish();
+            if k > 0 && n > 0 && n % k == 0 {
+                prop_assert_eq!(log.checkpoint_after(n), Some(checkpoint_hash(game.state_hash())));
+            }
+        }
+        let moves = real_moves(rules, seed, &dirs);
+        prop_assert_eq!(rec.moves(), &moves[..]);
+        prop_assert_eq!(rec.finish(), MoveLog::from_moves(rules, seed, &moves, k).unwrap());
+        // Changing K after playing recomputes the checkpoints.
+        prop_assert_eq!(
+            rec.clone().with_checkpoint_interval(3).finish(),
+            MoveLog::from_moves(rules, seed, &moves, 3).unwrap()
+        );
+    }
+}
+
+#[test]
+fn from_moves_refuses_a_move_that_changes_nothing() {
+    // A seed whose opening leaves some direction a no-op (both tiles against one wall).
+    let (seed, noop) = (0..)
+        .find_map(|seed| {
+            let game = Game::new(Rules::CLASSIC, seed).unwrap();
+            Direction::ALL
+                .into_iter()
+                .find(|d| !game.can_play(*d))
+                .map(|d| (seed, d))
+        })
+        .unwrap();
+    let err = MoveLog::from_moves(Rules::CLASSIC, seed, &[noop], 0).unwrap_err();
+    assert_eq!(
+        err,
+        RecordError::NoMove {
+            move_number: 1,
+            direction: noop
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        format!("move 1 ({noop}) does not change the board")
+    );
+    // After a real move, the same move again often changes nothing: find such a case.
+    let (seed, first) = (0..)
+        .find_map(|seed| {
+            Direction::ALL.into_iter().find_map(|d| {
+                let mut game = Game::new(Rules::CLASSIC, seed).unwrap();
+                (game.play(d).unwrap().moved && !game.can_play(d)).then_some((seed, d))
+            })
+        })
+        .unwrap();
+    let err = MoveLog::from_moves(Rules::CLASSIC, seed, &[first, first], 0).unwrap_err();
+    assert!(
+        matches!(err, RecordError::NoMove { move_number: 2, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn from_moves_refuses_moves_after_the_end() {
+    // A 2x2 board fills up fast; play until it ends, then one more.
+    let rules = Rules {
+        size: 2,
+        win: None,
+        ..Rules::CLASSIC
+    };
+    let dirs: Vec<Direction> = (0..200).map(|i| Direction::ALL[i % 4]).collect();
+    let moves = real_moves(rules, 3, &dirs);
+    let game_over = MoveLog::from_moves(rules, 3, &moves, 1).unwrap();
+    assert!(game_over.claims.status.is_finished());
+    let mut more = moves.clone();
+    more.push(Direction::Up);
+    let err = MoveLog::from_moves(rules, 3, &more, 1).unwrap_err();
+    assert_eq!(
+        err,
+        RecordError::GameEnded {
+            move_number: moves.len() as u32 + 1,
+            status: game_over.claims.status
+        }
+    );
+    assert!(err
+        .to_string()
+        .starts_with("the game already ended (over) at move"));
+}
+
+#[test]
+fn invalid_rules_are_refused() {
+    let rules = Rules {
+        size: 9,
+        ..Rules::CLASSIC
+    };
+    assert!(matches!(
+        MoveLog::from_moves(rules, 0, &[], 0),
+        Err(RecordError::InvalidRules { .. })
+    ));
+    assert!(Recorder::new(rules, 0).is_err());
+}
