@@ -6,7 +6,7 @@ use twenty48_engine::{
 };
 
 use crate::claims::Claims;
-use crate::error::DecodeError;
+use crate::error::{DecodeError, EncodeError};
 use crate::header::{get, put, Block, ClaimsBlock, Lead, RulesHead, RulesTail, MAGIC};
 use crate::log::{checkpoint_count, MoveLog};
 use crate::moves::{pack, packed_len, unpack};
@@ -21,23 +21,34 @@ impl MoveLog {
     /// The file's bytes (docs/format.md).
     ///
     /// # Panics
-    /// If the log breaks its invariants: `moves.len() != claims.move_count`, or
-    /// `checkpoints.len()` differs from
-    /// [`checkpoint_count`](crate::checkpoint_count)`(claims.move_count, checkpoint_interval)`.
-    /// Logs from [`MoveLog::from_moves`], [`Recorder`](crate::Recorder) and
-    /// [`MoveLog::decode`] always keep them.
+    /// If the log breaks its invariants (see [`MoveLog::try_encode`]). Logs from
+    /// [`MoveLog::from_moves`], [`Recorder`](crate::Recorder) and [`MoveLog::decode`] always
+    /// keep them; use `try_encode` for a log assembled by hand.
     pub fn encode(&self) -> Vec<u8> {
+        match self.try_encode() {
+            Ok(bytes) => bytes,
+            Err(e) => panic!("cannot encode this move log: {e}"),
+        }
+    }
+
+    /// The file's bytes, or why the log cannot be written: `moves.len()` must equal
+    /// `claims.move_count`, and `checkpoints.len()` must be
+    /// [`checkpoint_count`](crate::checkpoint_count)`(claims.move_count, checkpoint_interval)`.
+    pub fn try_encode(&self) -> Result<Vec<u8>, EncodeError> {
         let n = self.claims.move_count;
-        assert_eq!(
-            self.moves.len() as u64,
-            n as u64,
-            "a move log has claims.move_count moves"
-        );
-        assert_eq!(
-            self.checkpoints.len() as u64,
-            checkpoint_count(n, self.checkpoint_interval) as u64,
-            "a move log has one checkpoint every checkpoint_interval moves"
-        );
+        if self.moves.len() as u64 != n as u64 {
+            return Err(EncodeError::MoveCount {
+                moves: self.moves.len() as u64,
+                claimed: n,
+            });
+        }
+        let expected = checkpoint_count(n, self.checkpoint_interval);
+        if self.checkpoints.len() as u64 != expected as u64 {
+            return Err(EncodeError::Checkpoints {
+                found: self.checkpoints.len() as u64,
+                expected,
+            });
+        }
         let r = &self.rules;
         let spawns = r.opening.spawns();
         let mut out = Vec::with_capacity(
@@ -91,7 +102,7 @@ impl MoveLog {
         }
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
-        out
+        Ok(out)
     }
 
     /// Reads a log. Never panics; allocates only in proportion to `bytes.len()`.

@@ -242,3 +242,40 @@ impl std::error::Error for RecordError {
         }
     }
 }
+
+/// Why a [`MoveLog`](crate::MoveLog) assembled by hand cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The number of moves is not the claimed move count.
+    MoveCount {
+        /// Moves in the log.
+        moves: u64,
+        /// `claims.move_count`.
+        claimed: u32,
+    },
+    /// The number of checkpoints is not one per `checkpoint_interval` moves.
+    Checkpoints {
+        /// Checkpoints in the log.
+        found: u64,
+        /// `claims.move_count / checkpoint_interval` (0 for an interval of 0).
+        expected: u32,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::MoveCount { moves, claimed } => write!(
+                f,
+                "the log has {moves} moves but claims a move count of {claimed}"
+            ),
+            EncodeError::Checkpoints { found, expected } => write!(
+                f,
+                "the log has {found} checkpoints where its moves and interval call for {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}

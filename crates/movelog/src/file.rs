@@ -3,11 +3,16 @@
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Numbers the temp files of this process.
+static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
 
 /// Writes atomically: a temp file in the same directory, fsync, rename over `path`, then
 /// (on Unix) fsync of the directory so the rename itself is durable.
 ///
-/// The temp file is `.<name>.tmp-<pid>` beside `path`; it is removed if writing fails.
+/// The temp file is `.<name>.tmp-<pid>-<n>` beside `path` (`n` counts calls in this
+/// process, so concurrent writers do not share one); it is removed if writing fails.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
@@ -21,7 +26,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     };
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
+    tmp_name.push(format!(".tmp-{}-{n}", std::process::id()));
     let tmp = dir.join(tmp_name);
     let result = (|| {
         let mut file = File::create(&tmp)?;

@@ -42,7 +42,7 @@ mod moves;
 mod recorder;
 
 pub use claims::{checkpoint_hash, Claims};
-pub use error::{DecodeError, RecordError};
+pub use error::{DecodeError, EncodeError, RecordError};
 #[cfg(feature = "std")]
 pub use file::write_atomic;
 pub use header::MAGIC;

@@ -182,3 +182,34 @@ fn invalid_rules_are_refused() {
     ));
     assert!(Recorder::new(rules, 0).is_err());
 }
+
+#[test]
+fn a_log_breaking_its_invariants_is_refused_by_try_encode() {
+    use twenty48_movelog::EncodeError;
+    let mut log = common::example();
+    log.moves.pop();
+    assert_eq!(
+        log.try_encode(),
+        Err(EncodeError::MoveCount {
+            moves: 5,
+            claimed: 6
+        })
+    );
+    let mut log = common::example();
+    log.checkpoint_interval = 2;
+    assert_eq!(
+        log.try_encode(),
+        Err(EncodeError::Checkpoints {
+            found: 1,
+            expected: 3
+        })
+    );
+    assert_eq!(
+        log.try_encode().unwrap_err().to_string(),
+        "the log has 1 checkpoints where its moves and interval call for 3"
+    );
+    assert_eq!(
+        common::example().try_encode(),
+        Ok(common::example().encode())
+    );
+}
