@@ -1,0 +1,48 @@
+//! The board interface: everything the application needs from the hardware.
+
+use twenty48_engine::{Direction, Rules};
+
+use crate::screen::Screen;
+
+/// The rules and seed of a game to start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The rules to play by.
+    pub rules: Rules,
+    /// The seed of the spawns.
+    pub seed: u64,
+}
+
+/// What the player (or a test script) did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A button was released: a move towards this direction (on the start screen: start a
+    /// game with the default rules and a seed from [`Board::entropy`]).
+    Press(Direction),
+    /// Start a game with these rules and seed now. A game in progress ends as abandoned.
+    /// Only the QEMU board produces this (the real board has no way to ask for it).
+    NewGame(GameSetup),
+    /// No more input will come (QEMU: the script ended). The application returns.
+    End,
+}
+
+/// A board: buttons in, screen out, log bytes out, entropy in.
+pub trait Board {
+    /// Waits for the next input. Boards with a USB or serial link keep it serviced while
+    /// waiting, and call back [`crate::log_ring::drain`] so the log keeps flowing.
+    fn next_input(&mut self) -> Input;
+
+    /// Shows a screen.
+    fn show(&mut self, screen: &Screen);
+
+    /// Sends encoded log bytes; returns how many were taken (the rest stay in the ring
+    /// buffer and are offered again later).
+    fn write_log(&mut self, bytes: &[u8]) -> usize;
+
+    /// Waits about `ms` milliseconds (a result screen stays up that long); the QEMU board
+    /// does not wait.
+    fn pause(&mut self, ms: u32);
+
+    /// A seed for a new game, drawn from the board's entropy.
+    fn entropy(&mut self) -> u64;
+}

@@ -1,0 +1,166 @@
+//! The defmt global logger and the RAM ring buffer it writes into.
+//!
+//! Frames are rzCOBS-encoded by [`defmt::Encoder`] straight into the ring. A frame that does
+//! not fit whole is dropped whole (the write position goes back to where the frame began), so
+//! the stream never holds half a frame: the host sees a gap in the move sequence numbers,
+//! never a corrupted value. [`drain`] hands committed bytes to the board.
+
+use core::cell::RefCell;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use critical_section::{CriticalSection, Mutex, RestoreState};
+
+use crate::Board;
+
+/// Bytes of RAM set aside for encoded log frames waiting to be sent.
+pub const LOG_CAPACITY: usize = 4096;
+
+struct Ring {
+    buf: [u8; LOG_CAPACITY],
+    /// Next byte to write (counts up, wraps modulo 2^32).
+    head: u32,
+    /// End of the last complete frame: bytes before it may be sent.
+    committed: u32,
+    /// Next byte to send.
+    tail: u32,
+    /// The frame being written did not fit.
+    overflow: bool,
+    /// Frames dropped because the ring was full.
+    dropped: u32,
+}
+
+impl Ring {
+    /// An empty ring holding one frame separator (a zero byte): whatever the receiver picked
+    /// up before (line noise, half a frame) ends there instead of swallowing the first frame.
+    const fn new() -> Ring {
+        Ring {
+            buf: [0; LOG_CAPACITY],
+            head: 1,
+            committed: 1,
+            tail: 0,
+            overflow: false,
+            dropped: 0,
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.head.wrapping_sub(self.tail) as usize >= LOG_CAPACITY {
+                self.overflow = true;
+                return;
+            }
+            self.buf[self.head as usize % LOG_CAPACITY] = b;
+            self.head = self.head.wrapping_add(1);
+        }
+    }
+
+    fn end_frame(&mut self) {
+        if self.overflow {
+            self.head = self.committed;
+            self.overflow = false;
+            self.dropped = self.dropped.wrapping_add(1);
+        } else {
+            self.committed = self.head;
+        }
+    }
+
+    /// The next run of committed bytes (up to the end of the buffer).
+    fn pending(&self) -> (usize, usize) {
+        let len = self.committed.wrapping_sub(self.tail) as usize;
+        let start = self.tail as usize % LOG_CAPACITY;
+        (start, len.min(LOG_CAPACITY - start))
+    }
+}
+
+static RING: Mutex<RefCell<Ring>> = Mutex::new(RefCell::new(Ring::new()));
+static ENCODER: Mutex<RefCell<defmt::Encoder>> = Mutex::new(RefCell::new(defmt::Encoder::new()));
+static TAKEN: AtomicBool = AtomicBool::new(false);
+static RESTORE: Mutex<RefCell<Option<RestoreState>>> = Mutex::new(RefCell::new(None));
+
+fn with_logger<R>(f: impl FnOnce(&mut Ring, &mut defmt::Encoder) -> R) -> R {
+    // SAFETY: only called between `acquire` and `release`, which hold a critical section.
+    let cs = unsafe { CriticalSection::new() };
+    let mut ring = RING.borrow_ref_mut(cs);
+    let mut encoder = ENCODER.borrow_ref_mut(cs);
+    f(&mut ring, &mut encoder)
+}
+
+#[defmt::global_logger]
+struct RingLogger;
+
+// SAFETY: `acquire` takes a critical section that `release` gives back; in between no other
+// code (no interrupt) can log, so the ring and the encoder are used by one frame at a time.
+unsafe impl defmt::Logger for RingLogger {
+    fn acquire() {
+        // SAFETY: released in `release`, in the same order.
+        let restore = unsafe { critical_section::acquire() };
+        if TAKEN.load(Ordering::Relaxed) {
+            panic!("defmt logger taken reentrantly");
+        }
+        TAKEN.store(true, Ordering::Relaxed);
+        // SAFETY: we hold the critical section.
+        let cs = unsafe { CriticalSection::new() };
+        *RESTORE.borrow_ref_mut(cs) = Some(restore);
+        with_logger(|ring, encoder| encoder.start_frame(|b| ring.push(b)));
+    }
+
+    unsafe fn flush() {}
+
+    unsafe fn release() {
+        with_logger(|ring, encoder| {
+            encoder.end_frame(|b| ring.push(b));
+            ring.end_frame();
+        });
+        TAKEN.store(false, Ordering::Relaxed);
+        // SAFETY: we hold the critical section taken in `acquire`.
+        let cs = unsafe { CriticalSection::new() };
+        let restore = RESTORE.borrow_ref_mut(cs).take();
+        if let Some(restore) = restore {
+            // SAFETY: the state comes from the matching `acquire`.
+            unsafe { critical_section::release(restore) };
+        }
+    }
+
+    unsafe fn write(bytes: &[u8]) {
+        with_logger(|ring, encoder| encoder.write(bytes, |b| ring.push(b)));
+    }
+}
+
+/// Sends every complete frame waiting in the ring to the board, as far as the board takes
+/// them; returns the number of bytes still waiting.
+pub fn drain<B: Board + ?Sized>(board: &mut B) -> usize {
+    let mut chunk = [0u8; 64];
+    loop {
+        let n = critical_section::with(|cs| {
+            let ring = RING.borrow_ref(cs);
+            let (start, len) = ring.pending();
+            let n = len.min(chunk.len());
+            chunk[..n].copy_from_slice(&ring.buf[start..start + n]);
+            n
+        });
+        if n == 0 {
+            return 0;
+        }
+        let taken = board.write_log(&chunk[..n]).min(n);
+        critical_section::with(|cs| {
+            let mut ring = RING.borrow_ref_mut(cs);
+            ring.tail = ring.tail.wrapping_add(taken as u32);
+        });
+        if taken < n {
+            return pending_bytes();
+        }
+    }
+}
+
+/// Bytes of complete frames waiting to be sent.
+pub fn pending_bytes() -> usize {
+    critical_section::with(|cs| {
+        let ring = RING.borrow_ref(cs);
+        ring.committed.wrapping_sub(ring.tail) as usize
+    })
+}
+
+/// Frames dropped since reset because the ring was full.
+pub fn dropped_frames() -> u32 {
+    critical_section::with(|cs| RING.borrow_ref(cs).dropped)
+}
