@@ -1,0 +1,310 @@
+//! Replaying a device game on the host engine, move by move.
+
+use std::fmt;
+
+use twenty48_engine::{Direction, Game, RulesError, Status};
+
+use crate::game::DeviceGame;
+
+/// The first thing about a device game that the host replay does not confirm.
+///
+/// `expected` is always what the host replay computes, `actual` what the device logged.
+/// Move numbers count from 1 within the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The rules in the game-start frame cannot be played.
+    InvalidRules {
+        /// Game number in the capture.
+        game: u32,
+        /// Why the engine refused them.
+        source: RulesError,
+    },
+    /// A move frame is missing or out of order: the move number `move_number` was expected,
+    /// a frame with sequence number `actual` came instead.
+    SequenceGap {
+        /// Game number in the capture.
+        game: u32,
+        /// The move the host was about to replay.
+        move_number: u32,
+        /// The sequence number that frame should have had.
+        expected: u32,
+        /// The sequence number it had.
+        actual: u32,
+    },
+    /// The device logged a move that does not change the board on the host.
+    NoMove {
+        /// Game number in the capture.
+        game: u32,
+        /// The move.
+        move_number: u32,
+        /// Its direction.
+        dir: Direction,
+    },
+    /// The device logged a move after the host's replay of the game had ended.
+    MoveAfterEnd {
+        /// Game number in the capture.
+        game: u32,
+        /// The move.
+        move_number: u32,
+        /// How the host's game had ended.
+        status: Status,
+    },
+    /// The score after a move differs.
+    ScoreMismatch {
+        /// Game number in the capture.
+        game: u32,
+        /// The move.
+        move_number: u32,
+        /// Host score.
+        expected: u64,
+        /// Device score.
+        actual: u64,
+    },
+    /// The state hash after a move differs.
+    HashMismatch {
+        /// Game number in the capture.
+        game: u32,
+        /// The move.
+        move_number: u32,
+        /// Host hash.
+        expected: u64,
+        /// Device hash.
+        actual: u64,
+    },
+    /// The capture has no game-end frame for the game.
+    Truncated {
+        /// Game number in the capture.
+        game: u32,
+        /// The moves that were received (and verified).
+        moves: u32,
+    },
+    /// The game-end frame disagrees with the replay of the moves received.
+    EndMismatch {
+        /// Game number in the capture.
+        game: u32,
+        /// Which field: `result`, `score`, `moves` or `hash`.
+        field: &'static str,
+        /// Host value (status code for `result`).
+        expected: u64,
+        /// Device value.
+        actual: u64,
+    },
+}
+
+impl Problem {
+    /// The game number the problem is in.
+    pub fn game(&self) -> u32 {
+        match *self {
+            Problem::InvalidRules { game, .. }
+            | Problem::SequenceGap { game, .. }
+            | Problem::NoMove { game, .. }
+            | Problem::MoveAfterEnd { game, .. }
+            | Problem::ScoreMismatch { game, .. }
+            | Problem::HashMismatch { game, .. }
+            | Problem::Truncated { game, .. }
+            | Problem::EndMismatch { game, .. } => game,
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::InvalidRules { game, source } => {
+                write!(f, "game {game}: the device's rules cannot be played: {source}")
+            }
+            Problem::SequenceGap {
+                game,
+                move_number,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "game {game}, move {move_number}: sequence gap, expected move frame {expected} but got {actual} (frames lost)"
+            ),
+            Problem::NoMove {
+                game,
+                move_number,
+                dir,
+            } => write!(
+                f,
+                "game {game}, move {move_number}: the device moved {dir} but on the host that move changes nothing"
+            ),
+            Problem::MoveAfterEnd {
+                game,
+                move_number,
+                status,
+            } => write!(
+                f,
+                "game {game}, move {move_number}: the device logged a move after the host's game ended ({status})"
+            ),
+            Problem::ScoreMismatch {
+                game,
+                move_number,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "game {game}, move {move_number}: score mismatch, host {expected}, device {actual}"
+            ),
+            Problem::HashMismatch {
+                game,
+                move_number,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "game {game}, move {move_number}: state hash mismatch, host {expected:016x}, device {actual:016x}"
+            ),
+            Problem::Truncated { game, moves } => write!(
+                f,
+                "game {game}: truncated after move {moves}, the capture has no game-end frame"
+            ),
+            Problem::EndMismatch {
+                game,
+                field,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "game {game}: the game-end frame's {field} is {actual}, the host replay gives {expected}"
+            ),
+        }
+    }
+}
+
+/// The result of replaying one device game on the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameCheck {
+    /// Game number in the capture.
+    pub game: u32,
+    /// How many moves, from the first, the host replayed and confirmed (score and hash).
+    pub verified_moves: u32,
+    /// The first problem, or `None` when the whole game, end frame included, is confirmed.
+    pub problem: Option<Problem>,
+    /// The host's score after the verified moves.
+    pub score: u64,
+    /// The host's state hash after the verified moves.
+    pub hash: u64,
+    /// The host's status after the verified moves.
+    pub status: Status,
+}
+
+impl GameCheck {
+    /// Whether every move and the end frame were confirmed.
+    pub fn is_verified(&self) -> bool {
+        self.problem.is_none()
+    }
+}
+
+/// Replays a device game on the host engine, checking every move's sequence number, score
+/// and state hash, then the end frame; stops at the first problem.
+pub fn check(game: &DeviceGame) -> GameCheck {
+    let number = game.number;
+    let mut host = match Game::new(game.rules, game.seed) {
+        Ok(host) => host,
+        Err(source) => {
+            return GameCheck {
+                game: number,
+                verified_moves: 0,
+                problem: Some(Problem::InvalidRules {
+                    game: number,
+                    source,
+                }),
+                score: 0,
+                hash: 0,
+                status: Status::Playing,
+            }
+        }
+    };
+    let mut problem = None;
+    let mut verified = 0u32;
+    for m in &game.moves {
+        let move_number = verified + 1;
+        if m.seq != move_number {
+            problem = Some(Problem::SequenceGap {
+                game: number,
+                move_number,
+                expected: move_number,
+                actual: m.seq,
+            });
+            break;
+        }
+        let mut next = host.clone();
+        match next.play(m.dir) {
+            Err(_) => {
+                problem = Some(Problem::MoveAfterEnd {
+                    game: number,
+                    move_number,
+                    status: host.status(),
+                });
+                break;
+            }
+            Ok(outcome) if !outcome.moved => {
+                problem = Some(Problem::NoMove {
+                    game: number,
+                    move_number,
+                    dir: m.dir,
+                });
+                break;
+            }
+            Ok(_) => {}
+        }
+        if next.score() != m.score {
+            problem = Some(Problem::ScoreMismatch {
+                game: number,
+                move_number,
+                expected: next.score(),
+                actual: m.score,
+            });
+            break;
+        }
+        if next.state_hash() != m.hash {
+            problem = Some(Problem::HashMismatch {
+                game: number,
+                move_number,
+                expected: next.state_hash(),
+                actual: m.hash,
+            });
+            break;
+        }
+        host = next;
+        verified += 1;
+    }
+    if problem.is_none() {
+        problem = match game.end {
+            None => Some(Problem::Truncated {
+                game: number,
+                moves: verified,
+            }),
+            Some(end) => end_mismatch(number, &host, &end),
+        };
+    }
+    GameCheck {
+        game: number,
+        verified_moves: verified,
+        problem,
+        score: host.score(),
+        hash: host.state_hash(),
+        status: host.status(),
+    }
+}
+
+fn end_mismatch(game: u32, host: &Game, end: &crate::GameEnd) -> Option<Problem> {
+    let fields: [(&'static str, u64, u64); 4] = [
+        ("moves", host.move_count() as u64, end.moves as u64),
+        ("result", host.status() as u64, end.status as u64),
+        ("score", host.score(), end.score),
+        ("hash", host.state_hash(), end.hash),
+    ];
+    fields
+        .into_iter()
+        .find(|(_, expected, actual)| expected != actual)
+        .map(|(field, expected, actual)| Problem::EndMismatch {
+            game,
+            field,
+            expected,
+            actual,
+        })
+}

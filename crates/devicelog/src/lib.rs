@@ -1,0 +1,47 @@
+//! Device logs of twenty48 firmware, decoded and verified. Always runs on the host.
+//!
+//! The firmware (crates/firmware) logs every game as defmt frames: a game-start frame
+//! (log format version, rules, seed), one frame per move that changed the board (sequence
+//! number, direction, score and state hash after it) and a game-end frame (result, score,
+//! move count, final hash); docs/firmware.md specifies them. This crate
+//!
+//! - decodes captured bytes with `defmt-decoder` and the firmware's ELF, one rzCOBS frame
+//!   at a time, so a damaged stretch is skipped and reported with its byte offset
+//!   ([`decode_capture`], or [`CaptureDecoder`] for bytes arriving live);
+//! - rebuilds each game ([`DeviceGame`]) and replays it on the host engine, checking every
+//!   move's sequence number, score and hash ([`check`]), reporting the first problem by game
+//!   and move number ([`Problem`]);
+//! - turns what is certain into a `.t48` move log ([`DeviceGame::to_movelog`]) and writes it
+//!   ([`pull`], the library half of `twenty48 pull`).
+//!
+//! ```no_run
+//! let elf = std::fs::read("twenty48-qemu")?;
+//! let bytes = std::fs::read("capture.bin")?;
+//! let capture = twenty48_devicelog::decode_capture(&elf, &bytes)?;
+//! for damage in &capture.damage {
+//!     println!("damage: {damage}");
+//! }
+//! for game in &capture.games {
+//!     let result = twenty48_devicelog::check(game);
+//!     match &result.problem {
+//!         None => println!("game {}: {} moves verified", game.number, result.verified_moves),
+//!         Some(problem) => println!("{problem}"),
+//!     }
+//!     let _log = game.to_movelog(false); // Some only when verified
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod capture;
+mod check;
+mod error;
+mod frame;
+mod game;
+pub mod pull;
+
+pub use capture::{decode_capture, Capture, CaptureDecoder, Damage, DamageKind, Event, Message};
+pub use check::{check, GameCheck, Problem};
+pub use error::DeviceLogError;
+pub use frame::LOG_FORMAT_VERSION;
+pub use game::{DeviceGame, DeviceMove, GameEnd};

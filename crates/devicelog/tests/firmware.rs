@@ -1,0 +1,490 @@
+//! End to end: the firmware under QEMU plays scripted games, the host pulls and verifies
+//! them. Needs `qemu-system-arm` and the `thumbv6m-none-eabi` target; fails (never skips)
+//! when either is missing.
+
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use twenty48_devicelog::pull::Puller;
+use twenty48_devicelog::{check, decode_capture, Capture, DeviceGame, Problem};
+use twenty48_engine::{Direction, Game, Preset, Rules, Status, Win};
+use twenty48_movelog::MoveLog;
+
+/// How long one QEMU session may take before the test calls it hung.
+const QEMU_TIMEOUT: Duration = Duration::from_secs(60);
+
+fn firmware_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware")
+}
+
+/// Builds the QEMU firmware (release, thumbv6m) once and returns its ELF.
+fn firmware_elf() -> &'static [u8] {
+    static ELF: OnceLock<Vec<u8>> = OnceLock::new();
+    ELF.get_or_init(|| {
+        let dir = firmware_dir();
+        let target_dir = dir.join("target");
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--release", "-p", "twenty48-firmware-qemu"])
+            .current_dir(&dir)
+            // The firmware workspace has its own target, flags and target dir.
+            .env("CARGO_TARGET_DIR", &target_dir)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_TARGET")
+            .status()
+            .expect("cargo runs");
+        assert!(
+            status.success(),
+            "building the firmware failed (is the thumbv6m-none-eabi target installed? \
+             `rustup target add thumbv6m-none-eabi`)"
+        );
+        let elf = target_dir.join("thumbv6m-none-eabi/release/twenty48-qemu");
+        std::fs::read(&elf).unwrap_or_else(|e| panic!("reading {}: {e}", elf.display()))
+    })
+}
+
+/// Runs the firmware under QEMU with `script` on UART0 and returns what came out of UART0.
+///
+/// # Panics
+/// When `qemu-system-arm` is missing, hangs, or exits with an error.
+fn run_qemu(script: &[u8]) -> Vec<u8> {
+    let elf_path = firmware_dir().join("target/thumbv6m-none-eabi/release/twenty48-qemu");
+    firmware_elf();
+    let mut child = match Command::new("qemu-system-arm")
+        .args(["-M", "lm3s6965evb", "-display", "none", "-monitor", "none"])
+        .args([
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-serial",
+            "stdio",
+        ])
+        .arg("-kernel")
+        .arg(&elf_path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => panic!(
+            "qemu-system-arm could not be started ({e}). The firmware end-to-end test needs \
+             it and never skips: install it with `apt-get install qemu-system-arm`."
+        ),
+    };
+    let mut stdin = child.stdin.take().expect("stdin");
+    let script = script.to_vec();
+    let writer = std::thread::spawn(move || {
+        // QEMU may exit before reading everything after the end command.
+        let _ = stdin.write_all(&script);
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).expect("read QEMU output");
+        out
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for QEMU") {
+            break status;
+        }
+        if start.elapsed() > QEMU_TIMEOUT {
+            let _ = child.kill();
+            panic!("QEMU did not exit within {QEMU_TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    writer.join().expect("writer");
+    let out = reader.join().expect("reader");
+    assert!(status.success(), "the firmware failed under QEMU: {status}");
+    out
+}
+
+/// One scripted game: how it starts, the presses, and what the host expects.
+struct Planned {
+    /// The command or press that starts it.
+    start: String,
+    rules: Rules,
+    seed: u64,
+    /// Every press, moving or not.
+    presses: Vec<Direction>,
+    /// The host game after the presses.
+    game: Game,
+    /// The presses that moved the board.
+    moves: Vec<Direction>,
+}
+
+/// Plays `rules`/`seed` on the host: at each step presses the directions in `order` until one
+/// moves (so the script has presses that do not move), for at most `limit` moves.
+fn plan(start: &str, rules: Rules, seed: u64, order: [Direction; 4], limit: usize) -> Planned {
+    let mut game = Game::new(rules, seed).unwrap();
+    let mut presses = Vec::new();
+    let mut moves = Vec::new();
+    while game.status() == Status::Playing && moves.len() < limit {
+        for dir in order {
+            presses.push(dir);
+            if game.play(dir).unwrap().moved {
+                moves.push(dir);
+                break;
+            }
+        }
+    }
+    Planned {
+        start: start.to_string(),
+        rules,
+        seed,
+        presses,
+        game,
+        moves,
+    }
+}
+
+/// The session every test decodes: four games.
+fn session() -> &'static (Vec<Planned>, Vec<u8>) {
+    static SESSION: OnceLock<(Vec<Planned>, Vec<u8>)> = OnceLock::new();
+    SESSION.get_or_init(|| {
+        use Direction::*;
+        let mut quick_win = Rules::ARDUINO;
+        quick_win.win = Some(Win {
+            exponent: 6,
+            ends_game: true,
+        });
+        let planned = vec![
+            // Arduino rules with a 64 tile to win: played to the win.
+            plan(
+                "{new seed=11 rules=arduino win=6}",
+                quick_win,
+                11,
+                [Left, Down, Right, Up],
+                usize::MAX,
+            ),
+            // Classic rules, played to game over.
+            plan(
+                "{new seed=2024 rules=classic}",
+                Rules::CLASSIC,
+                2024,
+                [Up, Left, Right, Down],
+                usize::MAX,
+            ),
+            // A start-screen button: arduino rules, the board's first seed (1); abandoned.
+            plan("R", Rules::ARDUINO, 1, [Down, Right, Left, Up], 25),
+            // Console rules, no win, played to game over.
+            plan(
+                "{new seed=77 rules=console}",
+                Preset::Console.rules(),
+                77,
+                [Right, Down, Left, Up],
+                usize::MAX,
+            ),
+        ];
+        let mut script = String::from("# twenty48 firmware end-to-end script\n");
+        for p in &planned {
+            script.push_str(&p.start);
+            script.push('\n');
+            for d in &p.presses {
+                script.push(d.letter());
+            }
+            script.push('\n');
+        }
+        script.push_str("q\n");
+        let capture = run_qemu(script.as_bytes());
+        (planned, capture)
+    })
+}
+
+fn decoded() -> Capture {
+    let (_, capture) = session();
+    decode_capture(firmware_elf(), capture).expect("the ELF has a defmt table")
+}
+
+fn letters(dirs: impl IntoIterator<Item = Direction>) -> String {
+    dirs.into_iter().map(|d| d.letter()).collect()
+}
+
+/// A text rendering of a decoded capture, for snapshots: no byte offsets (they move with
+/// every firmware build), everything else.
+fn render(capture: &Capture) -> String {
+    let mut out = String::new();
+    for game in &capture.games {
+        let result = check(game);
+        let _ = writeln!(
+            out,
+            "game {} seed {} rules {}",
+            game.number, game.seed, game.rules
+        );
+        let _ = writeln!(
+            out,
+            "  moves {}: {}",
+            game.moves.len(),
+            letters(game.moves.iter().map(|m| m.dir))
+        );
+        if let Some(last) = game.moves.last() {
+            let _ = writeln!(
+                out,
+                "  last move seq {} score {} hash {:016x}",
+                last.seq, last.score, last.hash
+            );
+        }
+        match &game.end {
+            Some(end) => {
+                let _ = writeln!(
+                    out,
+                    "  end {} score {} moves {} hash {:016x}",
+                    end.status, end.score, end.moves, end.hash
+                );
+            }
+            None => out.push_str("  no end frame\n"),
+        }
+        match &result.problem {
+            None => {
+                let _ = writeln!(out, "  verified: {} moves", result.verified_moves);
+            }
+            Some(p) => {
+                let _ = writeln!(out, "  {} moves verified, then: {p}", result.verified_moves);
+            }
+        }
+    }
+    for d in &capture.damage {
+        let _ = writeln!(out, "damage in game {:?}: {:?}", d.game, d.kind);
+    }
+    out
+}
+
+#[test]
+fn every_game_played_under_qemu_verifies_on_the_host() {
+    let (planned, _) = session();
+    let capture = decoded();
+    assert!(capture.damage.is_empty(), "damage: {:?}", capture.damage);
+    assert_eq!(capture.games.len(), planned.len());
+    for (game, p) in capture.games.iter().zip(planned) {
+        assert_eq!(game.rules, p.rules, "game {}", game.number);
+        assert_eq!(game.seed, p.seed, "game {}", game.number);
+        let dirs: Vec<Direction> = game.moves.iter().map(|m| m.dir).collect();
+        assert_eq!(dirs, p.moves, "game {}: the device's moves", game.number);
+        assert!(
+            p.presses.len() > p.moves.len(),
+            "the script has presses that do not move"
+        );
+        let result = check(game);
+        assert_eq!(result.problem, None, "game {}", game.number);
+        assert_eq!(result.verified_moves as usize, p.moves.len());
+        let end = game.end.expect("every game has an end frame");
+        assert_eq!(end.hash, p.game.state_hash());
+        assert_eq!(end.score, p.game.score());
+        assert_eq!(end.status, p.game.status());
+        assert_eq!(end.moves, p.game.move_count());
+    }
+    let statuses: Vec<Status> = capture
+        .games
+        .iter()
+        .map(|g| g.end.unwrap().status)
+        .collect();
+    assert_eq!(
+        statuses,
+        [Status::Won, Status::Over, Status::Playing, Status::Over]
+    );
+}
+
+#[test]
+fn pull_writes_one_verified_log_per_game() {
+    let (planned, bytes) = session();
+    let dir = std::env::temp_dir().join(format!("t48-pull-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut puller = Puller::new(firmware_elf(), &dir, false).unwrap();
+    // Fed in small pieces, as from a serial port.
+    let mut pulled = Vec::new();
+    for chunk in bytes.chunks(7) {
+        for progress in puller.feed(chunk).unwrap() {
+            if let twenty48_devicelog::pull::Progress::Pulled(p) = progress {
+                pulled.push(*p);
+            }
+        }
+    }
+    for progress in puller.finish().unwrap() {
+        if let twenty48_devicelog::pull::Progress::Pulled(p) = progress {
+            pulled.push(*p);
+        }
+    }
+    assert_eq!(pulled.len(), planned.len());
+    for (p, plan) in pulled.iter().zip(planned) {
+        assert!(p.is_verified());
+        let path = p.path.as_ref().expect("a verified game is written");
+        let log = MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
+        assert!(log.complete);
+        assert_eq!(log.moves, plan.moves);
+        assert_eq!(log.seed, plan.seed);
+        assert_eq!(log.rules, plan.rules);
+        assert_eq!(log.claims.final_hash, plan.game.state_hash());
+        assert_eq!(log.claims.score, plan.game.score());
+        assert_eq!(log.claims.status, plan.game.status());
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    insta::assert_snapshot!("pulled_files", names.join("\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn decoded_device_log_snapshot() {
+    insta::assert_snapshot!("device_log", render(&decoded()));
+}
+
+/// Offsets (start, end) of the frames of a capture: the bytes between separators.
+fn frames(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0 {
+            if i > start {
+                out.push((start, i));
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// The frame offsets of game `number`'s start frame and its `n`th move frame.
+fn move_frame(capture: &Capture, bytes: &[u8], number: u32, n: usize) -> (usize, usize) {
+    let game = &capture.games[number as usize - 1];
+    let all = frames(bytes);
+    let first = all.iter().position(|f| f.0 == game.offset).unwrap();
+    all[first + n]
+}
+
+/// No log is ever written for a move the host did not confirm; partial logs are marked.
+fn assert_no_wrong_log(capture: &Capture) {
+    let (planned, _) = session();
+    for game in &capture.games {
+        let plan = planned.iter().find(|p| p.seed == game.seed);
+        match game.to_movelog(false) {
+            Some(log) => {
+                let plan = plan.expect("a verified game is one that was played");
+                assert!(log.complete);
+                assert_eq!(log.moves, plan.moves, "game {}", game.number);
+            }
+            None => assert!(!check(game).is_verified()),
+        }
+        if let Some(log) = game.to_movelog(true) {
+            let plan = plan.expect("only real games survive");
+            assert_eq!(log.complete, check(game).is_verified());
+            assert_eq!(
+                log.moves[..],
+                plan.moves[..log.moves.len()],
+                "game {}",
+                game.number
+            );
+        }
+    }
+}
+
+#[test]
+fn bytes_dropped_in_the_middle_are_reported_by_game_and_move() {
+    let (_, bytes) = session();
+    let clean = decoded();
+    // Cut from the middle of game 2's 10th move frame to the middle of its 12th.
+    let (a, _) = move_frame(&clean, bytes, 2, 10);
+    let (b, _) = move_frame(&clean, bytes, 2, 12);
+    let mut damaged = bytes[..a + 3].to_vec();
+    damaged.extend_from_slice(&bytes[b + 3..]);
+    let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+    assert_eq!(capture.games.len(), 4);
+    assert_eq!(capture.damage.len(), 1);
+    assert_eq!(capture.damage[0].game, Some(2));
+    let result = check(&capture.games[1]);
+    assert_eq!(
+        result.problem,
+        Some(Problem::SequenceGap {
+            game: 2,
+            move_number: 10,
+            expected: 10,
+            actual: 13
+        })
+    );
+    assert_eq!(result.verified_moves, 9);
+    assert!(capture.games[1].to_movelog(false).is_none());
+    let partial = capture.games[1].to_movelog(true).unwrap();
+    assert!(!partial.complete);
+    assert_eq!(partial.moves.len(), 9);
+    for n in [1, 3, 4] {
+        assert!(check(&capture.games[n - 1]).is_verified());
+    }
+    assert_no_wrong_log(&capture);
+    insta::assert_snapshot!("dropped_bytes", render(&capture));
+}
+
+#[test]
+fn a_flipped_byte_is_reported_and_never_written() {
+    let (_, bytes) = session();
+    let clean = decoded();
+    // Every byte of game 1's 5th move frame, flipped one at a time.
+    let (a, b) = move_frame(&clean, bytes, 1, 5);
+    let mut reports = String::new();
+    for i in a..b {
+        let mut damaged = bytes.clone();
+        damaged[i] ^= if damaged[i] == 0x01 { 0x02 } else { 0x01 };
+        let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+        let game1 = capture.games.iter().find(|g| g.number == 1).unwrap();
+        let result = check(game1);
+        let problem = result.problem.expect("a flipped byte never goes unnoticed");
+        assert!(result.verified_moves <= 4, "{problem}");
+        assert_no_wrong_log(&capture);
+        let _ = writeln!(reports, "byte {}: {problem}", i - a);
+        for d in &capture.damage {
+            let _ = writeln!(reports, "  damage in game {:?}: {:?}", d.game, d.kind);
+        }
+    }
+    insta::assert_snapshot!("flipped_byte", reports);
+}
+
+#[test]
+fn garbage_before_the_first_frame_is_skipped() {
+    let (planned, bytes) = session();
+    let mut damaged = b"\x13\x37garbage from the line\xff\xfe".to_vec();
+    damaged.extend_from_slice(bytes);
+    let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+    assert_eq!(capture.damage.len(), 1);
+    assert_eq!(capture.damage[0].offset, 0);
+    assert_eq!(capture.damage[0].game, None);
+    assert_eq!(capture.games.len(), planned.len());
+    assert!(capture.games.iter().all(|g| check(g).is_verified()));
+    assert_no_wrong_log(&capture);
+}
+
+#[test]
+fn a_capture_cut_short_keeps_only_what_is_certain() {
+    let (_, bytes) = session();
+    let clean = decoded();
+    // Cut inside game 4's 20th move frame.
+    let (a, _) = move_frame(&clean, bytes, 4, 20);
+    let capture = decode_capture(firmware_elf(), &bytes[..a + 2]).unwrap();
+    assert_eq!(capture.games.len(), 4);
+    let result = check(&capture.games[3]);
+    assert_eq!(
+        result.problem,
+        Some(Problem::Truncated { game: 4, moves: 19 })
+    );
+    assert!(capture.games[3].to_movelog(false).is_none());
+    let partial = capture.games[3].to_movelog(true).unwrap();
+    assert!(!partial.complete);
+    assert_eq!(partial.moves.len(), 19);
+    assert_no_wrong_log(&capture);
+}
+
+#[test]
+fn device_games_report_their_numbers() {
+    let capture = decoded();
+    let numbers: Vec<u32> = capture
+        .games
+        .iter()
+        .map(|g: &DeviceGame| g.number)
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4]);
+}
