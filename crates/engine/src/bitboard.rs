@@ -52,49 +52,23 @@ const fn reverse_row(row: u16) -> u16 {
     (row >> 12) | ((row >> 4) & 0x00F0) | ((row << 4) & 0x0F00) | (row << 12)
 }
 
-/// Spreads a row's four nibbles into a column: nibble `j` goes to bits `16j..16j + 4`.
-#[inline(always)]
-const fn spread(row: u16) -> u64 {
-    let r = row as u64;
-    (r & 0xF) | ((r & 0xF0) << 12) | ((r & 0xF00) << 24) | ((r & 0xF000) << 36)
-}
-
 #[cfg(feature = "row-tables")]
 mod tables {
-    use super::{reverse_row, slide_row, spread};
+    use super::{reverse_row, slide_row};
 
-    pub(super) struct Tables {
-        pub left: [u16; 65536],
-        pub right: [u16; 65536],
-        pub up: [u64; 65536],
-        pub down: [u64; 65536],
-        pub packed: [u32; 65536],
-    }
-
-    const fn build() -> Tables {
-        let mut t = Tables {
-            left: [0; 65536],
-            right: [0; 65536],
-            up: [0; 65536],
-            down: [0; 65536],
-            packed: [0; 65536],
-        };
+    /// One entry per row value: bits 0..16 the row slid left, bits 16..32 the row slid
+    /// right, bits 32..64 the packed score/merges/overflow word (the same both ways).
+    pub(super) static ROWS: [u64; 65536] = {
+        let mut t = [0u64; 65536];
         let mut row = 0usize;
         while row < 65536 {
             let (l, p) = slide_row(row as u16);
             let (r, _) = slide_row(reverse_row(row as u16));
-            let r = reverse_row(r);
-            t.left[row] = l;
-            t.right[row] = r;
-            t.up[row] = spread(l);
-            t.down[row] = spread(r);
-            t.packed[row] = p;
+            t[row] = l as u64 | (reverse_row(r) as u64) << 16 | (p as u64) << 32;
             row += 1;
         }
         t
-    }
-
-    pub(super) static TABLES: Tables = build();
+    };
 }
 
 /// Transposes the 4x4 nibble matrix (row `r`, column `c` goes to row `c`, column `r`).
@@ -149,13 +123,19 @@ impl Packed {
     }
 
     /// Slides towards `dir`.
-    #[inline]
+    #[inline(always)]
     pub fn slide(self, dir: Direction) -> FastSlide {
         let (board, packed) = match dir {
             Direction::Left => rows(self.0, row_left),
             Direction::Right => rows(self.0, row_right),
-            Direction::Up => columns(transpose(self.0), col_up),
-            Direction::Down => columns(transpose(self.0), col_down),
+            Direction::Up => {
+                let (t, p) = rows(transpose(self.0), row_left);
+                (transpose(t), p)
+            }
+            Direction::Down => {
+                let (t, p) = rows(transpose(self.0), row_right);
+                (transpose(t), p)
+            }
         };
         if packed >> OVERFLOW_SHIFT != 0 {
             return FastSlide::Overflow;
@@ -194,6 +174,14 @@ impl Packed {
     #[inline]
     pub fn nth_empty(self, k: u32) -> u32 {
         select16(compress_nibbles(self.empty_nibbles()), k)
+    }
+
+    /// Places a tile of exponent `e` on the `k`-th of the empty cells given by `empty`
+    /// (a mask from [`Packed::empty_nibbles`] of this board). Returns the board and the cell.
+    #[inline(always)]
+    pub fn place_nth_empty(self, empty: u64, k: u32, e: u8) -> (Packed, u32) {
+        let cell = select16(compress_nibbles(empty), k);
+        (Packed(self.0 | (e as u64) << (4 * cell)), cell)
     }
 
     /// Whether no slide changes the board: no empty cell and no equal neighbours.
@@ -292,38 +280,17 @@ fn rows(x: u64, f: impl Fn(u16) -> (u16, u32)) -> (u64, u32) {
     )
 }
 
-#[inline(always)]
-fn columns(t: u64, f: impl Fn(u16) -> (u64, u32)) -> (u64, u32) {
-    let (c0, p0) = f(t as u16);
-    let (c1, p1) = f((t >> 16) as u16);
-    let (c2, p2) = f((t >> 32) as u16);
-    let (c3, p3) = f((t >> 48) as u16);
-    (c0 | c1 << 4 | c2 << 8 | c3 << 12, p0 + p1 + p2 + p3)
-}
-
 #[cfg(feature = "row-tables")]
 #[inline(always)]
 fn row_left(r: u16) -> (u16, u32) {
-    let t = &tables::TABLES;
-    (t.left[r as usize], t.packed[r as usize])
+    let e = tables::ROWS[r as usize];
+    (e as u16, (e >> 32) as u32)
 }
 #[cfg(feature = "row-tables")]
 #[inline(always)]
 fn row_right(r: u16) -> (u16, u32) {
-    let t = &tables::TABLES;
-    (t.right[r as usize], t.packed[r as usize])
-}
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn col_up(r: u16) -> (u64, u32) {
-    let t = &tables::TABLES;
-    (t.up[r as usize], t.packed[r as usize])
-}
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn col_down(r: u16) -> (u64, u32) {
-    let t = &tables::TABLES;
-    (t.down[r as usize], t.packed[r as usize])
+    let e = tables::ROWS[r as usize];
+    ((e >> 16) as u16, (e >> 32) as u32)
 }
 
 #[cfg(not(feature = "row-tables"))]
@@ -334,16 +301,6 @@ fn row_left(r: u16) -> (u16, u32) {
 fn row_right(r: u16) -> (u16, u32) {
     let (x, p) = slide_row(reverse_row(r));
     (reverse_row(x), p)
-}
-#[cfg(not(feature = "row-tables"))]
-fn col_up(r: u16) -> (u64, u32) {
-    let (x, p) = row_left(r);
-    (spread(x), p)
-}
-#[cfg(not(feature = "row-tables"))]
-fn col_down(r: u16) -> (u64, u32) {
-    let (x, p) = row_right(r);
-    (spread(x), p)
 }
 
 /// A 4x4 board with a byte per cell: the exact path for tiles past 2^15.

@@ -341,6 +341,11 @@ impl Game {
                 status: self.status,
             });
         }
+        if let State::Packed(p) = self.state {
+            if let Some(outcome) = self.play_packed(p, dir) {
+                return Ok(outcome);
+            }
+        }
         let (moved, merged_value, merges) = self.slide(dir);
         if !moved {
             // A slide that moves nothing leaves the state as it was.
@@ -354,6 +359,75 @@ impl Game {
             });
         }
         Ok(self.finish_move(merged_value, merges))
+    }
+
+    /// The 4x4 fast path of [`Game::play`]; `None` when the slide overflows a nibble (the
+    /// caller then takes the general path, which switches to the wide board).
+    #[inline(always)]
+    fn play_packed(&mut self, p: Packed, dir: Direction) -> Option<Outcome> {
+        let FastSlide::Done {
+            board,
+            merged_value,
+            merges,
+        } = p.slide(dir)
+        else {
+            return None;
+        };
+        if board == p {
+            return Some(Outcome {
+                moved: false,
+                gained: 0,
+                merges: 0,
+                spawn: None,
+                reached_win: false,
+                status: self.status,
+            });
+        }
+        let gained = match self.rules.scoring {
+            Scoring::MergedValues => merged_value as u64,
+            Scoring::MergeCount => merges as u64,
+        };
+        self.score += gained;
+        self.moves += 1;
+        let empty = board.empty_nibbles();
+        let empty_count = empty.count_ones();
+        let (k, e) = self.rng.draw(empty_count, self.rules.four_chance, false);
+        let (board, cell) = board.place_nth_empty(empty, k, e);
+        self.state = State::Packed(board);
+        if merges > 0 {
+            let next = self.max_exponent + 1;
+            if next <= 15 && board.contains_exponent(next) {
+                self.max_exponent = next;
+            }
+        }
+        self.max_exponent = self.max_exponent.max(e);
+        let mut reached_win = false;
+        if let Some(win) = self.rules.win {
+            if self.max_exponent >= win.exponent {
+                if !self.reached_win {
+                    self.reached_win = true;
+                    reached_win = true;
+                }
+                if win.ends_game {
+                    self.status = Status::Won;
+                }
+            }
+        }
+        // The board can only be stuck when the spawn filled its last empty cell.
+        if self.status == Status::Playing && empty_count == 1 && board.is_stuck() {
+            self.status = Status::Over;
+        }
+        Some(Outcome {
+            moved: true,
+            gained,
+            merges,
+            spawn: Some(Spawn {
+                cell: cell as u8,
+                exponent: e,
+            }),
+            reached_win,
+            status: self.status,
+        })
     }
 
     #[inline]

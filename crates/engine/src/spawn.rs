@@ -72,8 +72,11 @@ impl SpawnRng {
     #[inline]
     pub fn draw(&mut self, empty: u32, four: FourChance, always_two: bool) -> (u32, u8) {
         debug_assert!(empty > 0);
-        let k = reduce_cell(self.next_raw(), empty);
-        let is_four = reduce_four(self.next_raw(), four);
+        // One 64-bit read is the next two 32-bit outputs, the first in the low half.
+        self.draws += 2;
+        let pair = self.rng.next_u64();
+        let k = reduce_cell(pair as u32, empty);
+        let is_four = reduce_four((pair >> 32) as u32, four);
         (k, if is_four && !always_two { 2 } else { 1 })
     }
 }
