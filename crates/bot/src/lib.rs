@@ -1,0 +1,68 @@
+//! Deterministic bots that choose moves for a twenty48 game.
+//!
+//! A bot sees only the board (never the spawn generator) and is a pure function of the board
+//! and, for [`Bot::Random`], its own seed: a bot game is reproducible from (rules, game seed,
+//! bot, bot seed). No floats are used.
+//!
+//! ```
+//! use twenty48_bot::Bot;
+//! use twenty48_engine::{Game, Rules, Status};
+//!
+//! let mut game = Game::new(Rules::CLASSIC, 1).unwrap();
+//! let mut bot = Bot::greedy();
+//! while game.status() == Status::Playing && game.move_count() < 50 {
+//!     let dir = bot.choose(&game).expect("a playing game has a legal move");
+//!     assert!(game.play(dir).unwrap().moved);
+//! }
+//! ```
+#![deny(missing_docs)]
+
+mod greedy;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use twenty48_engine::{Direction, Game};
+
+/// A move-choosing strategy.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Bot {
+    /// Picks uniformly among the legal moves, from its own ChaCha8 stream.
+    Random {
+        /// The bot's generator (keyed like the game's: seed little-endian, then zeros).
+        rng: Box<ChaCha8Rng>,
+    },
+    /// Looks one move and one spawn ahead and keeps big tiles in a corner.
+    Greedy,
+}
+
+impl Bot {
+    /// A random bot with its own seed.
+    pub fn random(seed: u64) -> Bot {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&seed.to_le_bytes());
+        Bot::Random {
+            rng: Box::new(ChaCha8Rng::from_seed(key)),
+        }
+    }
+
+    /// The greedy bot.
+    pub fn greedy() -> Bot {
+        Bot::Greedy
+    }
+
+    /// The move to play, or `None` when no move changes the board (or the game has ended).
+    pub fn choose(&mut self, game: &Game) -> Option<Direction> {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            return None;
+        }
+        match self {
+            Bot::Random { rng } => {
+                let k = ((rng.next_u32() as u64 * legal.len() as u64) >> 32) as usize;
+                legal.iter().nth(k)
+            }
+            Bot::Greedy => greedy::choose(game, legal),
+        }
+    }
+}
