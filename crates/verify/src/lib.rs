@@ -1,0 +1,36 @@
+//! Replays twenty48 games, checks what their logs claim, and finds where two games part.
+//! Runs on the host.
+//!
+//! ```
+//! use twenty48_engine::{Direction, Rules};
+//! use twenty48_movelog::MoveLog;
+//! use twenty48_verify::{verify, EngineChoice};
+//!
+//! let moves = [Direction::Left, Direction::Up, Direction::Right];
+//! let mut log = MoveLog::from_moves(Rules::CLASSIC, 1, &moves, 2).unwrap();
+//! assert!(verify(&log, EngineChoice::Both).is_ok());
+//!
+//! // A false claim is caught, with what was expected and what the replay gives.
+//! log.claims.score += 4;
+//! let report = verify(&log, EngineChoice::Fast);
+//! let problem = report.problem.unwrap();
+//! assert_eq!(problem.to_string(), "the log claims score 8, but the replay gives 4");
+//! ```
+//!
+//! - [`replay`]: step through a log, one [`State`] per move.
+//! - [`verify`]: replay on the fast engine, the reference engine or both, compare after
+//!   every move, check the checkpoints and the claims; [`Report`] names the first problem.
+//! - [`diff`]: the first move at which two games differ, and what differed.
+//! - [`batch`]: verify many files on all cores, reporting every failure.
+#![deny(missing_docs)]
+
+pub mod batch;
+pub mod diff;
+mod problem;
+mod replay;
+mod state;
+
+pub use diff::{diff, Difference, Divergence, Trace};
+pub use problem::{ClaimField, Problem};
+pub use replay::{replay, verify, EngineChoice, Report};
+pub use state::State;
