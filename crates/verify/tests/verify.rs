@@ -9,6 +9,8 @@ use twenty48_movelog::MoveLog;
 use twenty48_verify::batch::{verify_all, Verdict};
 use twenty48_verify::{diff, verify, ClaimField, Difference, EngineChoice, Problem, Trace};
 
+type Tamper = fn(&mut MoveLog);
+
 fn bot_game(rules: Rules, seed: u64, max: u32) -> MoveLog {
     let mut game = Game::new(rules, seed).unwrap();
     let mut bot = Bot::random(seed);
@@ -44,7 +46,7 @@ fn honest_logs_verify_on_every_engine() {
 #[test]
 fn every_false_claim_is_named() {
     let log = bot_game(Rules::CLASSIC, 5, 200);
-    let cases: [(fn(&mut MoveLog), ClaimField); 4] = [
+    let cases: [(Tamper, ClaimField); 4] = [
         (|l| l.claims.score += 2, ClaimField::Score),
         (|l| l.claims.max_exponent += 1, ClaimField::MaxTile),
         (|l| l.claims.final_hash ^= 1, ClaimField::FinalHash),
@@ -194,7 +196,7 @@ fn batch_reports_every_failure_in_order() {
     std::fs::write(dir.join("sub/b.t48"), lie.encode()).unwrap();
     std::fs::write(dir.join("sub/c.t48"), b"not a log").unwrap();
     std::fs::write(dir.join("sub/ignored.txt"), b"x").unwrap();
-    let files = twenty48_verify::batch::collect(&[dir.clone()]).unwrap();
+    let files = twenty48_verify::batch::collect(std::slice::from_ref(&dir)).unwrap();
     let names: Vec<PathBuf> = files
         .iter()
         .map(|f| f.strip_prefix(&dir).unwrap().to_path_buf())
