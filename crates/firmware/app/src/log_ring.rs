@@ -15,8 +15,9 @@ use crate::Board;
 /// Bytes of RAM set aside for encoded log frames waiting to be sent.
 pub const LOG_CAPACITY: usize = 4096;
 
+/// The ring's positions; the bytes are in [`BUF`] (zero-initialised, so in `.bss`, not
+/// copied from flash).
 struct Ring {
-    buf: [u8; LOG_CAPACITY],
     /// Next byte to write (counts up, wraps modulo 2^32).
     head: u32,
     /// End of the last complete frame: bytes before it may be sent.
@@ -34,7 +35,6 @@ impl Ring {
     /// up before (line noise, half a frame) ends there instead of swallowing the first frame.
     const fn new() -> Ring {
         Ring {
-            buf: [0; LOG_CAPACITY],
             head: 1,
             committed: 1,
             tail: 0,
@@ -43,13 +43,13 @@ impl Ring {
         }
     }
 
-    fn push(&mut self, bytes: &[u8]) {
+    fn push(&mut self, buf: &mut [u8; LOG_CAPACITY], bytes: &[u8]) {
         for &b in bytes {
             if self.head.wrapping_sub(self.tail) as usize >= LOG_CAPACITY {
                 self.overflow = true;
                 return;
             }
-            self.buf[self.head as usize % LOG_CAPACITY] = b;
+            buf[self.head as usize % LOG_CAPACITY] = b;
             self.head = self.head.wrapping_add(1);
         }
     }
@@ -73,16 +73,19 @@ impl Ring {
 }
 
 static RING: Mutex<RefCell<Ring>> = Mutex::new(RefCell::new(Ring::new()));
+static BUF: Mutex<RefCell<[u8; LOG_CAPACITY]>> = Mutex::new(RefCell::new([0; LOG_CAPACITY]));
 static ENCODER: Mutex<RefCell<defmt::Encoder>> = Mutex::new(RefCell::new(defmt::Encoder::new()));
 static TAKEN: AtomicBool = AtomicBool::new(false);
 static RESTORE: Mutex<RefCell<Option<RestoreState>>> = Mutex::new(RefCell::new(None));
 
-fn with_logger<R>(f: impl FnOnce(&mut Ring, &mut defmt::Encoder) -> R) -> R {
+/// The encoder and a writer of encoded bytes into the ring.
+fn with_logger<R>(f: impl FnOnce(&mut defmt::Encoder, &mut dyn FnMut(&[u8])) -> R) -> R {
     // SAFETY: only called between `acquire` and `release`, which hold a critical section.
     let cs = unsafe { CriticalSection::new() };
     let mut ring = RING.borrow_ref_mut(cs);
+    let mut buf = BUF.borrow_ref_mut(cs);
     let mut encoder = ENCODER.borrow_ref_mut(cs);
-    f(&mut ring, &mut encoder)
+    f(&mut encoder, &mut |bytes| ring.push(&mut buf, bytes))
 }
 
 #[defmt::global_logger]
@@ -101,16 +104,16 @@ unsafe impl defmt::Logger for RingLogger {
         // SAFETY: we hold the critical section.
         let cs = unsafe { CriticalSection::new() };
         *RESTORE.borrow_ref_mut(cs) = Some(restore);
-        with_logger(|ring, encoder| encoder.start_frame(|b| ring.push(b)));
+        with_logger(|encoder, push| encoder.start_frame(push));
     }
 
     unsafe fn flush() {}
 
     unsafe fn release() {
-        with_logger(|ring, encoder| {
-            encoder.end_frame(|b| ring.push(b));
-            ring.end_frame();
-        });
+        with_logger(|encoder, push| encoder.end_frame(push));
+        // SAFETY: we still hold the critical section taken in `acquire`.
+        let cs = unsafe { CriticalSection::new() };
+        RING.borrow_ref_mut(cs).end_frame();
         TAKEN.store(false, Ordering::Relaxed);
         // SAFETY: we hold the critical section taken in `acquire`.
         let cs = unsafe { CriticalSection::new() };
@@ -122,7 +125,7 @@ unsafe impl defmt::Logger for RingLogger {
     }
 
     unsafe fn write(bytes: &[u8]) {
-        with_logger(|ring, encoder| encoder.write(bytes, |b| ring.push(b)));
+        with_logger(|encoder, push| encoder.write(bytes, push));
     }
 }
 
@@ -132,10 +135,9 @@ pub fn drain<B: Board + ?Sized>(board: &mut B) -> usize {
     let mut chunk = [0u8; 64];
     loop {
         let n = critical_section::with(|cs| {
-            let ring = RING.borrow_ref(cs);
-            let (start, len) = ring.pending();
+            let (start, len) = RING.borrow_ref(cs).pending();
             let n = len.min(chunk.len());
-            chunk[..n].copy_from_slice(&ring.buf[start..start + n]);
+            chunk[..n].copy_from_slice(&BUF.borrow_ref(cs)[start..start + n]);
             n
         });
         if n == 0 {

@@ -10,7 +10,9 @@ mod script;
 mod uart;
 
 use cortex_m_rt::entry;
+// Linked for its interrupt vector table.
 use cortex_m_semihosting::debug::{self, EXIT_FAILURE, EXIT_SUCCESS};
+use lm3s6965 as _;
 use twenty48_firmware_app::{Board, Input, Screen};
 
 use crate::script::Script;
@@ -62,6 +64,26 @@ fn main() -> ! {
     debug::exit(EXIT_SUCCESS);
     loop {
         cortex_m::asm::wfi();
+    }
+}
+
+/// The critical section of a single-core Cortex-M: interrupts off, then back as they were.
+struct SingleCore;
+critical_section::set_impl!(SingleCore);
+
+// SAFETY: one core; masking interrupts excludes every other context.
+unsafe impl critical_section::Impl for SingleCore {
+    unsafe fn acquire() -> u8 {
+        let was_active = cortex_m::register::primask::read().is_active();
+        cortex_m::interrupt::disable();
+        was_active as u8
+    }
+
+    unsafe fn release(was_active: u8) {
+        if was_active != 0 {
+            // SAFETY: interrupts were enabled before the matching `acquire`.
+            unsafe { cortex_m::interrupt::enable() };
+        }
     }
 }
 
