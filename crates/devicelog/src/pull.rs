@@ -37,12 +37,12 @@ impl Pulled {
 pub enum Progress {
     /// A game began (its number, seed and rules are in the event).
     Started(Event),
-    /// A move frame arrived for game `game`; `moves` received so far.
+    /// A move frame arrived for game `game`.
     Moved {
         /// Game number.
         game: u32,
-        /// Move frames received for it.
-        moves: u32,
+        /// The move's sequence number in its game.
+        seq: u32,
     },
     /// A game was closed, checked and (perhaps) written.
     Pulled(Box<Pulled>),
@@ -98,10 +98,7 @@ impl Puller {
         for event in events {
             match event {
                 Event::GameStarted { .. } => out.push(Progress::Started(event)),
-                Event::Moved { game, .. } => out.push(Progress::Moved {
-                    game,
-                    moves: self.decoder.open_game().map_or(0, |g| g.moves.len() as u32),
-                }),
+                Event::Moved { game, mv } => out.push(Progress::Moved { game, seq: mv.seq }),
                 Event::GameClosed(game) => {
                     let pulled = save(game, &self.out_dir, self.keep_partial)?;
                     out.push(Progress::Pulled(Box::new(pulled)));
