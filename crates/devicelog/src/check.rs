@@ -308,3 +308,119 @@ fn end_mismatch(game: u32, host: &Game, end: &crate::GameEnd) -> Option<Problem>
             actual,
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use twenty48_engine::{Direction, Game, Rules, Status};
+
+    use super::*;
+    use crate::{DeviceMove, GameEnd};
+
+    /// A device game as a correct device would log it: the moves that move, in order.
+    fn logged(seed: u64, presses: &str) -> DeviceGame {
+        let mut game = Game::new(Rules::ARDUINO, seed).unwrap();
+        let mut moves = Vec::new();
+        for c in presses.chars() {
+            let dir = Direction::from_letter(c).unwrap();
+            if game.play(dir).unwrap().moved {
+                moves.push(DeviceMove {
+                    seq: game.move_count(),
+                    dir,
+                    score: game.score(),
+                    hash: game.state_hash(),
+                });
+            }
+        }
+        DeviceGame {
+            number: 1,
+            rules: Rules::ARDUINO,
+            seed,
+            moves,
+            end: Some(GameEnd {
+                status: game.status(),
+                score: game.score(),
+                moves: game.move_count(),
+                hash: game.state_hash(),
+            }),
+            offset: 0,
+        }
+    }
+
+    #[test]
+    fn a_faithful_log_verifies_and_converts_whole() {
+        let game = logged(3, "LURDLURDLURDLURD");
+        let result = check(&game);
+        assert_eq!(result.problem, None);
+        assert_eq!(result.verified_moves as usize, game.moves.len());
+        assert_eq!(result.status, Status::Playing);
+        let log = game.to_movelog(false).unwrap();
+        assert!(log.complete);
+        assert_eq!(log.moves.len(), game.moves.len());
+    }
+
+    #[test]
+    fn a_changed_score_is_caught_at_its_move() {
+        let mut game = logged(3, "LURDLURDLURD");
+        game.moves[3].score += 4;
+        let result = check(&game);
+        assert!(matches!(
+            result.problem,
+            Some(Problem::ScoreMismatch {
+                game: 1,
+                move_number: 4,
+                ..
+            })
+        ));
+        assert_eq!(result.verified_moves, 3);
+        assert!(game.to_movelog(false).is_none());
+        let partial = game.to_movelog(true).unwrap();
+        assert!(!partial.complete);
+        assert_eq!(partial.moves.len(), 3);
+    }
+
+    #[test]
+    fn a_lost_last_move_shows_in_the_end_frame() {
+        let mut game = logged(9, "LURDLURDLURD");
+        let n = game.moves.len() as u64;
+        game.moves.pop();
+        let result = check(&game);
+        assert_eq!(
+            result.problem,
+            Some(Problem::EndMismatch {
+                game: 1,
+                field: "moves",
+                expected: n - 1,
+                actual: n
+            })
+        );
+        assert!(game.to_movelog(false).is_none());
+    }
+
+    #[test]
+    fn a_wrong_direction_is_caught() {
+        let mut game = logged(5, "LURDLURD");
+        // The same seed, but the device claims another direction for move 2.
+        game.moves[1].dir = match game.moves[1].dir {
+            Direction::Up => Direction::Down,
+            _ => Direction::Up,
+        };
+        let result = check(&game);
+        let problem = result.problem.unwrap();
+        assert_eq!(result.verified_moves, 1, "{problem}");
+    }
+
+    #[test]
+    fn problems_read_like_sentences() {
+        let p = Problem::SequenceGap {
+            game: 2,
+            move_number: 10,
+            expected: 10,
+            actual: 13,
+        };
+        assert_eq!(
+            p.to_string(),
+            "game 2, move 10: sequence gap, expected move frame 10 but got 13 (frames lost)"
+        );
+        assert_eq!(p.game(), 2);
+    }
+}
