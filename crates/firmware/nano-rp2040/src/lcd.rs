@@ -46,6 +46,9 @@ impl SpiDevice for LcdSpi {
     }
 }
 
+/// Rows sent to the panel between two USB polls.
+pub const BAND_ROWS: u32 = 8;
+
 /// The display.
 pub struct Lcd {
     display: ST7920<LcdSpi, Reset, ChipSelect>,
@@ -59,10 +62,18 @@ impl Lcd {
         Lcd { display }
     }
 
-    /// Draws a screen and sends it to the panel.
-    pub fn show(&mut self, screen: &Screen, delay: &mut impl DelayNs) {
+    /// Draws a screen and sends it to the panel in bands of [`BAND_ROWS`] rows, calling
+    /// `between` after each band (a whole frame takes about 50 ms on the wire; USB wants
+    /// servicing more often than that).
+    pub fn show(&mut self, screen: &Screen, delay: &mut impl DelayNs, between: &mut dyn FnMut()) {
         self.display.clear_buffer();
         let _ = screen.draw(&mut self.display);
-        let _ = self.display.flush(delay);
+        for band in 0..(st7920::HEIGHT / BAND_ROWS) {
+            let y = (band * BAND_ROWS) as u8;
+            let _ = self
+                .display
+                .flush_region(0, y, st7920::WIDTH as u8, BAND_ROWS as u8, delay);
+            between();
+        }
     }
 }

@@ -70,7 +70,16 @@ impl Board for NanoBoard {
     }
 
     fn show(&mut self, screen: &Screen) {
-        self.lcd.show(screen, &mut self.timer);
+        let NanoBoard {
+            lcd,
+            usb,
+            serial,
+            timer,
+            ..
+        } = self;
+        lcd.show(screen, timer, &mut || {
+            usb.poll(&mut [&mut *serial]);
+        });
     }
 
     fn write_log(&mut self, bytes: &[u8]) -> usize {
