@@ -52,6 +52,6 @@ pub use recorder::Recorder;
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
 /// K, the checkpoint interval [`Recorder`] uses unless told otherwise.
-pub const DEFAULT_CHECKPOINT_INTERVAL: u32 = 128;
+pub const DEFAULT_CHECKPOINT_INTERVAL: u32 = 256;
 /// The file extension of a move log, without the dot.
 pub const EXTENSION: &str = "t48";

@@ -41,7 +41,7 @@ fn constants_are_as_documented() {
     assert_eq!(MAGIC, [0x54, 0x34, 0x38, 0x1a]);
     assert_eq!(FORMAT_VERSION, 1);
     assert_eq!(twenty48_movelog::EXTENSION, "t48");
-    assert_eq!(twenty48_movelog::DEFAULT_CHECKPOINT_INTERVAL, 128);
+    assert_eq!(twenty48_movelog::DEFAULT_CHECKPOINT_INTERVAL, 256);
 }
 
 /// The hex dump in docs/format.md is the committed golden file: the spec cannot drift.

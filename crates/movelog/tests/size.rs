@@ -41,13 +41,13 @@ fn thousand_moves() -> (u64, Vec<Direction>) {
 }
 
 #[test]
-fn a_thousand_move_game_is_347_bytes() {
+fn a_thousand_move_game_is_331_bytes() {
     let (seed, moves) = thousand_moves();
     let log = MoveLog::from_moves(RULES, seed, &moves, DEFAULT_CHECKPOINT_INTERVAL).unwrap();
     let bytes = log.encode();
-    // 65 header and claims + 250 moves + 7 checkpoints * 4 + 4 CRC.
-    assert_eq!(log.checkpoints.len(), 7);
-    assert_eq!(bytes.len(), 347);
+    // 65 header and claims + 250 moves + 3 checkpoints * 4 + 4 CRC.
+    assert_eq!(log.checkpoints.len(), 3);
+    assert_eq!(bytes.len(), 331);
     assert_eq!(MoveLog::decode(&bytes), Ok(log));
 
     // Without checkpoints: 319 bytes.
