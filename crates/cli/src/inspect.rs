@@ -1,0 +1,106 @@
+//! `twenty48 inspect`: what a log file holds, without replaying it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use serde_json::json;
+use twenty48_engine::tile_value;
+use twenty48_movelog::{FORMAT_VERSION, MAGIC};
+
+use crate::input;
+use crate::rules_args::rules_name;
+use crate::view;
+
+/// Inspect a log: header, rules, claims and sizes, as read from the file (no replay; use
+/// `verify` to check the claims).
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 inspect game.t48
+  twenty48 inspect game.t48 --json
+
+JSON shape: {file, bytes, format_version, rules: {preset, size, four_chance: [p, q], opening,
+win: {tile, ends_game} | null, scoring}, seed, rng, moves, moves_bytes, checkpoint_interval,
+checkpoints, complete, claims: {move_count, score, max_tile, final_hash, status}}")]
+pub struct InspectArgs {
+    /// The log to inspect
+    pub file: PathBuf,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: InspectArgs) -> Result<ExitCode> {
+    let bytes = input::read(&args.file)?;
+    let log = input::read_log(&args.file)?;
+    let c = &log.claims;
+    let moves_bytes = log.moves.len().div_ceil(4);
+    if args.json {
+        let doc = json!({
+            "file": args.file.display().to_string(),
+            "bytes": bytes.len(),
+            "format_version": FORMAT_VERSION,
+            "rules": view::rules_json(&log.rules),
+            "seed": log.seed,
+            "rng": twenty48_engine::RNG_NAME,
+            "moves": log.moves.len(),
+            "moves_bytes": moves_bytes,
+            "checkpoint_interval": log.checkpoint_interval,
+            "checkpoints": log.checkpoints.len(),
+            "complete": log.complete,
+            "claims": {
+                "move_count": c.move_count,
+                "score": c.score,
+                "max_tile": tile_value(c.max_exponent),
+                "final_hash": format!("{:016x}", c.final_hash),
+                "status": c.status.name(),
+            },
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "file:        {} ({} bytes)",
+        args.file.display(),
+        bytes.len()
+    );
+    println!(
+        "format:      twenty48 move log, magic {:02x?}, version {FORMAT_VERSION}",
+        MAGIC
+    );
+    println!("rules:       {} ({})", rules_name(&log.rules), log.rules);
+    println!(
+        "seed:        {} (rng {})",
+        log.seed,
+        twenty48_engine::RNG_NAME
+    );
+    println!(
+        "moves:       {} ({} bytes packed, 2 bits each)",
+        log.moves.len(),
+        moves_bytes
+    );
+    println!(
+        "checkpoints: {} (every {} moves)",
+        log.checkpoints.len(),
+        log.checkpoint_interval
+    );
+    println!(
+        "claims:      {} moves, score {}, largest tile {}, {}, hash {:016x}",
+        c.move_count,
+        c.score,
+        tile_value(c.max_exponent),
+        c.status,
+        c.final_hash
+    );
+    println!(
+        "complete:    {}",
+        if log.complete {
+            "yes"
+        } else {
+            "no (a partial log: the moves are a certain beginning of the game)"
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! `twenty48`: record, replay, verify, diff and inspect deterministic 2048 games.
+//! Runs on the host. One module per subcommand.
+
+mod diff;
+mod input;
+mod inspect;
+mod pull;
+mod record;
+mod replay;
+mod rules_args;
+mod verify;
+mod view;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Deterministic 2048: every game is a seed, a rule set and a list of moves.
+///
+/// Record games to compact `.t48` files, replay them bit for bit, verify what they claim,
+/// find the first move where two games part, and pull games from an Arduino.
+#[derive(Parser)]
+#[command(name = "twenty48", version, propagate_version = true)]
+#[command(after_help = "\
+Exit status:
+  0  success (the game verifies, the games are identical)
+  1  a game failed verification, or two games diverge
+  2  an input could not be read or parsed, or the command line is wrong
+
+Examples:
+  twenty48 record --seed 42 --bot greedy -o game.t48
+  twenty48 replay game.t48 --final
+  twenty48 verify fixtures/
+  twenty48 diff a.t48 b.t48")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Record(record::RecordArgs),
+    Replay(replay::ReplayArgs),
+    Verify(verify::VerifyArgs),
+    Diff(diff::DiffArgs),
+    Inspect(inspect::InspectArgs),
+    Pull(pull::PullArgs),
+}
+
+fn main() -> ExitCode {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's action to the default at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Record(args) => record::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Inspect(args) => inspect::run(args),
+        Command::Pull(args) => pull::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // One sentence with its causes, never a backtrace.
+            let mut message = err.to_string();
+            for cause in err.chain().skip(1) {
+                message.push_str(": ");
+                message.push_str(&cause.to_string());
+            }
+            eprintln!("twenty48: error: {message}");
+            input::EXIT_BAD_INPUT.into()
+        }
+    }
+}

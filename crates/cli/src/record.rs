@@ -1,0 +1,189 @@
+//! `twenty48 record`: play a game from a move list or a bot and write it as a `.t48` log.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use twenty48_bot::Bot;
+use twenty48_engine::{tile_value, Direction, Status};
+use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
+
+use crate::input;
+use crate::rules_args::{rules_name, RulesArgs};
+
+/// Which bot plays.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum BotName {
+    /// Uniformly random legal moves, from its own seed (--bot-seed).
+    Random,
+    /// Looks one move and one spawn ahead, keeps big tiles in a corner.
+    Greedy,
+}
+
+/// Record a game to a .t48 file, from a move list or a bot.
+///
+/// Presses that do not change the board are skipped (they are not moves) and reported.
+/// The file is written atomically: a crash never leaves half a file.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 record --seed 42 --moves LURDLLUR -o game.t48
+  twenty48 record --rules arduino --bot greedy --bot-seed 7 -o arduino.t48
+  twenty48 record --size 5 --scoring merges --four-chance 1/2 --moves-file moves.txt -o custom.t48
+
+Move lists are letters U, R, D, L (any case); spaces, commas and newlines are ignored.")]
+pub struct RecordArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Game seed; drawn from the operating system (and printed) when omitted
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Moves as letters U R D L, e.g. LURD
+    #[arg(long, conflicts_with_all = ["moves_file", "bot"], value_name = "ULDR...")]
+    pub moves: Option<String>,
+    /// Read the moves from a file (same letters)
+    #[arg(long, value_name = "FILE", conflicts_with = "bot")]
+    pub moves_file: Option<PathBuf>,
+    /// Let a bot play
+    #[arg(long, value_enum)]
+    pub bot: Option<BotName>,
+    /// The random bot's own seed, so a bot game is reproducible [default: the game seed]
+    #[arg(long, requires = "bot")]
+    pub bot_seed: Option<u64>,
+    /// Stop after this many moves
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<u32>,
+    /// Store a checkpoint hash every K moves (0: none)
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_CHECKPOINT_INTERVAL)]
+    pub checkpoint_interval: u32,
+    /// Output file
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Overwrite the output file if it exists
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Parses a move list: U R D L letters, any case; whitespace and commas ignored.
+pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
+    let mut moves = Vec::new();
+    for (line_no, line) in text.lines().enumerate() {
+        for (col, ch) in line.chars().enumerate() {
+            if ch.is_whitespace() || ch == ',' {
+                continue;
+            }
+            match Direction::from_letter(ch) {
+                Some(d) => moves.push(d),
+                None => bail!(
+                    "{source}, line {} column {}: {ch:?} is not a move (use U, R, D or L)",
+                    line_no + 1,
+                    col + 1
+                ),
+            }
+        }
+    }
+    Ok(moves)
+}
+
+pub fn run(args: RecordArgs) -> Result<ExitCode> {
+    let rules = args.rules.resolve()?;
+    if args.output.exists() && !args.force {
+        bail!(
+            "{} already exists (use --force to overwrite it)",
+            args.output.display()
+        );
+    }
+    let seed = match args.seed {
+        Some(s) => s,
+        None => {
+            let mut bytes = [0u8; 8];
+            getrandom::fill(&mut bytes).map_err(|e| {
+                anyhow::anyhow!("cannot draw a seed from the operating system: {e}")
+            })?;
+            let s = u64::from_le_bytes(bytes);
+            eprintln!("seed: {s}");
+            s
+        }
+    };
+    let max_moves = args.max_moves.unwrap_or(u32::MAX);
+    let mut recorder = Recorder::new(rules, seed)
+        .context("cannot start the game")?
+        .with_checkpoint_interval(args.checkpoint_interval);
+    let mut skipped = Vec::new();
+    let mut ignored_after_end = 0usize;
+    if let Some(bot) = args.bot {
+        let mut bot = match bot {
+            BotName::Random => Bot::random(args.bot_seed.unwrap_or(seed)),
+            BotName::Greedy => Bot::greedy(),
+        };
+        while recorder.game().status() == Status::Playing
+            && recorder.game().move_count() < max_moves
+        {
+            let Some(dir) = bot.choose(recorder.game()) else {
+                break;
+            };
+            recorder.play(dir)?;
+        }
+    } else {
+        let moves = match (&args.moves, &args.moves_file) {
+            (Some(text), _) => parse_moves(text, "--moves")?,
+            (None, Some(path)) => {
+                let bytes = input::read(path)?;
+                let text = String::from_utf8(bytes).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: not text (byte {} is not UTF-8)",
+                        path.display(),
+                        e.utf8_error().valid_up_to()
+                    )
+                })?;
+                parse_moves(&text, &path.display().to_string())?
+            }
+            (None, None) => bail!(
+                "nothing to play: give --moves, --moves-file or --bot (see twenty48 record --help)"
+            ),
+        };
+        for (i, &dir) in moves.iter().enumerate() {
+            if recorder.game().move_count() >= max_moves {
+                break;
+            }
+            if recorder.game().status().is_finished() {
+                ignored_after_end = moves.len() - i;
+                break;
+            }
+            if !recorder.play(dir)?.moved {
+                skipped.push(i + 1);
+            }
+        }
+    }
+    let log = recorder.finish();
+    let bytes = log.encode();
+    write_atomic(&args.output, &bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if !skipped.is_empty() {
+        let list: Vec<String> = skipped.iter().take(10).map(|n| n.to_string()).collect();
+        eprintln!(
+            "note: {} press(es) did not change the board and were not recorded (input positions {}{})",
+            skipped.len(),
+            list.join(", "),
+            if skipped.len() > 10 { ", ..." } else { "" }
+        );
+    }
+    if ignored_after_end > 0 {
+        eprintln!(
+            "note: the game ended ({}); the last {ignored_after_end} press(es) were ignored",
+            log.claims.status
+        );
+    }
+    println!(
+        "recorded {} moves ({} rules, seed {seed}): score {}, largest tile {}, {} -> {} ({} bytes)",
+        log.claims.move_count,
+        rules_name(&rules),
+        log.claims.score,
+        tile_value(log.claims.max_exponent),
+        log.claims.status,
+        args.output.display(),
+        bytes.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,162 @@
+//! `twenty48 replay`: show a recorded game board by board, checking it as it goes.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use twenty48_engine::{tile_value, Engine};
+use twenty48_verify::{replay, verify, EngineChoice, State};
+
+use crate::input::{self, EXIT_FAILED};
+use crate::rules_args::rules_name;
+use crate::view;
+
+/// The engine that replays.
+#[derive(Clone, Copy, Debug, ValueEnum, Default)]
+pub enum EngineName {
+    /// The 4x4 bitboard (other sizes use the reference engine).
+    #[default]
+    Fast,
+    /// The plain reference engine.
+    Reference,
+}
+
+/// Replay a game: every board in turn with its move, points and spawn, then the verdict.
+///
+/// The replay checks every move, every checkpoint and the log's claims; if anything
+/// disagrees it stops there, says why, and exits with status 1.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 replay game.t48
+  twenty48 replay game.t48 --final
+  twenty48 replay game.t48 --json > game.json
+
+JSON shape: {file, rules, seed, states: [{move, direction, gained, merges, spawns: [{cell,
+row, col, value}], score, hash, status, board: [[values]]}], verdict: {ok, problem}}")]
+pub struct ReplayArgs {
+    /// The game to replay
+    pub file: PathBuf,
+    /// Show only the final board and summary
+    #[arg(long = "final")]
+    pub final_only: bool,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Engine to replay on
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: EngineName,
+}
+
+fn state_text(state: &State, size: u8) -> String {
+    let mut out = String::new();
+    match state.direction {
+        None => {
+            let spawns: Vec<String> = state
+                .spawns
+                .iter()
+                .map(|s| view::spawn_text(s, size))
+                .collect();
+            out.push_str(&format!("opening: {}\n", spawns.join("; ")));
+        }
+        Some(dir) => {
+            let spawn = state.spawns.first().map_or(String::new(), |s| {
+                format!(", spawn {}", view::spawn_text(s, size))
+            });
+            out.push_str(&format!(
+                "move {}: {dir}, +{}{spawn}, score {}\n",
+                state.move_number, state.gained, state.score
+            ));
+        }
+    }
+    if let Some(cells) = &state.cells {
+        for line in view::board_lines(cells) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+pub fn run(args: ReplayArgs) -> Result<ExitCode> {
+    let log = input::read_log(&args.file)?;
+    let engine = match args.engine {
+        EngineName::Fast => Engine::Fast,
+        EngineName::Reference => Engine::Reference,
+    };
+    let size = log.rules.size;
+    let mut states = Vec::new();
+    let result = replay(&log, engine, |s| states.push(s.clone()));
+    // Claims are checked by the verifier on the same engine.
+    let problem = match result {
+        Err(p) => Some(p),
+        Ok(_) => {
+            verify(
+                &log,
+                match engine {
+                    Engine::Reference => EngineChoice::Reference,
+                    _ => EngineChoice::Fast,
+                },
+            )
+            .problem
+        }
+    };
+    let shown: &[State] = if args.final_only {
+        states.last().map_or(&[], std::slice::from_ref)
+    } else {
+        &states
+    };
+    if args.json {
+        let doc = json!({
+            "file": args.file.display().to_string(),
+            "rules": view::rules_json(&log.rules),
+            "seed": log.seed,
+            "complete": log.complete,
+            "states": shown.iter().map(|s| view::state_json(s, size)).collect::<Vec<_>>(),
+            "verdict": {"ok": problem.is_none(), "problem": problem.as_ref().map(|p| p.to_string())},
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!(
+            "{}: {} rules ({}), seed {}, {} moves{}",
+            args.file.display(),
+            rules_name(&log.rules),
+            log.rules,
+            log.seed,
+            log.moves.len(),
+            if log.complete {
+                ""
+            } else {
+                " (incomplete log)"
+            }
+        );
+        for s in shown {
+            print!("{}", state_text(s, size));
+        }
+        if let Some(last) = states.last() {
+            let max = last
+                .cells
+                .as_ref()
+                .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0));
+            println!(
+                "final: move {}, score {}, largest tile {}, {}, hash {:016x}",
+                last.move_number,
+                last.score,
+                tile_value(max),
+                last.status,
+                last.hash
+            );
+        }
+        match &problem {
+            None => println!("verified: every move, checkpoint and claim holds"),
+            Some(p) => println!("FAILED: {p}"),
+        }
+    }
+    Ok(if problem.is_some() {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

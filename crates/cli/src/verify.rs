@@ -1,0 +1,158 @@
+//! `twenty48 verify`: replay logs and check everything they claim.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use twenty48_verify::batch::{collect, verify_all, Verdict};
+use twenty48_verify::EngineChoice;
+
+use crate::input::{EXIT_BAD_INPUT, EXIT_FAILED};
+
+/// Which engines replay.
+#[derive(Clone, Copy, Debug, ValueEnum, Default)]
+pub enum Engines {
+    /// The 4x4 bitboard.
+    Fast,
+    /// The reference engine.
+    Reference,
+    /// Both, compared after every move.
+    #[default]
+    Both,
+}
+
+/// Verify games: replay each log, check every move, checkpoint and claim.
+///
+/// Directories are searched recursively for .t48 files; all cores are used. Prints one line
+/// per file and a summary. Exit status 0 when all verify, 1 when any fails verification,
+/// 2 when any input cannot be read or parsed.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 verify game.t48
+  twenty48 verify fixtures/ --engine both
+  twenty48 verify games/ --json > report.json
+
+JSON shape: {files: [{file, ok, error_kind (null|\"verification\"|\"unreadable\"),
+message, moves, score, hash}], summary: {files, verified, failed, unreadable}}")]
+pub struct VerifyArgs {
+    /// Files or directories
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Engines to replay on
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: Engines,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads [default: all cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+fn line(path: &Path, verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Replayed(r) => match (&r.problem, &r.last) {
+            (None, Some(last)) => format!(
+                "ok      {}  ({} moves, score {}, hash {:016x})",
+                path.display(),
+                last.move_number,
+                last.score,
+                last.hash
+            ),
+            (None, None) => format!("ok      {}", path.display()),
+            (Some(p), _) => format!("FAILED  {}: {p}", path.display()),
+        },
+        Verdict::Unreadable(e) => format!("ERROR   {}: cannot read: {e}", path.display()),
+        Verdict::Undecodable(e) => format!("ERROR   {}: {e}", path.display()),
+        _ => format!("ERROR   {}: unknown verdict", path.display()),
+    }
+}
+
+pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    for p in &args.paths {
+        if !p.exists() {
+            bail!("{} does not exist", p.display());
+        }
+    }
+    let files = collect(&args.paths).context("cannot list the files to verify")?;
+    if files.is_empty() {
+        bail!("no .t48 files found under the given paths");
+    }
+    let engines = match args.engine {
+        Engines::Fast => EngineChoice::Fast,
+        Engines::Reference => EngineChoice::Reference,
+        Engines::Both => EngineChoice::Both,
+    };
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let progress = std::io::stderr().is_terminal() && files.len() > 1;
+    let total = files.len();
+    let lock = Mutex::new(());
+    let verdicts = verify_all(&files, engines, threads, &|done, _, _| {
+        if progress {
+            let _guard = lock.lock();
+            let mut err = std::io::stderr();
+            let _ = write!(err, "\rverifying: {done}/{total}");
+            let _ = err.flush();
+        }
+    });
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let verified = verdicts.iter().filter(|v| v.is_ok()).count();
+    let unreadable = verdicts
+        .iter()
+        .filter(|v| !matches!(v, Verdict::Replayed(_)))
+        .count();
+    let failed = total - verified - unreadable;
+    if args.json {
+        let entries: Vec<_> = files
+            .iter()
+            .zip(&verdicts)
+            .map(|(f, v)| {
+                let (kind, message, last) = match v {
+                    Verdict::Replayed(r) => (
+                        r.problem.as_ref().map(|_| "verification"),
+                        r.problem.as_ref().map(|p| p.to_string()),
+                        r.last.as_ref(),
+                    ),
+                    Verdict::Unreadable(e) => (Some("unreadable"), Some(e.to_string()), None),
+                    Verdict::Undecodable(e) => (Some("unreadable"), Some(e.to_string()), None),
+                    _ => (Some("unreadable"), None, None),
+                };
+                json!({
+                    "file": f.display().to_string(),
+                    "ok": v.is_ok(),
+                    "error_kind": kind,
+                    "message": message,
+                    "moves": last.map(|s| s.move_number),
+                    "score": last.map(|s| s.score),
+                    "hash": last.map(|s| format!("{:016x}", s.hash)),
+                })
+            })
+            .collect();
+        let doc = json!({
+            "files": entries,
+            "summary": {"files": total, "verified": verified, "failed": failed, "unreadable": unreadable},
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        for (f, v) in files.iter().zip(&verdicts) {
+            println!("{}", line(f, v));
+        }
+        println!("{total} file(s): {verified} verified, {failed} failed, {unreadable} unreadable");
+    }
+    Ok(if unreadable > 0 {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if failed > 0 {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

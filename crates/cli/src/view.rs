@@ -1,0 +1,95 @@
+//! How boards, states and rules look on screen and in JSON.
+
+use serde_json::{json, Value};
+use twenty48_engine::{tile_value, Cells, Rules, Scoring, Spawn};
+use twenty48_verify::State;
+
+/// The board as text lines: one per row, each cell right-aligned in 6 columns, `.` empty.
+pub fn board_lines(cells: &Cells) -> Vec<String> {
+    cells
+        .rows()
+        .map(|row| {
+            row.iter()
+                .map(|&e| {
+                    if e == 0 {
+                        format!("{:>6}", ".")
+                    } else {
+                        format!("{:>6}", tile_value(e))
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect()
+}
+
+/// Several blocks of lines side by side, each padded to `width`, with a title above each.
+pub fn side_by_side(blocks: &[(String, Vec<String>)], width: usize) -> String {
+    let height = blocks.iter().map(|(_, l)| l.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    let titles: Vec<String> = blocks.iter().map(|(t, _)| format!("{t:<width$}")).collect();
+    out.push_str(titles.join("  ").trim_end());
+    out.push('\n');
+    for i in 0..height {
+        let row: Vec<String> = blocks
+            .iter()
+            .map(|(_, lines)| format!("{:<width$}", lines.get(i).map_or("", String::as_str)))
+            .collect();
+        out.push_str(row.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Row and column of a cell index.
+pub fn row_col(cell: u8, size: u8) -> (u8, u8) {
+    (cell / size, cell % size)
+}
+
+/// A spawn in words: `2 at row 1, col 3` (1-based for people).
+pub fn spawn_text(spawn: &Spawn, size: u8) -> String {
+    let (r, c) = row_col(spawn.cell, size);
+    format!("{} at row {}, col {}", spawn.value(), r + 1, c + 1)
+}
+
+/// Rules as JSON.
+pub fn rules_json(rules: &Rules) -> Value {
+    json!({
+        "preset": rules.preset().map(|p| p.name()),
+        "size": rules.size,
+        "four_chance": [rules.four_chance.numerator, rules.four_chance.denominator],
+        "opening": rules.opening.to_string().split(',').collect::<Vec<_>>(),
+        "win": rules.win.map(|w| json!({"tile": tile_value(w.exponent), "ends_game": w.ends_game})),
+        "scoring": match rules.scoring { Scoring::MergedValues => "values", Scoring::MergeCount => "merges" },
+    })
+}
+
+/// A board as JSON: rows of tile values (0 empty).
+pub fn cells_json(cells: &Cells) -> Value {
+    Value::Array(
+        cells
+            .rows()
+            .map(|r| Value::Array(r.iter().map(|&e| json!(tile_value(e))).collect()))
+            .collect(),
+    )
+}
+
+/// A spawn as JSON.
+pub fn spawn_json(spawn: &Spawn, size: u8) -> Value {
+    let (r, c) = row_col(spawn.cell, size);
+    json!({"cell": spawn.cell, "row": r, "col": c, "value": spawn.value()})
+}
+
+/// A state as JSON.
+pub fn state_json(state: &State, size: u8) -> Value {
+    json!({
+        "move": state.move_number,
+        "direction": state.direction.map(|d| d.name()),
+        "gained": state.gained,
+        "merges": state.merges,
+        "spawns": state.spawns.iter().map(|s| spawn_json(s, size)).collect::<Vec<_>>(),
+        "score": state.score,
+        "hash": format!("{:016x}", state.hash),
+        "status": state.status.name(),
+        "board": state.cells.as_ref().map(cells_json),
+    })
+}
