@@ -18,7 +18,13 @@ use twenty48_devicelog::{Damage, Event};
 
 use crate::input::{self, EXIT_FAILED};
 
-/// Arguments of `twenty48 pull`.
+/// Pull games from a device: decode its defmt log with the firmware's ELF, replay every
+/// game on the host checking each move's score and hash, and write one verified .t48 per
+/// game into DIR.
+///
+/// A game with missing or corrupted frames is reported by game and move number and is not
+/// written as if complete (--keep-partial writes its verified beginning, marked
+/// incomplete). From a serial port it keeps going across games until Ctrl-C.
 #[derive(Debug, Args)]
 #[command(
     group(ArgGroup::new("source").required(true).args(["port", "capture"])),
