@@ -1,0 +1,424 @@
+//! The crash-safe journal of a game being played: a header, then one byte per move, each
+//! written and synced before the next key is read.
+//!
+//! Layout (all of it append-only):
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 4 | magic `T48J` |
+//! | 1 | journal version, 1 |
+//! | 4 | `n`, little-endian: length of the log that follows |
+//! | n | a `.t48` move log with no moves: rules, seed, checkpoint interval (docs/format.md) |
+//! | 1 each | the moves, as direction codes 0 up, 1 right, 2 down, 3 left |
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use twenty48_engine::{Direction, Rules};
+use twenty48_movelog::{DecodeError, MoveLog, Recorder};
+
+/// The first bytes of a journal.
+pub const JOURNAL_MAGIC: [u8; 4] = *b"T48J";
+const VERSION: u8 = 1;
+const PREFIX: usize = 9;
+
+/// The journal kept beside `target` while a game is played: `game.t48.journal`.
+pub fn journal_path(target: &Path) -> PathBuf {
+    let mut name = OsString::from(target.as_os_str());
+    name.push(".journal");
+    PathBuf::from(name)
+}
+
+/// Why a journal could not be written or read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum JournalError {
+    /// Creating, writing, syncing or removing failed.
+    Io {
+        /// The journal.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The bytes do not start like a journal.
+    NotAJournal {
+        /// The journal.
+        path: PathBuf,
+    },
+    /// The header's move log cannot be decoded.
+    Header {
+        /// The journal.
+        path: PathBuf,
+        /// Why.
+        source: DecodeError,
+    },
+    /// The rules in the header cannot start a game.
+    Rules {
+        /// The journal.
+        path: PathBuf,
+        /// Why.
+        source: twenty48_movelog::RecordError,
+    },
+}
+
+impl fmt::Display for JournalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JournalError::Io { path, source } => {
+                write!(f, "journal {}: {source}", path.display())
+            }
+            JournalError::NotAJournal { path } => write!(
+                f,
+                "{} is not a twenty48 journal (it does not start with T48J version 1)",
+                path.display()
+            ),
+            JournalError::Header { path, source } => write!(
+                f,
+                "the header of journal {} is damaged: {source}",
+                path.display()
+            ),
+            JournalError::Rules { path, source } => {
+                write!(f, "journal {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for JournalError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JournalError::Io { source, .. } => Some(source),
+            JournalError::Header { source, .. } => Some(source),
+            JournalError::Rules { source, .. } => Some(source),
+            JournalError::NotAJournal { .. } => None,
+        }
+    }
+}
+
+/// A journal open for appending moves.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+}
+
+fn sync_dir(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+impl Journal {
+    /// Creates a new journal at `path` (refusing to overwrite one) and makes its header
+    /// durable: file and directory are synced before this returns.
+    pub fn create(
+        path: &Path,
+        rules: Rules,
+        seed: u64,
+        checkpoint_interval: u32,
+    ) -> Result<Journal, JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let header = MoveLog::from_moves(rules, seed, &[], checkpoint_interval)
+            .map_err(|source| JournalError::Rules {
+                path: path.to_path_buf(),
+                source,
+            })?
+            .encode();
+        let mut bytes = Vec::with_capacity(PREFIX + header.len());
+        bytes.extend_from_slice(&JOURNAL_MAGIC);
+        bytes.push(VERSION);
+        bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&header);
+        let mut file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(path)
+            .map_err(io)?;
+        file.write_all(&bytes).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        sync_dir(path).map_err(io)?;
+        Ok(Journal {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Reopens an existing journal to go on playing its game. Damaged bytes after the last
+    /// good move are cut off first, so new moves follow the good ones.
+    pub fn resume(path: &Path) -> Result<(Journal, Recovered), JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let bytes = fs::read(path).map_err(io)?;
+        let recovered = recover(path, &bytes)?;
+        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+        if recovered.damage.is_some() {
+            file.set_len(recovered.good_len as u64).map_err(io)?;
+            file.sync_all().map_err(io)?;
+        }
+        Ok((
+            Journal {
+                path: path.to_path_buf(),
+                file,
+            },
+            recovered,
+        ))
+    }
+
+    /// Appends one move and syncs it to disk before returning.
+    pub fn append(&mut self, dir: Direction) -> Result<(), JournalError> {
+        let io = |source| JournalError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.write_all(&[dir.code()]).map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Deletes the journal (once its game is safely written elsewhere).
+    pub fn remove(self) -> Result<(), JournalError> {
+        let Journal { path, file } = self;
+        drop(file);
+        fs::remove_file(&path).map_err(|source| JournalError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let _ = sync_dir(&path);
+        Ok(())
+    }
+}
+
+/// What a journal held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recovered {
+    /// The game as a complete move log of the moves recovered.
+    pub log: MoveLog,
+    /// Bytes at the end that were not good moves, if any.
+    pub damage: Option<Damage>,
+    good_len: usize,
+}
+
+/// Bytes after the last good move of a journal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// Where the first bad byte is.
+    pub offset: usize,
+    /// How many bytes were left out from there.
+    pub dropped: usize,
+    /// Why the first one is not a move, in words.
+    pub reason: String,
+}
+
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} byte(s) from offset {} were left out ({})",
+            self.dropped, self.offset, self.reason
+        )
+    }
+}
+
+/// Reads a journal's bytes (`path` only names it in errors): the moves up to the first byte
+/// that is not a legal move make the recovered game; anything after that is reported as
+/// damage, not an error.
+///
+/// ```
+/// use twenty48_engine::{Direction, Rules};
+/// use twenty48_tui::{journal_path, recover, Journal};
+///
+/// let dir = std::env::temp_dir().join(format!("t48-journal-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = journal_path(&dir.join("game.t48"));
+/// let mut journal = Journal::create(&path, Rules::CLASSIC, 5, 256).unwrap();
+/// let mut game = twenty48_engine::Game::new(Rules::CLASSIC, 5).unwrap();
+/// for dir in [Direction::Left, Direction::Up, Direction::Right] {
+///     if game.play(dir).unwrap().moved {
+///         journal.append(dir).unwrap();
+///     }
+/// }
+/// let recovered = recover(&path, &std::fs::read(&path).unwrap()).unwrap();
+/// assert_eq!(recovered.log.claims.move_count, game.move_count());
+/// assert_eq!(recovered.log.claims.score, game.score());
+/// assert!(recovered.damage.is_none());
+/// journal.remove().unwrap();
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn recover(path: &Path, bytes: &[u8]) -> Result<Recovered, JournalError> {
+    if bytes.len() < PREFIX || bytes[..4] != JOURNAL_MAGIC || bytes[4] != VERSION {
+        return Err(JournalError::NotAJournal {
+            path: path.to_path_buf(),
+        });
+    }
+    let n = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]) as usize;
+    let header_end = PREFIX.saturating_add(n);
+    let header = bytes
+        .get(PREFIX..header_end)
+        .ok_or_else(|| JournalError::Header {
+            path: path.to_path_buf(),
+            source: DecodeError::Truncated {
+                offset: PREFIX as u64,
+                what: "journal header",
+                needed: n as u64,
+                available: (bytes.len() - PREFIX) as u64,
+            },
+        })?;
+    let start = MoveLog::decode(header).map_err(|source| JournalError::Header {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut recorder = Recorder::new(start.rules, start.seed)
+        .map_err(|source| JournalError::Rules {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .with_checkpoint_interval(start.checkpoint_interval);
+    let mut damage = None;
+    for (i, &byte) in bytes[header_end..].iter().enumerate() {
+        let offset = header_end + i;
+        let reason = match Direction::from_code(byte) {
+            None => Some(format!("{byte:#04x} is not a move code")),
+            Some(dir) => match recorder.play(dir) {
+                Err(e) => Some(e.to_string()),
+                Ok(o) if !o.moved => Some(format!("{} does not change the board", dir.name())),
+                Ok(_) => None,
+            },
+        };
+        if let Some(reason) = reason {
+            damage = Some(Damage {
+                offset,
+                dropped: bytes.len() - offset,
+                reason,
+            });
+            break;
+        }
+    }
+    let good_len = damage.as_ref().map_or(bytes.len(), |d| d.offset);
+    Ok(Recovered {
+        log: recorder.finish(),
+        damage,
+        good_len,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twenty48_engine::Game;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("t48-journal-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Plays a cycle of moves, journaling the real ones; returns the journal bytes and game.
+    fn played(path: &Path, presses: usize) -> Game {
+        let mut journal = Journal::create(path, Rules::CONSOLE, 99, 4).unwrap();
+        let mut game = Game::new(Rules::CONSOLE, 99).unwrap();
+        for dir in Direction::ALL.iter().cycle().take(presses) {
+            if game.status().is_finished() {
+                break;
+            }
+            if game.play(*dir).unwrap().moved {
+                journal.append(*dir).unwrap();
+            }
+        }
+        game
+    }
+
+    #[test]
+    fn every_prefix_of_a_journal_recovers_its_moves() {
+        let dir = temp("prefix");
+        let path = dir.join("g.t48.journal");
+        let game = played(&path, 60);
+        let bytes = fs::read(&path).unwrap();
+        let moves = game.move_count() as usize;
+        let header = bytes.len() - moves;
+        // A kill can happen at any byte after the header is durable.
+        for cut in header..=bytes.len() {
+            let r = recover(&path, &bytes[..cut]).unwrap();
+            assert_eq!(r.log.moves.len(), cut - header);
+            assert!(r.damage.is_none());
+            let again = MoveLog::from_moves(Rules::CONSOLE, 99, &r.log.moves, 4).unwrap();
+            assert_eq!(again, r.log);
+        }
+        let full = recover(&path, &bytes).unwrap();
+        assert_eq!(full.log.claims.score, game.score());
+        assert_eq!(full.log.claims.final_hash, game.state_hash());
+        // A torn header is not a journal we can read.
+        assert!(recover(&path, &bytes[..header - 1]).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn damaged_tail_is_reported_and_cut_on_resume() {
+        let dir = temp("damage");
+        let path = dir.join("g.t48.journal");
+        let game = played(&path, 20);
+        let mut bytes = fs::read(&path).unwrap();
+        let good = bytes.len();
+        bytes.extend_from_slice(&[7, 0, 1]);
+        fs::write(&path, &bytes).unwrap();
+        let (mut journal, r) = Journal::resume(&path).unwrap();
+        let damage = r.damage.clone().expect("damage");
+        assert_eq!((damage.offset, damage.dropped), (good, 3));
+        assert!(
+            damage.to_string().contains("0x07 is not a move code"),
+            "{damage}"
+        );
+        assert_eq!(r.log.claims.move_count, game.move_count());
+        assert_eq!(fs::metadata(&path).unwrap().len() as usize, good);
+        // Going on appends after the good moves.
+        let mut g = game.clone();
+        let dir_ok = Direction::ALL.into_iter().find(|d| g.can_play(*d)).unwrap();
+        g.play(dir_ok).unwrap();
+        journal.append(dir_ok).unwrap();
+        let after = recover(&path, &fs::read(&path).unwrap()).unwrap();
+        assert!(after.damage.is_none());
+        assert_eq!(after.log.claims.final_hash, g.state_hash());
+        journal.remove().unwrap();
+        assert!(!path.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn not_a_journal_and_refusing_to_overwrite() {
+        let dir = temp("errors");
+        let path = dir.join("x.journal");
+        fs::write(&path, b"T48\x1a not a journal").unwrap();
+        let err = recover(&path, &fs::read(&path).unwrap()).unwrap_err();
+        assert!(
+            err.to_string().contains("is not a twenty48 journal"),
+            "{err}"
+        );
+        let err = Journal::create(&path, Rules::CLASSIC, 1, 0).unwrap_err();
+        assert!(matches!(err, JournalError::Io { .. }), "{err}");
+        assert_eq!(
+            journal_path(Path::new("a/game.t48")),
+            PathBuf::from("a/game.t48.journal")
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,50 @@
+//! The twenty48 terminal game, minus the terminal. Runs on the host.
+//!
+//! Everything here is a plain function or a small type that a test can drive: screens are
+//! rendered from the game state to lines of styled text ([`render_play`], [`render_watch`]),
+//! keys are mapped to actions ([`action`]), the original game's colours are reduced to what a
+//! terminal can show ([`ColorMode`]), best scores are kept per rule set ([`BestScores`]), and
+//! every move is journaled to disk before the next key is read ([`Journal`]). The `twenty48`
+//! binary puts these on a real terminal (`twenty48 play`, `twenty48 replay --watch`).
+//!
+//! ```
+//! use twenty48_engine::{Direction, Game, Rules};
+//! use twenty48_tui::{render_play, BoardView, ColorMode, PlayView, Prompt};
+//!
+//! let mut game = Game::new(Rules::CONSOLE, 3).unwrap();
+//! game.play(Direction::Left).unwrap();
+//! let cells = game.cells();
+//! let view = PlayView {
+//!     board: BoardView { size: 4, exponents: cells.exponents(), marked: &[] },
+//!     rules: game.rules(),
+//!     seed: 3,
+//!     score: game.score(),
+//!     best: game.score(),
+//!     moves: game.move_count(),
+//!     prompt: Prompt::None,
+//!     note: None,
+//! };
+//! let screen = render_play(&view);
+//! assert!(screen.plain().starts_with("twenty48  console rules, seed 3\n"));
+//! assert!(screen.ansi(ColorMode::TrueColor).contains("\x1b["));
+//! ```
+#![deny(missing_docs)]
+
+mod animation;
+mod best;
+mod journal;
+mod keys;
+mod palette;
+mod picture;
+mod screen;
+
+pub use animation::{frames, Frame};
+pub use best::{data_dir, BestScores, StoreError, BEST_FILE};
+pub use journal::{journal_path, recover, Damage, Journal, JournalError, Recovered, JOURNAL_MAGIC};
+pub use keys::{action, Action};
+pub use palette::{tile_colors, to_ansi16, to_ansi256, ColorMode, Rgb, TileColors, BOARD, EMPTY};
+pub use picture::{board_svg, boards_svg, SvgBoard};
+pub use screen::{
+    board_lines, render_play, render_watch, tile_label, BoardView, PlayView, Prompt, Screen, Span,
+    Style, WatchView,
+};
