@@ -281,3 +281,41 @@ pub fn decode_capture(elf: &[u8], capture: &[u8]) -> Result<Capture, DeviceLogEr
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_is_not_an_elf_is_an_error_not_damage() {
+        let err = decode_capture(b"not an ELF file", b"\x01\x02\x00").unwrap_err();
+        assert!(matches!(err, DeviceLogError::Elf { .. }), "{err:?}");
+        assert!(err
+            .to_string()
+            .starts_with("the firmware ELF could not be read"));
+    }
+
+    #[test]
+    fn damage_reads_like_a_sentence() {
+        let d = Damage {
+            offset: 120,
+            len: 14,
+            game: Some(2),
+            kind: DamageKind::Malformed,
+        };
+        assert_eq!(
+            d.to_string(),
+            "bytes 120..134 (in game 2): malformed frame skipped"
+        );
+        let d = Damage {
+            offset: 0,
+            len: 9,
+            game: None,
+            kind: DamageKind::Orphan,
+        };
+        assert_eq!(
+            d.to_string(),
+            "bytes 0..9: frame of a game whose start was lost, skipped"
+        );
+    }
+}
