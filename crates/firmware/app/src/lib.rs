@@ -11,7 +11,7 @@
 //! ```ignore
 //! struct MyBoard { /* pins, display, serial */ }
 //! impl twenty48_firmware_app::Board for MyBoard { /* ... */ }
-//! twenty48_firmware_app::run(&mut MyBoard::new());
+//! twenty48_firmware_app::run(&mut MyBoard::new(), twenty48_firmware_app::DEFAULT_RULES);
 //! ```
 #![no_std]
 #![deny(missing_docs)]
@@ -24,5 +24,5 @@ mod session;
 
 pub use board::{Board, GameSetup, Input};
 pub use screen::Screen;
-pub use session::{run, RESULT_SCREEN_MS, SCORE_SCREEN_MS};
+pub use session::{run, DEFAULT_RULES, RESULT_SCREEN_MS, SCORE_SCREEN_MS};
 pub use twenty48_engine as engine;

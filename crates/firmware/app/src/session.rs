@@ -7,6 +7,9 @@ use crate::log_ring::drain;
 use crate::protocol;
 use crate::screen::Screen;
 
+/// The rules of a game started by a button: the `arduino` preset, as the original sketch.
+pub const DEFAULT_RULES: Rules = Rules::ARDUINO;
+
 /// How long "You Win!" / "Game Over" stays up.
 pub const RESULT_SCREEN_MS: u32 = 2000;
 /// How long "Your score: N" stays up.
@@ -24,10 +27,11 @@ enum Stop {
 
 /// Runs the application until the board's input ends (never, on a real board).
 ///
-/// Start screen; any button starts a game with the `arduino` rules and a seed from the
-/// board's entropy ([`Input::NewGame`] picks rules and seed instead); the game screen until
-/// the game is won or over; the result, then the final score; back to the start screen.
-pub fn run<B: Board>(board: &mut B) {
+/// Start screen; any button starts a game with `rules` (the boards pass
+/// [`DEFAULT_RULES`], the `arduino` preset) and a seed from the board's entropy
+/// ([`Input::NewGame`] picks rules and seed instead); the game screen until the game is won
+/// or over; the result, then the final score; back to the start screen.
+pub fn run<B: Board>(board: &mut B, rules: Rules) {
     let mut next: Option<GameSetup> = None;
     loop {
         let setup = match next.take() {
@@ -37,7 +41,7 @@ pub fn run<B: Board>(board: &mut B) {
                 drain(board);
                 match board.next_input() {
                     Input::Press(_) => GameSetup {
-                        rules: Rules::ARDUINO,
+                        rules,
                         seed: board.entropy(),
                     },
                     Input::NewGame(setup) => setup,

@@ -15,6 +15,7 @@ use hal::fugit::RateExtU32;
 use hal::pac;
 use hal::Clock;
 use rp2040_hal as hal;
+use twenty48_firmware_app::engine::Rules;
 use twenty48_firmware_app::{log_ring, Board, Input, Screen};
 use usb_device::class_prelude::UsbBusAllocator;
 use usb_device::prelude::{StringDescriptors, UsbDevice, UsbDeviceBuilder, UsbVidPid};
@@ -28,6 +29,11 @@ use crate::lcd::Lcd;
 #[link_section = ".boot2"]
 #[used]
 pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_GENERIC_03H;
+
+/// The rules of every game on this board: the `arduino` preset. Another preset (for
+/// example `Rules::CLASSIC`) or a custom rule set here selects other rules; the game-start
+/// frame carries them in full, so the host replays whatever the board played.
+const RULES: Rules = twenty48_firmware_app::DEFAULT_RULES;
 
 /// The board's crystal.
 const XTAL_FREQ_HZ: u32 = 12_000_000;
@@ -180,7 +186,7 @@ fn main() -> ! {
         timer,
         rosc,
     };
-    twenty48_firmware_app::run(&mut board);
+    twenty48_firmware_app::run(&mut board, RULES);
     // `run` returns only when the input ends, which buttons never do.
     loop {
         cortex_m::asm::wfi();

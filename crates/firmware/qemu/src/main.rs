@@ -60,7 +60,7 @@ fn main() -> ! {
         script: Script::new(),
         next_seed: 0,
     };
-    twenty48_firmware_app::run(&mut board);
+    twenty48_firmware_app::run(&mut board, twenty48_firmware_app::DEFAULT_RULES);
     debug::exit(EXIT_SUCCESS);
     loop {
         cortex_m::asm::wfi();
