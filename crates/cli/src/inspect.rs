@@ -67,8 +67,8 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
         bytes.len()
     );
     println!(
-        "format:      twenty48 move log, magic {:02x?}, version {FORMAT_VERSION}",
-        MAGIC
+        "format:      twenty48 move log (magic {}), version {FORMAT_VERSION}",
+        MAGIC.map(|b| format!("{b:02x}")).join(" ")
     );
     println!("rules:       {} ({})", rules_name(&log.rules), log.rules);
     println!(

@@ -1,0 +1,64 @@
+# twenty48 tasks. `just test` is what CI runs (.ci/run); `just --list` shows every recipe.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# The CLI, built once in release mode for the recipes that play games.
+twenty48 := "target/release/twenty48"
+
+# List the recipes.
+default:
+    @just --list
+
+# Install what the tests need: the thumb targets, and QEMU for the firmware tests.
+setup:
+    rustup target add thumbv6m-none-eabi thumbv7m-none-eabi >/dev/null
+    rustup component add rustfmt clippy >/dev/null 2>&1 || true
+    @if ! command -v qemu-system-arm >/dev/null; then \
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+            apt-get update -qq && apt-get install -y -qq qemu-system-arm >/dev/null; \
+        else \
+            echo "error: qemu-system-arm is missing; install it (Debian: sudo apt-get install qemu-system-arm)" >&2; exit 1; \
+        fi; \
+    fi
+
+# Record a game with the greedy bot and replay it: the main job, end to end.
+record seed="2048" file="game.t48":
+    cargo build -q --release -p twenty48-cli
+    {{twenty48}} record --seed {{seed}} --bot greedy --force -o {{file}}
+    {{twenty48}} replay {{file}} --final
+    {{twenty48}} verify {{file}}
+
+# Replay a recorded game, board by board.
+replay file="game.t48" *flags="":
+    cargo build -q --release -p twenty48-cli
+    {{twenty48}} replay {{file}} {{flags}}
+
+# Every check: formatting, clippy, all tests (snapshots, fixtures, firmware under QEMU),
+# the engine's no_std build for thumbv6m.
+test: setup
+    cargo fmt --all -- --check
+    cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+    cargo build -p twenty48-engine --no-default-features --target thumbv6m-none-eabi
+    cargo build -p twenty48-engine --no-default-features --features defmt --target thumbv6m-none-eabi
+    INSTA_UPDATE=no cargo test --workspace
+
+# The firmware end to end (its test also runs in `just test`): clippy on the firmware
+# workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
+# and verify every game on the host. Fails, never skips, without qemu-system-arm.
+firmware-test: setup
+    cd crates/firmware && cargo clippy --release -- -D warnings
+    INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
+
+# Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays).
+bench:
+    cargo bench -p twenty48-engine --bench engine
+
+# Review and accept changed snapshots (installs cargo-insta if missing).
+review:
+    command -v cargo-insta >/dev/null || cargo install cargo-insta --locked
+    cargo insta review --workspace
+
+# Regenerate the fixture corpus (see fixtures/README.md).
+fixtures:
+    bash fixtures/make.sh
