@@ -144,7 +144,7 @@ fn plan(start: &str, rules: Rules, seed: u64, order: [Direction; 4], limit: usiz
     }
 }
 
-/// The session every test decodes: four games.
+/// The session every test decodes: five games.
 fn session() -> &'static (Vec<Planned>, Vec<u8>) {
     static SESSION: OnceLock<(Vec<Planned>, Vec<u8>)> = OnceLock::new();
     SESSION.get_or_init(|| {
@@ -181,6 +181,14 @@ fn session() -> &'static (Vec<Planned>, Vec<u8>) {
                 [Right, Down, Left, Up],
                 usize::MAX,
             ),
+            // Classic rules, ended after 10 moves by the script's `{end}`.
+            plan(
+                "{new seed=99 rules=classic}",
+                Rules::CLASSIC,
+                99,
+                [Left, Up, Right, Down],
+                10,
+            ),
         ];
         let mut script = String::from("# twenty48 firmware end-to-end script\n");
         for p in &planned {
@@ -191,7 +199,7 @@ fn session() -> &'static (Vec<Planned>, Vec<u8>) {
             }
             script.push('\n');
         }
-        script.push_str("q\n");
+        script.push_str("{end}\nq\n");
         let capture = run_qemu(script.as_bytes());
         (planned, capture)
     })
@@ -286,7 +294,13 @@ fn every_game_played_under_qemu_verifies_on_the_host() {
         .collect();
     assert_eq!(
         statuses,
-        [Status::Won, Status::Over, Status::Playing, Status::Over]
+        [
+            Status::Won,
+            Status::Over,
+            Status::Playing,
+            Status::Over,
+            Status::Playing
+        ]
     );
 }
 
@@ -396,7 +410,7 @@ fn bytes_dropped_in_the_middle_are_reported_by_game_and_move() {
     let mut damaged = bytes[..a + 3].to_vec();
     damaged.extend_from_slice(&bytes[b + 3..]);
     let capture = decode_capture(firmware_elf(), &damaged).unwrap();
-    assert_eq!(capture.games.len(), 4);
+    assert_eq!(capture.games.len(), 5);
     assert_eq!(capture.damage.len(), 1);
     assert_eq!(capture.damage[0].game, Some(2));
     let result = check(&capture.games[1]);
@@ -414,7 +428,7 @@ fn bytes_dropped_in_the_middle_are_reported_by_game_and_move() {
     let partial = capture.games[1].to_movelog(true).unwrap();
     assert!(!partial.complete);
     assert_eq!(partial.moves.len(), 9);
-    for n in [1, 3, 4] {
+    for n in [1, 3, 4, 5] {
         assert!(check(&capture.games[n - 1]).is_verified());
     }
     assert_no_wrong_log(&capture);
@@ -487,5 +501,5 @@ fn device_games_report_their_numbers() {
         .iter()
         .map(|g: &DeviceGame| g.number)
         .collect();
-    assert_eq!(numbers, [1, 2, 3, 4]);
+    assert_eq!(numbers, [1, 2, 3, 4, 5]);
 }

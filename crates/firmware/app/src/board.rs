@@ -22,6 +22,9 @@ pub enum Input {
     /// Start a game with these rules and seed now. A game in progress ends as abandoned.
     /// Only the QEMU board produces this (the real board has no way to ask for it).
     NewGame(GameSetup),
+    /// End the game in progress as abandoned and go back to the start screen (ignored on
+    /// the start screen). Only the QEMU board produces this.
+    Abandon,
     /// No more input will come (QEMU: the script ended). The application returns.
     End,
 }

@@ -17,7 +17,7 @@ pub const SCORE_SCREEN_MS: u32 = 3000;
 
 /// How a game stopped.
 enum Stop {
-    /// It ended (won or over) and was logged.
+    /// It ended (won, over, or abandoned) and was logged.
     Finished,
     /// Another game was asked for; it is the next to start.
     Replaced(GameSetup),
@@ -45,6 +45,7 @@ pub fn run<B: Board>(board: &mut B, rules: Rules) {
                         seed: board.entropy(),
                     },
                     Input::NewGame(setup) => setup,
+                    Input::Abandon => continue,
                     Input::End => break,
                 }
             }
@@ -92,6 +93,11 @@ fn play<B: Board>(board: &mut B, setup: GameSetup) -> Stop {
                 protocol::game_end(&game);
                 drain(board);
                 return Stop::Replaced(next);
+            }
+            Input::Abandon => {
+                protocol::game_end(&game);
+                drain(board);
+                return Stop::Finished;
             }
             Input::End => return Stop::InputEnded,
         }

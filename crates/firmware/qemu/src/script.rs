@@ -7,6 +7,8 @@
 //!   `rules` (`arduino`, `classic`, `console`) to `arduino`; `win=E` sets the winning tile
 //!   to 2^E (`win=0`: no win), keeping whether the preset's win ends the game (a 2048-style
 //!   win that ends, if the preset has none).
+//! - `{end}`: end the game in progress as abandoned (its end frame says result 0) and go
+//!   back to the start screen.
 //! - `q`, `Q` or byte 0x04: the script ends; the firmware exits QEMU.
 //! - `#` to the end of the line is a comment; anything else is ignored.
 
@@ -74,9 +76,13 @@ impl Script {
 
     fn command(&mut self, text: &str) -> Option<Input> {
         let mut words = text.split_ascii_whitespace();
-        if words.next()? != "new" {
-            defmt::warn!("t48 unknown command");
-            return None;
+        match words.next()? {
+            "new" => {}
+            "end" => return Some(Input::Abandon),
+            _ => {
+                defmt::warn!("t48 unknown command");
+                return None;
+            }
         }
         self.default_seed += 1;
         let mut seed = self.default_seed;
