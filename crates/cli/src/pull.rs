@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
 use twenty48_devicelog::pull::{Progress, Pulled, Puller};
-use twenty48_devicelog::{Damage, Event};
+use twenty48_devicelog::{Damage, DamageKind, Event};
 
 use crate::input::{self, EXIT_FAILED};
 
@@ -269,12 +269,15 @@ struct Report {
 }
 
 impl Report {
-    /// Whether every game verified and nothing of a game was lost: damage after the first
-    /// game started, or damage and no game at all, counts; noise before the first game
-    /// alone does not.
+    /// Whether every game verified and nothing of a game was lost. Damage after the first
+    /// game started counts, and so does a frame of a game whose start was lost or a frame
+    /// that makes no sense, wherever it is; unreadable noise before the first game alone
+    /// does not.
     fn all_verified(&self) -> bool {
         let unverified = self.games.iter().any(|p| !p.is_verified());
-        let lost = self.damage.iter().any(|(_, after_start)| *after_start);
+        let lost = self.damage.iter().any(|(d, after_start)| {
+            *after_start || !matches!(d.kind, DamageKind::Malformed | DamageKind::Unterminated)
+        });
         let nothing = self.games.is_empty() && !self.damage.is_empty();
         !(unverified || lost || nothing)
     }
