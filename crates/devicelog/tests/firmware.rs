@@ -503,3 +503,34 @@ fn device_games_report_their_numbers() {
         .collect();
     assert_eq!(numbers, [1, 2, 3, 4, 5]);
 }
+
+/// Many damaged copies (bytes flipped, dropped, inserted, at pseudo-random places): never a
+/// panic, never a log with a move the device did not play.
+#[test]
+fn random_damage_never_yields_a_wrong_log() {
+    let (_, bytes) = session();
+    // A fixed linear congruential generator: the same damage on every run.
+    let mut state: u64 = 0x2048;
+    let mut next = move |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    for _ in 0..300 {
+        let mut damaged = bytes.clone();
+        for _ in 0..1 + next(4) {
+            let at = next(damaged.len());
+            match next(3) {
+                0 => damaged[at] ^= 1 << next(8),
+                1 => {
+                    let end = (at + 1 + next(40)).min(damaged.len());
+                    damaged.drain(at..end);
+                }
+                _ => damaged.insert(at, next(256) as u8),
+            }
+        }
+        let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+        assert_no_wrong_log(&capture);
+    }
+}
