@@ -25,6 +25,7 @@ use crate::view;
 #[command(after_help = "\
 Examples:
   twenty48 diff a.t48 b.t48
+  twenty48 diff a.t48 b.t48 --svg divergence.svg
   twenty48 diff game.t48 --rules arduino
   twenty48 diff capture.bin --elf twenty48-qemu
   twenty48 diff capture.bin game.t48 --elf twenty48-qemu --game 2
@@ -44,6 +45,9 @@ pub struct DiffArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
+    /// Also write the boards at the divergence side by side as an SVG picture
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// Replay the single game under these rules instead of its own
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -209,6 +213,12 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
     };
     let divergence = diff(&ta, &tb);
+    if let Some(out) = &args.svg {
+        match &divergence {
+            Some(d) => crate::svg::write_divergence(out, &ta, &tb, d)?,
+            None => crate::svg::write_identical(out, &ta)?,
+        }
+    }
     if args.json {
         let size = ta.rules.size;
         let doc = match &divergence {

@@ -1,15 +1,22 @@
 //! `twenty48`: record, replay, verify, diff and inspect deterministic 2048 games.
 //! Runs on the host. One module per subcommand.
 
+mod completions;
 mod diff;
 mod input;
 mod inspect;
+mod play;
+mod progress;
 mod pull;
 mod record;
+mod recover;
 mod replay;
 mod rules_args;
+mod svg;
+mod terminal;
 mod verify;
 mod view;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -26,12 +33,17 @@ Exit status:
   0  success (the game verifies, the games are identical)
   1  a game failed verification, or two games diverge
   2  an input could not be read or parsed, or the command line is wrong
+  (play, recover, completions and man exit 0 unless they fail, then 2)
 
 Examples:
   twenty48 record --seed 42 --bot greedy -o game.t48
   twenty48 replay game.t48 --final
   twenty48 verify fixtures/
-  twenty48 diff a.t48 b.t48")]
+  twenty48 diff a.t48 b.t48
+  twenty48 play --rules console -o game.t48
+  twenty48 replay game.t48 --watch
+
+Every command that reports takes --json; its shape is in that command's --help.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -45,6 +57,10 @@ enum Command {
     Diff(diff::DiffArgs),
     Inspect(inspect::InspectArgs),
     Pull(pull::PullArgs),
+    Play(play::PlayArgs),
+    Recover(recover::RecoverArgs),
+    Completions(completions::CompletionsArgs),
+    Man(completions::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +77,10 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Pull(args) => pull::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Recover(args) => recover::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
     };
     match result {
         Ok(code) => code,

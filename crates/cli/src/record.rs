@@ -139,8 +139,19 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
                 })?;
                 parse_moves(&text, &path.display().to_string())?
             }
+            (None, None) if crate::play::on_terminal() => {
+                // No move source on a terminal: the player is the move source.
+                return crate::play::run_session(crate::play::Session {
+                    rules,
+                    seed: Some(seed),
+                    output: Some(args.output),
+                    force: args.force,
+                    data_dir: None,
+                    checkpoint_interval: args.checkpoint_interval,
+                });
+            }
             (None, None) => bail!(
-                "nothing to play: give --moves, --moves-file or --bot (see twenty48 record --help)"
+                "nothing to play: give --moves, --moves-file or --bot, or run on a terminal to play yourself (see twenty48 record --help)"
             ),
         };
         for (i, &dir) in moves.iter().enumerate() {

@@ -33,6 +33,8 @@ Examples:
   twenty48 replay game.t48
   twenty48 replay game.t48 --final
   twenty48 replay game.t48 --json > game.json
+  twenty48 replay game.t48 --watch
+  twenty48 replay game.t48 --svg board.svg --move 120
 
 JSON shape: {file, rules, seed, states: [{move, direction, gained, merges, spawns: [{cell,
 row, col, value}], score, hash, status, board: [[values]]}], verdict: {ok, problem}}")]
@@ -48,6 +50,16 @@ pub struct ReplayArgs {
     /// Engine to replay on
     #[arg(long, value_enum, default_value_t)]
     pub engine: EngineName,
+    /// Watch the game animated in the terminal (space pauses, arrows step, +/- speed,
+    /// g jumps to a move, q quits)
+    #[arg(long, conflicts_with_all = ["json", "final_only", "svg"])]
+    pub watch: bool,
+    /// Write the final board (or the board at --move N) as an SVG picture
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "final_only"])]
+    pub svg: Option<PathBuf>,
+    /// With --svg: the board after this many moves (0: the opening)
+    #[arg(long = "move", value_name = "N", requires = "svg")]
+    pub at_move: Option<u32>,
 }
 
 fn state_text(state: &State, size: u8) -> String {
@@ -82,6 +94,15 @@ fn state_text(state: &State, size: u8) -> String {
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode> {
     let log = input::read_log(&args.file)?;
+    if args.watch {
+        crate::watch::run(&log, &args.file)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(out) = &args.svg {
+        let n = crate::svg::write_replay(&log, &args.file, args.at_move, out)?;
+        println!("wrote {} (the board after move {n})", out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let engine = match args.engine {
         EngineName::Fast => Engine::Fast,
         EngineName::Reference => Engine::Reference,

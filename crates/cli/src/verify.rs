@@ -1,9 +1,7 @@
 //! `twenty48 verify`: replay logs and check everything they claim.
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -12,6 +10,7 @@ use twenty48_verify::batch::{collect, verify_all, Verdict};
 use twenty48_verify::EngineChoice;
 
 use crate::input::{EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::progress::Progress;
 
 /// Which engines replay.
 #[derive(Clone, Copy, Debug, ValueEnum, Default)]
@@ -91,19 +90,16 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let progress = std::io::stderr().is_terminal() && files.len() > 1;
     let total = files.len();
-    let lock = Mutex::new(());
-    let verdicts = verify_all(&files, engines, threads, &|done, _, _| {
-        if progress {
-            let _guard = lock.lock();
-            let mut err = std::io::stderr();
-            let _ = write!(err, "\rverifying: {done}/{total}");
-            let _ = err.flush();
+    // Drawn only when stderr is a terminal and there is more than one file.
+    let progress = (files.len() > 1).then(|| Progress::counter(total as u64, "verifying", "files"));
+    let verdicts = verify_all(&files, engines, threads, &|_, _, _| {
+        if let Some(p) = &progress {
+            p.inc(1);
         }
     });
-    if progress {
-        eprint!("\r\x1b[K");
+    if let Some(p) = progress {
+        p.finish();
     }
     let verified = verdicts.iter().filter(|v| v.is_ok()).count();
     let unreadable = verdicts

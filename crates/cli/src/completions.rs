@@ -1,0 +1,95 @@
+//! `twenty48 completions` and `twenty48 man`: shell completions and a man page, generated
+//! from the same clap definitions as `--help`.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+
+/// Print a shell completion script.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 completions bash > ~/.local/share/bash-completion/completions/twenty48
+  twenty48 completions zsh > ~/.zfunc/_twenty48
+  twenty48 completions fish > ~/.config/fish/completions/twenty48.fish")]
+pub struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// Print a man page (roff), generated from the same definitions as --help.
+///
+/// `twenty48 man` is twenty48(1); `twenty48 man play` is twenty48-play(1); `--dir DIR`
+/// writes every page into DIR.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 man | man -l -
+  twenty48 man play > twenty48-play.1
+  twenty48 man --dir /usr/local/share/man/man1")]
+pub struct ManArgs {
+    /// A subcommand's page instead of the main one
+    pub subcommand: Option<String>,
+    /// Write all pages (twenty48.1, twenty48-play.1, ...) into this directory
+    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+    pub dir: Option<PathBuf>,
+}
+
+pub fn completions(args: CompletionsArgs) -> Result<ExitCode> {
+    let mut cmd = crate::Cli::command();
+    clap_complete::generate(args.shell, &mut cmd, "twenty48", &mut io::stdout());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every page: (file stem, roff), the main page first.
+pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
+    let cmd = crate::Cli::command();
+    let mut pages = Vec::new();
+    let mut out = Vec::new();
+    clap_mangen::Man::new(cmd.clone())
+        .render(&mut out)
+        .context("cannot render the man page")?;
+    pages.push(("twenty48".to_string(), out));
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("twenty48-{}", sub.get_name());
+        // clap names are &'static str without its `string` feature; a man page run is short.
+        let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
+        let sub = sub.clone().name(leaked).version(env!("CARGO_PKG_VERSION"));
+        let mut out = Vec::new();
+        clap_mangen::Man::new(sub)
+            .render(&mut out)
+            .with_context(|| format!("cannot render the man page of {name}"))?;
+        pages.push((name, out));
+    }
+    Ok(pages)
+}
+
+pub fn man(args: ManArgs) -> Result<ExitCode> {
+    let pages = man_pages()?;
+    if let Some(dir) = &args.dir {
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (name, page) in &pages {
+            let path = dir.join(format!("{name}.1"));
+            fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let wanted = match &args.subcommand {
+        None => "twenty48".to_string(),
+        Some(s) => format!("twenty48-{s}"),
+    };
+    let Some((_, page)) = pages.iter().find(|(n, _)| *n == wanted) else {
+        bail!(
+            "there is no subcommand {:?} (see twenty48 --help)",
+            args.subcommand.unwrap_or_default()
+        );
+    };
+    io::stdout().write_all(page)?;
+    Ok(ExitCode::SUCCESS)
+}

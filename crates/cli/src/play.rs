@@ -1,0 +1,451 @@
+//! `twenty48 play`: play in the terminal; every game is recorded, move by move, crash-safe.
+//!
+//! Each move is appended to a journal beside the target file (`game.t48.journal`) and synced
+//! before the next key is read. A finished (or quit) game is written atomically as a normal
+//! `.t48` file and its journal removed. A journal left by a killed session is offered for
+//! resuming at the next start; `twenty48 recover` turns one into a `.t48` file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use crossterm::event::{self, Event};
+use twenty48_engine::{tile_value, Rules, Status};
+use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
+use twenty48_tui::{
+    action, journal_path, render_play, Action, BestScores, BoardView, Journal, PlayView, Prompt,
+    Screen, Span, Style,
+};
+
+use crate::rules_args::{rules_name, RulesArgs};
+use crate::terminal::Terminal;
+
+/// Play 2048 in the terminal; the game is recorded to a .t48 file as you play.
+///
+/// Arrow keys or WASD move; Q asks before quitting; Ctrl-C saves and leaves at once. Every
+/// move is on disk (in FILE.journal) before the next key is read, so a closed terminal or a
+/// power cut loses at most the move being made; the next `play` offers to resume it.
+/// Best scores are kept per rule set in the data directory.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 play
+  twenty48 play --rules console --seed 42 -o game.t48
+  twenty48 play --size 5 --win none
+
+Files:
+  Without -o, games are saved as <data dir>/games/game-<time>-<seed>.t48.
+  The data directory is --data-dir, else $TWENTY48_DATA_DIR, else $XDG_DATA_HOME/twenty48,
+  else ~/.local/share/twenty48. Best scores: <data dir>/best-scores.txt.
+
+Colours follow the original game; NO_COLOR or TERM=dumb turn them off.")]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Game seed; drawn from the operating system when omitted
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Where to save the game (a further game goes to FILE-2.t48, ...)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Overwrite the output file if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Data directory for best scores and games saved without -o
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Store a checkpoint hash every K moves (0: none)
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_CHECKPOINT_INTERVAL)]
+    pub checkpoint_interval: u32,
+}
+
+/// What a play session needs; `record` with no move source on a terminal makes one too.
+pub struct Session {
+    pub rules: Rules,
+    pub seed: Option<u64>,
+    pub output: Option<PathBuf>,
+    pub force: bool,
+    pub data_dir: Option<PathBuf>,
+    pub checkpoint_interval: u32,
+}
+
+pub fn run(args: PlayArgs) -> Result<ExitCode> {
+    run_session(Session {
+        rules: args.rules.resolve()?,
+        seed: args.seed,
+        output: args.output,
+        force: args.force,
+        data_dir: args.data_dir,
+        checkpoint_interval: args.checkpoint_interval,
+    })
+}
+
+/// Whether stdin and stdout are both terminals.
+pub fn on_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+pub fn draw_seed() -> Result<u64> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot draw a seed from the operating system: {e}"))?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+/// `game.t48`, else `game-2.t48`, `game-3.t48`, ...: the first that exists neither as a file
+/// nor as a journal.
+fn free_path(base: &Path) -> PathBuf {
+    let taken = |p: &Path| p.exists() || journal_path(p).exists();
+    if !taken(base) {
+        return base.to_path_buf();
+    }
+    let stem = base
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    let ext = base
+        .extension()
+        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+    (2..)
+        .map(|n| base.with_file_name(format!("{stem}-{n}{ext}")))
+        .find(|p| !taken(p))
+        .expect("some number is free")
+}
+
+/// The target of a journal: its path without `.journal`.
+pub fn journal_target(journal: &Path) -> Option<PathBuf> {
+    let name = journal.file_name()?.to_str()?;
+    let target = name.strip_suffix(".journal")?;
+    (!target.is_empty()).then(|| journal.with_file_name(target))
+}
+
+fn pending_journals(session: &Session, games_dir: &Path) -> Vec<PathBuf> {
+    if let Some(out) = &session.output {
+        let j = journal_path(out);
+        return if j.exists() { vec![j] } else { Vec::new() };
+    }
+    let mut found: Vec<PathBuf> = fs::read_dir(games_dir)
+        .map(|dir| {
+            dir.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.to_string_lossy().ends_with(".t48.journal"))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// One game being played: its recorder, journal and target.
+struct Current {
+    recorder: Recorder,
+    journal: Option<Journal>,
+    target: PathBuf,
+}
+
+/// Lines printed after the terminal is restored.
+#[derive(Default)]
+struct Report {
+    saved: Vec<String>,
+    notes: Vec<String>,
+}
+
+fn save(current: &mut Current, report: &mut Report) -> Result<()> {
+    let Some(journal) = current.journal.take() else {
+        return Ok(());
+    };
+    let log = current.recorder.finish();
+    if log.moves.is_empty() {
+        journal
+            .remove()
+            .context("cannot remove the journal of an empty game")?;
+        return Ok(());
+    }
+    write_atomic(&current.target, &log.encode())
+        .with_context(|| format!("cannot write {}", current.target.display()))?;
+    journal.remove().context("the game is saved")?;
+    report.saved.push(format!(
+        "recorded {} moves ({} rules, seed {}): score {}, largest tile {}, {} -> {}",
+        log.claims.move_count,
+        rules_name(&log.rules),
+        log.seed,
+        log.claims.score,
+        tile_value(log.claims.max_exponent),
+        log.claims.status,
+        current.target.display()
+    ));
+    Ok(())
+}
+
+fn question_screen(lines: &[String]) -> Screen {
+    Screen {
+        lines: lines
+            .iter()
+            .map(|l| {
+                vec![Span {
+                    text: l.clone(),
+                    style: Style::default(),
+                }]
+            })
+            .collect(),
+    }
+}
+
+/// Waits for Y or N (Ctrl-C and Q count as N).
+fn ask(term: &mut Terminal, lines: &[String]) -> Result<bool> {
+    loop {
+        term.draw(&question_screen(lines))?;
+        if let Event::Key(key) = event::read()? {
+            match action(key) {
+                Action::Yes => return Ok(true),
+                Action::No | Action::Quit | Action::Interrupt => return Ok(false),
+                _ => {}
+            }
+        }
+    }
+}
+
+pub fn run_session(session: Session) -> Result<ExitCode> {
+    if !on_terminal() {
+        bail!("play needs a terminal on stdin and stdout (to record without one, use twenty48 record --moves, --moves-file or --bot)");
+    }
+    let data_dir = match &session.data_dir {
+        Some(d) => d.clone(),
+        None => twenty48_tui::data_dir(|name| std::env::var(name).ok()).context(
+            "no data directory for best scores: set HOME or XDG_DATA_HOME, or give --data-dir",
+        )?,
+    };
+    let games_dir = data_dir.join("games");
+    let (mut best, problem) = BestScores::load(&data_dir);
+    let mut report = Report::default();
+    let mut note: Option<String> = problem.map(|p| p.to_string());
+    if let Some(n) = &note {
+        report.notes.push(n.clone());
+    }
+    if let Some(out) = &session.output {
+        if out.exists() && !session.force && !journal_path(out).exists() {
+            bail!(
+                "{} already exists (use --force to overwrite it)",
+                out.display()
+            );
+        }
+    }
+    let pending = pending_journals(&session, &games_dir);
+    let mut term = Terminal::enter().context("cannot set up the terminal")?;
+    let mut current = None;
+    for journal in pending {
+        let Some(target) = journal_target(&journal) else {
+            continue;
+        };
+        let bytes = fs::read(&journal)
+            .with_context(|| format!("cannot read the journal {}", journal.display()))?;
+        let recovered = match twenty48_tui::recover(&journal, &bytes) {
+            Ok(r) => r,
+            Err(e) => {
+                report
+                    .notes
+                    .push(format!("{e}; left as it is (see twenty48 recover)"));
+                continue;
+            }
+        };
+        let log = &recovered.log;
+        let resume = ask(
+            &mut term,
+            &[
+                "twenty48".into(),
+                String::new(),
+                format!("An unfinished game was found: {}", journal.display()),
+                format!(
+                    "{} rules, seed {}, {} moves, score {}",
+                    rules_name(&log.rules),
+                    log.seed,
+                    log.claims.move_count,
+                    log.claims.score
+                ),
+                String::new(),
+                format!(
+                    "Resume it? [Y/N]  (N saves it as {} and starts a new game)",
+                    target.display()
+                ),
+            ],
+        )?;
+        let (journal, recovered) = Journal::resume(&journal)?;
+        if let Some(d) = &recovered.damage {
+            report
+                .notes
+                .push(format!("{}: {d}", journal.path().display()));
+        }
+        let mut recorder = Recorder::new(recovered.log.rules, recovered.log.seed)?
+            .with_checkpoint_interval(recovered.log.checkpoint_interval);
+        for &dir in &recovered.log.moves {
+            recorder.play(dir)?;
+        }
+        let mut game = Current {
+            recorder,
+            journal: Some(journal),
+            target: target.clone(),
+        };
+        if resume && game.recorder.game().status() == Status::Playing {
+            current = Some(game);
+            break;
+        }
+        save(&mut game, &mut report)?;
+    }
+    let mut seed = session.seed;
+    let mut first_output = session.output.clone();
+    let new_game = |seed: Option<u64>, output: Option<PathBuf>| -> Result<Current> {
+        let seed = match seed {
+            Some(s) => s,
+            None => draw_seed()?,
+        };
+        let target = match output {
+            Some(path) => path,
+            None => {
+                fs::create_dir_all(&games_dir)
+                    .with_context(|| format!("cannot create {}", games_dir.display()))?;
+                let secs = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                free_path(&games_dir.join(format!("game-{secs}-{seed}.t48")))
+            }
+        };
+        let recorder = Recorder::new(session.rules, seed)
+            .context("cannot start the game")?
+            .with_checkpoint_interval(session.checkpoint_interval);
+        let journal = Journal::create(
+            &journal_path(&target),
+            session.rules,
+            seed,
+            session.checkpoint_interval,
+        )?;
+        Ok(Current {
+            recorder,
+            journal: Some(journal),
+            target,
+        })
+    };
+    let mut current = match current {
+        Some(c) => c,
+        None => {
+            let out = first_output.take().map(|o| {
+                if session.force && report.saved.is_empty() {
+                    o
+                } else {
+                    free_path(&o)
+                }
+            });
+            new_game(seed.take(), out)?
+        }
+    };
+    let mut prompt = Prompt::None;
+    loop {
+        let game = current.recorder.game();
+        let rules = *game.rules();
+        let cells = game.cells();
+        let stored = best.best(&rules);
+        let view = PlayView {
+            board: BoardView {
+                size: rules.size,
+                exponents: cells.exponents(),
+                marked: &[],
+            },
+            rules: &rules,
+            seed: game.seed(),
+            score: game.score(),
+            best: stored.max(game.score()),
+            moves: game.move_count(),
+            prompt,
+            note: note.as_deref(),
+        };
+        term.draw(&render_play(&view))?;
+        let Event::Key(key) = event::read()? else {
+            continue;
+        };
+        let act = action(key);
+        match (prompt, act) {
+            (_, Action::Interrupt) => break,
+            (Prompt::None, Action::Move(dir)) => {
+                let outcome = current.recorder.play(dir)?;
+                if !outcome.moved {
+                    continue;
+                }
+                if let Some(journal) = &mut current.journal {
+                    journal.append(dir)?;
+                }
+                note = None;
+                if outcome.reached_win && outcome.status == Status::Playing {
+                    note = Some(format!(
+                        "You win! You made {}; play goes on.",
+                        tile_value(current.recorder.game().max_exponent())
+                    ));
+                }
+                if outcome.status.is_finished() {
+                    save(&mut current, &mut report)?;
+                    let game = current.recorder.game();
+                    if best.record(game.rules(), game.score()) {
+                        if let Err(e) = best.save() {
+                            report.notes.push(e.to_string());
+                        }
+                    }
+                    note = report.saved.last().map(|s| format!("saved: {s}"));
+                    prompt = if outcome.status == Status::Won {
+                        Prompt::WonPlayAgain
+                    } else {
+                        Prompt::OverPlayAgain
+                    };
+                }
+            }
+            (Prompt::None, Action::Quit) => prompt = Prompt::ReallyQuit,
+            (Prompt::ReallyQuit, Action::Yes) => break,
+            (Prompt::ReallyQuit, Action::No | Action::Quit) => prompt = Prompt::None,
+            (Prompt::WonPlayAgain | Prompt::OverPlayAgain, Action::Yes) => {
+                let out = session.output.as_deref().map(free_path);
+                current = new_game(None, out)?;
+                prompt = Prompt::None;
+                note = None;
+            }
+            (Prompt::WonPlayAgain | Prompt::OverPlayAgain, Action::No | Action::Quit) => break,
+            _ => {}
+        }
+    }
+    save(&mut current, &mut report)?;
+    let game = current.recorder.game();
+    if best.record(game.rules(), game.score()) {
+        if let Err(e) = best.save() {
+            report.notes.push(e.to_string());
+        }
+    }
+    drop(term);
+    for line in &report.saved {
+        println!("{line}");
+    }
+    for n in &report.notes {
+        eprintln!("note: {n}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_paths_skip_files_and_journals() {
+        let dir = std::env::temp_dir().join(format!("t48-free-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let base = dir.join("game.t48");
+        assert_eq!(free_path(&base), base);
+        fs::write(&base, b"x").unwrap();
+        fs::write(dir.join("game-2.t48.journal"), b"x").unwrap();
+        assert_eq!(free_path(&base), dir.join("game-3.t48"));
+        assert_eq!(
+            journal_target(&dir.join("game-2.t48.journal")),
+            Some(dir.join("game-2.t48"))
+        );
+        assert_eq!(journal_target(Path::new(".journal")), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

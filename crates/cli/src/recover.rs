@@ -1,0 +1,110 @@
+//! `twenty48 recover`: turn the journal of an interrupted game into a normal `.t48` file.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde_json::json;
+use twenty48_engine::tile_value;
+use twenty48_movelog::write_atomic;
+use twenty48_tui::{journal_path, recover};
+
+use crate::play::journal_target;
+use crate::rules_args::rules_name;
+
+/// Recover an interrupted game: write its journal (FILE.t48.journal) as a .t48 file.
+///
+/// `play` journals every move before reading the next key; when a session dies, the journal
+/// stays beside the file the game was meant for. Every move up to the first damaged byte is
+/// recovered (damage is reported); the journal is then removed unless --keep is given.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 recover game.t48.journal
+  twenty48 recover game.t48            (the same: finds game.t48.journal)
+  twenty48 recover game.t48.journal -o saved.t48 --keep --json
+
+JSON shape: {journal, output, rules, seed, moves, score, largest_tile, status,
+damage: null | {offset, dropped, reason}}")]
+pub struct RecoverArgs {
+    /// The journal, or the game file it belongs to
+    pub file: PathBuf,
+    /// Where to write the game [default: the journal's name without .journal]
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Overwrite the output file if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Keep the journal after writing the game
+    #[arg(long)]
+    pub keep: bool,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: RecoverArgs) -> Result<ExitCode> {
+    let journal = if args.file.to_string_lossy().ends_with(".journal") {
+        args.file.clone()
+    } else {
+        journal_path(&args.file)
+    };
+    let bytes = fs::read(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
+    let recovered = recover(&journal, &bytes)?;
+    let output = match args.output.or_else(|| journal_target(&journal)) {
+        Some(o) => o,
+        None => bail!(
+            "{} has no name to derive the game file from; give -o",
+            journal.display()
+        ),
+    };
+    if output.exists() && !args.force {
+        bail!(
+            "{} already exists (use --force to overwrite it, or -o to write elsewhere)",
+            output.display()
+        );
+    }
+    let log = &recovered.log;
+    write_atomic(&output, &log.encode())
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    if !args.keep {
+        fs::remove_file(&journal).with_context(|| {
+            format!(
+                "{} is written, but cannot remove {}",
+                output.display(),
+                journal.display()
+            )
+        })?;
+    }
+    if args.json {
+        let doc = json!({
+            "journal": journal.display().to_string(),
+            "output": output.display().to_string(),
+            "rules": crate::view::rules_json(&log.rules),
+            "seed": log.seed,
+            "moves": log.claims.move_count,
+            "score": log.claims.score,
+            "largest_tile": tile_value(log.claims.max_exponent),
+            "status": log.claims.status.name(),
+            "damage": recovered.damage.as_ref().map(|d| json!({"offset": d.offset, "dropped": d.dropped, "reason": d.reason})),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        if let Some(d) = &recovered.damage {
+            eprintln!("note: {}: {d}", journal.display());
+        }
+        println!(
+            "recovered {} moves ({} rules, seed {}): score {}, largest tile {}, {} -> {}",
+            log.claims.move_count,
+            rules_name(&log.rules),
+            log.seed,
+            log.claims.score,
+            tile_value(log.claims.max_exponent),
+            log.claims.status,
+            output.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

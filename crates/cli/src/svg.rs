@@ -1,0 +1,115 @@
+//! `replay --svg` and `diff --svg`: boards as SVG pictures for bug reports.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use twenty48_engine::{Direction, Game};
+use twenty48_movelog::{write_atomic, MoveLog};
+use twenty48_tui::{board_svg, boards_svg, SvgBoard};
+use twenty48_verify::{Divergence, State, Trace};
+
+use crate::rules_args::rules_name;
+
+fn write(path: &Path, svg: &str) -> Result<()> {
+    write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The board of `log` after `at` moves (all of them when `None`) as an SVG file. Returns the
+/// move number drawn.
+pub fn write_replay(log: &MoveLog, file: &Path, at: Option<u32>, out: &Path) -> Result<u32> {
+    let total = log.moves.len() as u32;
+    let n = at.unwrap_or(total);
+    if n > total {
+        bail!(
+            "--move {n}: {} has {total} moves (give 0 to {total})",
+            file.display()
+        );
+    }
+    let mut game = Game::new(log.rules, log.seed)
+        .with_context(|| format!("{} cannot be replayed", file.display()))?;
+    let mut last: Option<Direction> = None;
+    for &dir in &log.moves[..n as usize] {
+        game.play(dir)
+            .with_context(|| format!("{} cannot be replayed", file.display()))?;
+        last = Some(dir);
+    }
+    let cells = game.cells();
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let played = last.map_or_else(|| "opening".to_string(), |d| format!("played {}", d.name()));
+    let svg = board_svg(&SvgBoard {
+        title: format!("{name}: move {n}/{total}"),
+        size: log.rules.size,
+        exponents: cells.exponents(),
+        caption: format!(
+            "score {}, {played}; {} rules, seed {}",
+            game.score(),
+            rules_name(&log.rules),
+            log.seed
+        ),
+    });
+    write(out, &svg)?;
+    Ok(n)
+}
+
+fn board<'a>(title: String, state: Option<&'a State>, size: u8, empty: &'a [u8]) -> SvgBoard<'a> {
+    match state {
+        Some(s) => SvgBoard {
+            title,
+            size,
+            exponents: s.cells.as_ref().map_or(empty, |c| c.exponents()),
+            caption: match &s.cells {
+                Some(_) => format!("score {}, hash {:016x}", s.score, s.hash),
+                None => format!("score {} (board not reported)", s.score),
+            },
+        },
+        None => SvgBoard {
+            title,
+            size,
+            exponents: empty,
+            caption: "(no move)".into(),
+        },
+    }
+}
+
+/// The boards at the divergence side by side: the shared board before it (if any), then each
+/// game's board at the first move that differs.
+pub fn write_divergence(out: &Path, a: &Trace, b: &Trace, d: &Divergence) -> Result<()> {
+    let size = a.rules.size;
+    let empty = vec![0u8; size as usize * size as usize];
+    let title = |label: &str, s: &Option<State>| match s.as_ref().and_then(|s| s.direction) {
+        Some(dir) => format!("{label}: move {}, {}", d.move_number, dir.name()),
+        None => format!("{label}: move {}", d.move_number),
+    };
+    let mut boards = Vec::new();
+    if let Some(before) = &d.before {
+        boards.push(board(
+            format!("both, after move {}", before.move_number),
+            Some(before),
+            size,
+            &empty,
+        ));
+    }
+    boards.push(board(title(&a.label, &d.a), d.a.as_ref(), size, &empty));
+    let size_b = b.rules.size;
+    let empty_b = vec![0u8; size_b as usize * size_b as usize];
+    boards.push(board(title(&b.label, &d.b), d.b.as_ref(), size_b, &empty_b));
+    write(out, &boards_svg(&boards))
+}
+
+/// Two identical games: the final board once.
+pub fn write_identical(out: &Path, a: &Trace) -> Result<()> {
+    let size = a.rules.size;
+    let empty = vec![0u8; size as usize * size as usize];
+    let last = a.states.last();
+    let moves = a.states.len().saturating_sub(1);
+    let b = board(
+        format!("identical games, {moves} moves"),
+        last,
+        size,
+        &empty,
+    );
+    write(out, &boards_svg(&[b]))
+}

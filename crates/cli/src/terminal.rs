@@ -1,0 +1,62 @@
+//! The interactive terminal: raw mode, the alternate screen and a hidden cursor, always given
+//! back on quit, on an error, on Ctrl-C (a key in raw mode) and on a panic.
+
+use std::io::{self, Write};
+use std::sync::Once;
+
+use crossterm::cursor::{Hide, MoveTo, Show};
+use crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use crossterm::{execute, queue};
+use twenty48_tui::{ColorMode, Screen};
+
+/// Owns the terminal while a screen is up; dropping it restores the terminal.
+pub struct Terminal {
+    colors: ColorMode,
+}
+
+fn restore() {
+    let mut out = io::stdout();
+    let _ = execute!(out, Show, LeaveAlternateScreen);
+    let _ = disable_raw_mode();
+}
+
+impl Terminal {
+    /// Enters raw mode and the alternate screen, and hides the cursor. A panic hook that
+    /// restores the terminal before the panic message is installed once per process.
+    pub fn enter() -> io::Result<Terminal> {
+        static HOOK: Once = Once::new();
+        HOOK.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                restore();
+                previous(info);
+            }));
+        });
+        enable_raw_mode()?;
+        let mut out = io::stdout();
+        if let Err(e) = execute!(out, EnterAlternateScreen, Hide) {
+            restore();
+            return Err(e);
+        }
+        Ok(Terminal {
+            colors: ColorMode::from_env(),
+        })
+    }
+
+    /// Draws a screen from the top-left corner, clearing what is below it.
+    pub fn draw(&mut self, screen: &Screen) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        queue!(out, MoveTo(0, 0))?;
+        out.write_all(screen.ansi(self.colors).as_bytes())?;
+        queue!(out, Clear(ClearType::FromCursorDown))?;
+        out.flush()
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        restore();
+    }
+}

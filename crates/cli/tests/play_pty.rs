@@ -1,0 +1,385 @@
+//! `twenty48 play` and `replay --watch` driven in a real pseudo-terminal: keys in, the screen
+//! (as a terminal emulator shows it) out. Also: a killed session loses no move, the journal
+//! resumes and recovers, and the terminal is given back as it was.
+#![cfg(unix)]
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use twenty48_engine::{Direction, Game, Rules};
+use twenty48_movelog::MoveLog;
+
+const ROWS: u16 = 40;
+const COLS: u16 = 100;
+
+/// A child process on a pseudo-terminal, with everything it wrote kept.
+struct Pty {
+    master: File,
+    child: Child,
+    output: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Pty {
+    fn spawn(args: &[&str], env: &[(&str, &str)]) -> Pty {
+        let mut master: libc::c_int = -1;
+        let mut slave: libc::c_int = -1;
+        let size = libc::winsize {
+            ws_row: ROWS,
+            ws_col: COLS,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: openpty writes two descriptors into the given ints; the name is not asked for.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                &size,
+            )
+        };
+        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors were just opened and are owned here only.
+        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_twenty48"));
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("TERM", "xterm-256color")
+            .envs(env.iter().copied())
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave));
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().expect("spawn twenty48");
+        drop(cmd);
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = master.try_clone().unwrap();
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            // EIO once the child and every copy of the slave are gone.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Pty {
+            master,
+            child,
+            output,
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.master.write_all(keys.as_bytes()).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    fn raw(&self) -> Vec<u8> {
+        self.output.lock().unwrap().clone()
+    }
+
+    /// What a terminal shows now.
+    fn screen(&self) -> String {
+        let rows = std::num::NonZeroU16::new(ROWS).unwrap();
+        let cols = std::num::NonZeroU16::new(COLS).unwrap();
+        let mut parser = vt100::Parser::new(rows, cols, 0);
+        parser.process(&self.raw());
+        parser.screen().contents()
+    }
+
+    /// Waits until the screen shows every one of `texts`.
+    fn wait_for(&self, texts: &[&str]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if texts.iter().all(|t| screen.contains(t)) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {texts:?}; it shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "twenty48 did not exit; screen:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Whether the terminal is back in cooked mode (line editing and echo on).
+    fn cooked(&self) -> bool {
+        // SAFETY: tcgetattr fills a plain struct for an open descriptor.
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        let rc = unsafe { libc::tcgetattr(self.master.as_raw_fd(), &mut t) };
+        assert_eq!(rc, 0);
+        t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-pty-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn key(dir: Direction) -> &'static str {
+    match dir {
+        Direction::Up => "w",
+        Direction::Left => "\x1b[D",
+        Direction::Right => "d",
+        Direction::Down => "\x1b[B",
+    }
+}
+
+/// Presses `presses` one at a time, waiting for each real move to show; returns the game the
+/// engine says those presses make.
+fn press(pty: &mut Pty, game: &mut Game, presses: &[Direction]) {
+    for &dir in presses {
+        pty.send(key(dir));
+        if game.play(dir).unwrap().moved {
+            pty.wait_for(&[&format!("moves {}", game.move_count())]);
+        }
+    }
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+const PRESSES: [Direction; 8] = [
+    Direction::Left,
+    Direction::Up,
+    Direction::Right,
+    Direction::Down,
+    Direction::Left,
+    Direction::Left,
+    Direction::Up,
+    Direction::Right,
+];
+
+#[test]
+fn play_quit_saves_the_game_the_best_score_and_restores_the_terminal() {
+    let dir = temp_dir("quit");
+    let out = dir.join("game.t48");
+    let data = dir.join("data");
+    let mut pty = Pty::spawn(
+        &[
+            "play",
+            "--seed",
+            "42",
+            "-o",
+            s(&out),
+            "--data-dir",
+            s(&data),
+        ],
+        &[],
+    );
+    let mut game = Game::new(Rules::CLASSIC, 42).unwrap();
+    let first = pty.wait_for(&["classic rules, seed 42", "moves 0", "arrows or WASD"]);
+    assert!(first.contains("┌──────┬"), "box characters:\n{first}");
+    press(&mut pty, &mut game, &PRESSES);
+    let screen = pty.wait_for(&[&format!("score {}", game.score())]);
+    // Every tile the engine has is on the screen.
+    for &e in game.cells().exponents().iter().filter(|&&e| e > 0) {
+        assert!(screen.contains(&twenty48_engine::tile_value(e).to_string()));
+    }
+    pty.send("q");
+    pty.wait_for(&["Really quit? [Y/N]"]);
+    pty.send("n");
+    pty.wait_for(&["arrows or WASD: move"]);
+    // A press that is not a key of the game changes nothing.
+    pty.send("x");
+    pty.send("Q");
+    pty.wait_for(&["Really quit? [Y/N]"]);
+    pty.send("y");
+    let status = pty.wait_exit();
+    assert!(status.success(), "{status}");
+    assert!(pty.cooked(), "the terminal is back in cooked mode");
+    let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+    assert!(
+        raw.contains("\x1b[?1049h") && raw.contains("\x1b[?1049l"),
+        "alternate screen left"
+    );
+    assert!(
+        raw.rfind("\x1b[?25h") > raw.rfind("\x1b[?25l"),
+        "cursor shown again"
+    );
+    assert!(raw.contains("48;5;"), "256 colours for TERM=xterm-256color");
+    let after = pty.wait_for(&["recorded", "-> "]);
+    assert!(
+        after.contains(&format!("score {}", game.score())),
+        "{after}"
+    );
+
+    let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.seed, 42);
+    assert_eq!(log.claims.move_count, game.move_count());
+    assert_eq!(log.claims.final_hash, game.state_hash());
+    assert!(!dir.join("game.t48.journal").exists(), "journal removed");
+    let best = std::fs::read_to_string(data.join("best-scores.txt")).unwrap();
+    assert!(
+        best.contains(&format!("{}\t{}", game.score(), Rules::CLASSIC)),
+        "{best}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_session_loses_no_move_and_resumes() {
+    let dir = temp_dir("kill");
+    let out = dir.join("game.t48");
+    let data = dir.join("data");
+    let args = [
+        "play",
+        "--rules",
+        "console",
+        "--seed",
+        "7",
+        "-o",
+        s(&out),
+        "--data-dir",
+        s(&data),
+    ];
+    let mut pty = Pty::spawn(&args, &[("NO_COLOR", "1")]);
+    let mut game = Game::new(Rules::CONSOLE, 7).unwrap();
+    pty.wait_for(&["console rules, seed 7"]);
+    press(&mut pty, &mut game, &PRESSES[..5]);
+    let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+    assert!(
+        !raw.contains("48;5;") && !raw.contains("48;2;"),
+        "NO_COLOR: no colour"
+    );
+    // The screen shows the move only after it is on disk: kill at once.
+    pty.child.kill().unwrap();
+    pty.child.wait().unwrap();
+    drop(pty);
+    let journal = dir.join("game.t48.journal");
+    assert!(journal.exists());
+    assert!(!out.exists());
+
+    // The next start offers it; resume, play on, leave with Ctrl-C.
+    let mut pty = Pty::spawn(&args, &[]);
+    pty.wait_for(&["An unfinished game was found", "Resume it? [Y/N]"]);
+    pty.send("y");
+    pty.wait_for(&[&format!("moves {}", game.move_count())]);
+    press(&mut pty, &mut game, &PRESSES[5..]);
+    pty.send("\x03");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+    let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.claims.move_count, game.move_count());
+    assert_eq!(log.claims.final_hash, game.state_hash());
+    assert!(!journal.exists());
+
+    // Killed again in a new game; `twenty48 recover` writes the journal as a .t48 file.
+    let out2 = dir.join("second.t48");
+    let mut pty = Pty::spawn(
+        &[
+            "play",
+            "--seed",
+            "9",
+            "-o",
+            s(&out2),
+            "--data-dir",
+            s(&data),
+        ],
+        &[],
+    );
+    let mut second = Game::new(Rules::CLASSIC, 9).unwrap();
+    pty.wait_for(&["seed 9"]);
+    press(&mut pty, &mut second, &PRESSES[..4]);
+    pty.child.kill().unwrap();
+    drop(pty);
+    let result = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(["recover", s(&dir.join("second.t48.journal")), "--json"])
+        .output()
+        .unwrap();
+    assert!(result.status.success(), "{result:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
+    assert_eq!(doc["moves"], second.move_count());
+    assert_eq!(doc["score"], second.score());
+    assert!(doc["damage"].is_null());
+    let log = MoveLog::decode(&std::fs::read(&out2).unwrap()).unwrap();
+    assert_eq!(log.claims.final_hash, second.state_hash());
+    assert!(!dir.join("second.t48.journal").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn watch_steps_jumps_and_quits() {
+    let dir = temp_dir("watch");
+    let file = dir.join("game.t48");
+    let mut game = Game::new(Rules::CLASSIC, 5).unwrap();
+    let mut moves = Vec::new();
+    for dir in Direction::ALL.iter().cycle().take(40) {
+        if game.play(*dir).unwrap().moved {
+            moves.push(*dir);
+        }
+    }
+    let log = MoveLog::from_moves(Rules::CLASSIC, 5, &moves, 256).unwrap();
+    std::fs::write(&file, log.encode()).unwrap();
+    let n = moves.len();
+    let mut pty = Pty::spawn(&["replay", s(&file), "--watch"], &[]);
+    pty.wait_for(&["twenty48 replay", "classic rules, seed 5"]);
+    pty.send(" "); // pause
+    pty.send("\x1b[F"); // End
+    pty.wait_for(&[
+        &format!("move {n}/{n}"),
+        &format!("score {}", game.score()),
+        "paused",
+    ]);
+    pty.send("\x1b[D"); // one back
+    pty.wait_for(&[&format!("move {}/{n}", n - 1)]);
+    pty.send("g3\r");
+    let screen = pty.wait_for(&[
+        &format!("move 3/{n}"),
+        &format!("played {}", moves[2].name()),
+    ]);
+    assert!(screen.contains("paused"));
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
