@@ -93,3 +93,49 @@ pub fn man(args: ManArgs) -> Result<ExitCode> {
     io::stdout().write_all(page)?;
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_know_every_subcommand() {
+        let names: Vec<String> = crate::Cli::command()
+            .get_subcommands()
+            .map(|s| s.get_name().to_string())
+            .collect();
+        assert!(names.iter().any(|n| n == "play") && names.iter().any(|n| n == "recover"));
+        for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut crate::Cli::command(), "twenty48", &mut out);
+            let text = String::from_utf8(out).unwrap();
+            for name in &names {
+                assert!(text.contains(name.as_str()), "{shell}: {name} missing");
+            }
+            assert!(
+                text.contains("seed") && text.contains("data-dir"),
+                "{shell}: flags missing"
+            );
+        }
+    }
+
+    #[test]
+    fn man_pages_are_roff_with_the_exit_codes() {
+        let pages = man_pages().unwrap();
+        let main = String::from_utf8(pages[0].1.clone()).unwrap();
+        assert!(main.starts_with(".ie"), "{}", &main[..40]);
+        assert!(main.contains(".TH twenty48 1"), "{main}");
+        assert!(main.contains("Exit status"));
+        let play = pages.iter().find(|(n, _)| n == "twenty48-play").unwrap();
+        let play = String::from_utf8(play.1.clone()).unwrap();
+        assert!(
+            play.contains(".TH twenty48\\-play 1") || play.contains(".TH twenty48-play 1"),
+            "{play}"
+        );
+        assert!(play.contains("data\\-dir") || play.contains("data-dir"));
+        assert_eq!(
+            pages.len(),
+            1 + crate::Cli::command().get_subcommands().count()
+        );
+    }
+}

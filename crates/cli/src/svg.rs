@@ -44,7 +44,7 @@ pub fn write_replay(log: &MoveLog, file: &Path, at: Option<u32>, out: &Path) -> 
         size: log.rules.size,
         exponents: cells.exponents(),
         caption: format!(
-            "score {}, {played}; {} rules, seed {}",
+            "score {}, {played}\n{} rules, seed {}",
             game.score(),
             rules_name(&log.rules),
             log.seed
@@ -61,7 +61,7 @@ fn board<'a>(title: String, state: Option<&'a State>, size: u8, empty: &'a [u8])
             size,
             exponents: s.cells.as_ref().map_or(empty, |c| c.exponents()),
             caption: match &s.cells {
-                Some(_) => format!("score {}, hash {:016x}", s.score, s.hash),
+                Some(_) => format!("score {}\nhash {:016x}", s.score, s.hash),
                 None => format!("score {} (board not reported)", s.score),
             },
         },
@@ -112,4 +112,81 @@ pub fn write_identical(out: &Path, a: &Trace) -> Result<()> {
         &empty,
     );
     write(out, &boards_svg(&[b]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("t48-svg-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn game(seed: u64, presses: usize) -> MoveLog {
+        let mut g = Game::new(twenty48_engine::Rules::CLASSIC, seed).unwrap();
+        let mut moves = Vec::new();
+        for d in Direction::ALL.iter().cycle().take(presses) {
+            if g.play(*d).unwrap().moved {
+                moves.push(*d);
+            }
+        }
+        MoveLog::from_moves(twenty48_engine::Rules::CLASSIC, seed, &moves, 0).unwrap()
+    }
+
+    #[test]
+    fn replay_svg_draws_the_board_at_the_asked_move() {
+        let dir = temp("replay");
+        let log = game(3, 30);
+        let out = dir.join("b.svg");
+        let n = write_replay(&log, Path::new("g.t48"), Some(2), &out).unwrap();
+        assert_eq!(n, 2);
+        let svg = std::fs::read_to_string(&out).unwrap();
+        let mut g = Game::new(log.rules, log.seed).unwrap();
+        g.play(log.moves[0]).unwrap();
+        g.play(log.moves[1]).unwrap();
+        let tiles = g.cells().exponents().iter().filter(|&&e| e > 0).count();
+        // One text per tile, plus the title and two caption lines.
+        assert_eq!(svg.matches("<text").count(), tiles + 3);
+        assert!(svg.contains(&format!("g.t48: move 2/{}", log.moves.len())));
+        assert!(svg.contains(&format!(
+            "score {}, played {}",
+            g.score(),
+            log.moves[1].name()
+        )));
+        let err = write_replay(&log, Path::new("g.t48"), Some(10_000), &out).unwrap_err();
+        assert!(err.to_string().contains("--move 10000: g.t48 has"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn divergence_svg_has_three_boards() {
+        let dir = temp("diff");
+        let a = game(3, 30);
+        let mut moves = a.moves.clone();
+        let last = moves.pop().unwrap();
+        let mut g = Game::new(a.rules, a.seed).unwrap();
+        for m in &moves {
+            g.play(*m).unwrap();
+        }
+        let other = Direction::ALL
+            .into_iter()
+            .find(|d| *d != last && g.can_play(*d))
+            .unwrap();
+        moves.push(other);
+        let b = MoveLog::from_moves(a.rules, a.seed, &moves, 0).unwrap();
+        let (ta, tb) = (Trace::from_log("a", &a), Trace::from_log("b", &b));
+        let d = twenty48_verify::diff(&ta, &tb).unwrap();
+        let out = dir.join("d.svg");
+        write_divergence(&out, &ta, &tb, &d).unwrap();
+        let svg = std::fs::read_to_string(&out).unwrap();
+        assert!(svg.contains(&format!("both, after move {}", moves.len() - 1)));
+        assert!(svg.contains(&format!("a: move {}, {}", moves.len(), last.name())));
+        assert!(svg.contains(&format!("b: move {}, {}", moves.len(), other.name())));
+        // Three boards' backgrounds plus the page's.
+        assert_eq!(svg.matches(r#"rx="8""#).count(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -383,3 +383,29 @@ fn watch_steps_jumps_and_quits() {
     assert!(pty.cooked());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn record_without_a_move_source_on_a_terminal_plays() {
+    let dir = temp_dir("record");
+    let out = dir.join("r.t48");
+    let data = dir.join("data");
+    let mut pty = Pty::spawn(
+        &["record", "--rules", "arduino", "--seed", "3", "-o", s(&out)],
+        &[("TWENTY48_DATA_DIR", s(&data))],
+    );
+    let mut game = Game::new(Rules::ARDUINO, 3).unwrap();
+    pty.wait_for(&["arduino rules, seed 3", "moves 0"]);
+    press(&mut pty, &mut game, &PRESSES[..3]);
+    pty.send("q");
+    pty.wait_for(&["Really quit? [Y/N]"]);
+    pty.send("y");
+    assert!(pty.wait_exit().success());
+    let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.rules, Rules::ARDUINO);
+    assert_eq!(log.claims.final_hash, game.state_hash());
+    assert!(
+        data.join("best-scores.txt").exists(),
+        "the env var names the data dir"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -14,14 +14,14 @@ pub struct SvgBoard<'a> {
     pub size: u8,
     /// `size * size` exponents, row-major.
     pub exponents: &'a [u8],
-    /// Text below the board.
+    /// Text below the board; each `\n` starts a new line.
     pub caption: String,
 }
 
 const CELL: u32 = 100;
 const GAP: u32 = 12;
 const TITLE: u32 = 44;
-const CAPTION: u32 = 40;
+const CAPTION_LINE: u32 = 26;
 const MARGIN: u32 = 20;
 
 fn hex(c: Rgb) -> String {
@@ -53,7 +53,17 @@ pub fn board_svg(board: &SvgBoard<'_>) -> String {
 pub fn boards_svg(boards: &[SvgBoard<'_>]) -> String {
     let side = |b: &SvgBoard<'_>| b.size as u32 * CELL + (b.size as u32 + 1) * GAP;
     let width = MARGIN + boards.iter().map(|b| side(b) + MARGIN).sum::<u32>();
-    let height = MARGIN + TITLE + boards.iter().map(side).max().unwrap_or(0) + CAPTION + MARGIN;
+    let caption_lines = boards
+        .iter()
+        .map(|b| b.caption.lines().count() as u32)
+        .max()
+        .unwrap_or(0);
+    let height = MARGIN
+        + TITLE
+        + boards.iter().map(side).max().unwrap_or(0)
+        + 10
+        + caption_lines * CAPTION_LINE
+        + MARGIN;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -100,21 +110,25 @@ pub fn boards_svg(boards: &[SvgBoard<'_>]) -> String {
                     3 => 44,
                     _ => 34,
                 };
+                // Baseline placed by hand (0.35 em below the centre): renderers differ on
+                // dominant-baseline.
                 let _ = writeln!(
                     out,
-                    r#"<text x="{}" y="{}" font-size="{font}" font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="{}">{label}</text>"#,
+                    r#"<text x="{}" y="{}" font-size="{font}" font-weight="bold" text-anchor="middle" fill="{}">{label}</text>"#,
                     x + CELL / 2,
-                    y + CELL / 2,
+                    y + CELL / 2 + font * 35 / 100,
                     hex(colours.foreground)
                 );
             }
         }
-        let _ = writeln!(
-            out,
-            r##"<text x="{x0}" y="{}" font-size="20" fill="#776e65">{}</text>"##,
-            y0 + s + 28,
-            escape(&b.caption)
-        );
+        for (i, line) in b.caption.lines().enumerate() {
+            let _ = writeln!(
+                out,
+                r##"<text x="{x0}" y="{}" font-size="20" fill="#776e65">{}</text>"##,
+                y0 + s + 30 + i as u32 * CAPTION_LINE,
+                escape(line)
+            );
+        }
         x0 += s + MARGIN;
     }
     out.push_str("</svg>\n");
@@ -149,7 +163,8 @@ mod tests {
         assert!(svg.contains(r#"width="644""#), "{svg}");
         // 4 + 9 cells, 2 boards, 1 background.
         assert_eq!(svg.matches("<rect").count(), 4 + 9 + 2 + 1);
-        assert_eq!(svg.matches("<text").count(), 3 + 4);
+        // Titles 2, tile labels 3, one caption line (the empty caption has none).
+        assert_eq!(svg.matches("<text").count(), 2 + 3 + 1);
         assert!(svg.contains(r##"fill="#eee4da""##), "the 2 tile");
         assert!(svg.trim_end().ends_with("</svg>"));
     }
