@@ -376,10 +376,8 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 }
                 note = None;
                 if outcome.reached_win && outcome.status == Status::Playing {
-                    note = Some(format!(
-                        "You win! You made {}; play goes on.",
-                        tile_value(current.recorder.game().max_exponent())
-                    ));
+                    let tile = rules.win.map_or(0, |w| tile_value(w.exponent));
+                    note = Some(format!("You win! You made {tile}; play goes on."));
                 }
                 if outcome.status.is_finished() {
                     save(&mut current, &mut report)?;

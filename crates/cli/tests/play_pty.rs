@@ -409,3 +409,116 @@ fn record_without_a_move_source_on_a_terminal_plays() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Presses a cycle of moves until `stop` says so; returns the presses made.
+fn play_until(pty: &mut Pty, game: &mut Game, stop: impl Fn(&Game) -> bool) {
+    for &dir in Direction::ALL.iter().cycle() {
+        if stop(game) {
+            return;
+        }
+        if game.can_play(dir) {
+            press(pty, game, &[dir]);
+        }
+    }
+}
+
+#[test]
+fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
+    let dir = temp_dir("win");
+    let data = dir.join("data");
+    // Classic rules with the win at 8: the win is said and play goes on.
+    let out = dir.join("classic.t48");
+    let args = [
+        "play",
+        "--seed",
+        "1",
+        "--win",
+        "8",
+        "-o",
+        s(&out),
+        "--data-dir",
+        s(&data),
+    ];
+    let mut pty = Pty::spawn(&args, &[]);
+    let mut rules = Rules::CLASSIC;
+    rules.win.as_mut().unwrap().exponent = 3;
+    let mut game = Game::new(rules, 1).unwrap();
+    pty.wait_for(&["moves 0"]);
+    play_until(&mut pty, &mut game, |g| g.reached_win());
+    pty.wait_for(&["You win! You made 8; play goes on.", "arrows or WASD: move"]);
+    let more = game.move_count() + 1;
+    play_until(&mut pty, &mut game, |g| g.move_count() == more);
+    pty.send("qy");
+    assert!(pty.wait_exit().success());
+    let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.claims.final_hash, game.state_hash());
+
+    // Arduino rules with the win at 8: the game ends, is saved, and asks to play again.
+    let out = dir.join("arduino.t48");
+    let args = [
+        "play",
+        "--rules",
+        "arduino",
+        "--win",
+        "8",
+        "--seed",
+        "2",
+        "-o",
+        s(&out),
+        "--data-dir",
+        s(&data),
+    ];
+    let mut pty = Pty::spawn(&args, &[]);
+    let mut rules = Rules::ARDUINO;
+    rules.win.as_mut().unwrap().exponent = 3;
+    let mut game = Game::new(rules, 2).unwrap();
+    pty.wait_for(&["moves 0"]);
+    play_until(&mut pty, &mut game, |g| g.status().is_finished());
+    assert_eq!(game.status(), twenty48_engine::Status::Won);
+    pty.wait_for(&["You win! Play again? [Y/N]"]);
+    let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.claims.status, twenty48_engine::Status::Won);
+    pty.send("y");
+    pty.wait_for(&["moves 0", "arrows or WASD: move"]);
+    assert!(
+        dir.join("arduino-2.t48.journal").exists(),
+        "the next game is journaled"
+    );
+    pty.send("qy");
+    assert!(pty.wait_exit().success());
+    assert!(
+        !dir.join("arduino-2.t48.journal").exists(),
+        "an empty game leaves nothing"
+    );
+    assert!(!dir.join("arduino-2.t48").exists());
+
+    // A 2x2 board soon has no move: game over asks to try again; N leaves.
+    let out = dir.join("small.t48");
+    let args = [
+        "play",
+        "--size",
+        "2",
+        "--win",
+        "none",
+        "--seed",
+        "3",
+        "-o",
+        s(&out),
+        "--data-dir",
+        s(&data),
+    ];
+    let mut pty = Pty::spawn(&args, &[]);
+    let mut rules = Rules::CLASSIC;
+    rules.size = 2;
+    rules.win = None;
+    let mut game = Game::new(rules, 3).unwrap();
+    pty.wait_for(&["moves 0"]);
+    play_until(&mut pty, &mut game, |g| g.status().is_finished());
+    pty.wait_for(&["Game over. Try again? [Y/N]"]);
+    pty.send("n");
+    assert!(pty.wait_exit().success());
+    let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.claims.status, twenty48_engine::Status::Over);
+    assert_eq!(log.claims.final_hash, game.state_hash());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
