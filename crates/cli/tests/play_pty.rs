@@ -16,7 +16,7 @@ use twenty48_engine::{Direction, Game, Rules};
 use twenty48_movelog::MoveLog;
 
 const ROWS: u16 = 40;
-const COLS: u16 = 100;
+const COLS: u16 = 160;
 
 /// A child process on a pseudo-terminal, with everything it wrote kept.
 struct Pty {
@@ -389,12 +389,19 @@ fn record_without_a_move_source_on_a_terminal_plays() {
     let dir = temp_dir("record");
     let out = dir.join("r.t48");
     let data = dir.join("data");
+    // A damaged best-score file is reported on screen and replaced, never a crash.
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("best-scores.txt"), b"\xff\xfe garbage").unwrap();
     let mut pty = Pty::spawn(
         &["record", "--rules", "arduino", "--seed", "3", "-o", s(&out)],
         &[("TWENTY48_DATA_DIR", s(&data))],
     );
     let mut game = Game::new(Rules::ARDUINO, 3).unwrap();
-    pty.wait_for(&["arduino rules, seed 3", "moves 0"]);
+    pty.wait_for(&[
+        "arduino rules, seed 3",
+        "moves 0",
+        "best-scores.txt are damaged",
+    ]);
     press(&mut pty, &mut game, &PRESSES[..3]);
     pty.send("q");
     pty.wait_for(&["Really quit? [Y/N]"]);
@@ -403,9 +410,10 @@ fn record_without_a_move_source_on_a_terminal_plays() {
     let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(log.rules, Rules::ARDUINO);
     assert_eq!(log.claims.final_hash, game.state_hash());
+    let best = std::fs::read_to_string(data.join("best-scores.txt")).unwrap();
     assert!(
-        data.join("best-scores.txt").exists(),
-        "the env var names the data dir"
+        best.contains(&format!("{}\t{}", game.score(), Rules::ARDUINO)),
+        "replaced, in the data dir the env var names: {best}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
