@@ -176,11 +176,28 @@ impl Packed {
         select16(compress_nibbles(self.empty_nibbles()), k)
     }
 
-    /// Places a tile of exponent `e` on the `k`-th of the empty cells given by `empty`
-    /// (a mask from [`Packed::empty_nibbles`] of this board). Returns the board and the cell.
+    /// The empty cells as a 16-bit mask with their count, computed once for a spawn.
     #[inline(always)]
-    pub fn place_nth_empty(self, empty: u64, k: u32, e: u8) -> (Packed, u32) {
-        let cell = select16(compress_nibbles(empty), k);
+    pub fn empty_cells(self) -> EmptyCells {
+        let mask = compress_nibbles(self.empty_nibbles());
+        let low_count = POPCOUNT8[(mask & 0xFF) as usize];
+        EmptyCells {
+            mask,
+            low_count,
+            count: low_count + POPCOUNT8[(mask >> 8) as usize],
+        }
+    }
+
+    /// Places a tile of exponent `e` on the `k`-th of this board's `empty` cells
+    /// (`k < empty.count`). Returns the board and the cell.
+    #[inline(always)]
+    pub fn place_nth_empty(self, empty: EmptyCells, k: u32, e: u8) -> (Packed, u32) {
+        let cell = if k < empty.low_count as u32 {
+            SELECT8[(empty.mask & 0xFF) as usize][k as usize] as u32
+        } else {
+            8 + SELECT8[(empty.mask >> 8) as usize][(k - empty.low_count as u32) as usize & 7]
+                as u32
+        };
         (Packed(self.0 | (e as u64) << (4 * cell)), cell)
     }
 
@@ -236,6 +253,28 @@ const fn compress_nibbles(m: u64) -> u32 {
     let m = (m | (m >> 12)) & 0x0000_00FF_0000_00FF;
     ((m | (m >> 24)) & 0xFFFF) as u32
 }
+
+/// The empty cells of a packed board, for selecting a spawn cell without a scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmptyCells {
+    /// Bit `i` set when cell `i` is empty.
+    pub mask: u32,
+    /// Empty cells among cells 0..8.
+    low_count: u8,
+    /// Number of empty cells.
+    pub count: u8,
+}
+
+/// Set bits of each byte (the baseline x86_64 target has no popcount instruction).
+const POPCOUNT8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u32).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
 
 /// For each byte and each `k < 8`: the position of its `k`-th set bit (8 when absent).
 const SELECT8: [[u8; 8]; 256] = {

@@ -242,6 +242,11 @@ impl Game {
             game.opening[i] = Some(spawn);
             game.max_exponent = game.max_exponent.max(spawn.exponent);
         }
+        // An opening that places the winning tile (only possible with a win tile of 4)
+        // reaches the win at move 0.
+        if rules.win.is_some_and(|w| game.max_exponent >= w.exponent) {
+            game.reached_win = true;
+        }
         game.update_status_after_spawn();
         Ok(game)
     }
@@ -389,9 +394,11 @@ impl Game {
         };
         self.score += gained;
         self.moves += 1;
-        let empty = board.empty_nibbles();
-        let empty_count = empty.count_ones();
-        let (k, e) = self.rng.draw(empty_count, self.rules.four_chance, false);
+        let empty = board.empty_cells();
+        let empty_count = empty.count;
+        let (k, e) = self
+            .rng
+            .draw(empty_count as u32, self.rules.four_chance, false);
         let (board, cell) = board.place_nth_empty(empty, k, e);
         self.state = State::Packed(board);
         if merges > 0 {

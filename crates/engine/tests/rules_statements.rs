@@ -275,3 +275,27 @@ fn custom_rules_express_the_other_programs() {
         Rules::ARDUINO
     );
 }
+
+#[test]
+fn an_opening_that_places_the_winning_tile_reaches_the_win_at_move_0() {
+    let mut rules = Rules::CLASSIC;
+    rules.four_chance = FourChance::new(1, 1);
+    rules.opening = Opening::new(&[OpeningSpawn::Normal]).unwrap();
+    rules.win = Some(Win {
+        exponent: 2,
+        ends_game: true,
+    });
+    for engine in [Engine::Fast, Engine::Reference] {
+        let g = Game::with_engine(rules, 1, engine).unwrap();
+        assert_eq!(g.status(), Status::Won);
+        assert!(g.reached_win());
+        assert_eq!(g.move_count(), 0);
+    }
+    rules.win = Some(Win {
+        exponent: 2,
+        ends_game: false,
+    });
+    let g = Game::new(rules, 1).unwrap();
+    assert_eq!(g.status(), Status::Playing);
+    assert!(g.reached_win());
+}
