@@ -57,11 +57,16 @@ fn line(path: &Path, verdict: &Verdict) -> String {
     match verdict {
         Verdict::Replayed(r) => match (&r.problem, &r.last) {
             (None, Some(last)) => format!(
-                "ok      {}  ({} moves, score {}, hash {:016x})",
+                "ok      {}  ({} moves, score {}, hash {:016x}{})",
                 path.display(),
                 last.move_number,
                 last.score,
-                last.hash
+                last.hash,
+                if r.complete {
+                    ""
+                } else {
+                    "; a partial log: these moves are a verified beginning of the game"
+                }
             ),
             (None, None) => format!("ok      {}", path.display()),
             (Some(p), _) => format!("FAILED  {}: {p}", path.display()),

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use twenty48_engine::{Direction, Engine, FourChance, Game, Opening, OpeningSpawn, Preset, Rules, Scoring, Win};
+use twenty48_engine::{
+    Direction, Engine, FourChance, Game, Opening, OpeningSpawn, Preset, Rules, Scoring, Win,
+};
 use twenty48_movelog::MoveLog;
 use twenty48_verify::{replay, verify, EngineChoice};
 
@@ -95,15 +97,30 @@ fn broken_files_match_expected_errors_csv() {
     let mut rows = 0;
     for line in csv.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let mut cols = line.splitn(3, ',');
-        let (file, code, phrase) = (cols.next().unwrap(), cols.next().unwrap(), cols.next().unwrap());
+        let (file, code, phrase) = (
+            cols.next().unwrap(),
+            cols.next().unwrap(),
+            cols.next().unwrap(),
+        );
+        // A phrase with a comma is quoted.
+        let phrase = phrase.trim_matches('"');
         let (got, stdout, _) = twenty48(&["verify", &format!("broken/{file}")]);
         assert_eq!(got.to_string(), code, "{file}: {stdout}");
-        assert!(stdout.contains(phrase), "{file}: {stdout:?} lacks {phrase:?}");
+        assert!(
+            stdout.contains(phrase),
+            "{file}: {stdout:?} lacks {phrase:?}"
+        );
         rows += 1;
     }
     let files = std::fs::read_dir(fixtures().join("broken"))
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "t48"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "t48")
+        })
         .count();
     assert_eq!(rows, files, "every broken file has a row");
 }
@@ -126,7 +143,13 @@ fn parse_rules(text: &str) -> Rules {
             "opening" => {
                 let list: Vec<OpeningSpawn> = value
                     .split('+')
-                    .map(|s| if s == "two" { OpeningSpawn::Two } else { OpeningSpawn::Normal })
+                    .map(|s| {
+                        if s == "two" {
+                            OpeningSpawn::Two
+                        } else {
+                            OpeningSpawn::Normal
+                        }
+                    })
                     .collect();
                 rules.opening = Opening::new(&list).unwrap();
             }
@@ -140,7 +163,11 @@ fn parse_rules(text: &str) -> Rules {
                 })
             }
             "scoring" => {
-                rules.scoring = if value == "merges" { Scoring::MergeCount } else { Scoring::MergedValues }
+                rules.scoring = if value == "merges" {
+                    Scoring::MergeCount
+                } else {
+                    Scoring::MergedValues
+                }
             }
             other => panic!("unknown rules field {other}"),
         }
@@ -154,22 +181,40 @@ fn expected_csv_rebuilds_every_game_from_seed_rules_and_moves() {
     let mut rows = 0;
     for line in csv.lines().skip(1) {
         let cols: Vec<&str> = line.split(',').collect();
-        let [file, seed, rules, moves, hash, score] = cols[..] else { panic!("bad row {line}") };
+        let [file, seed, rules, moves, hash, score] = cols[..] else {
+            panic!("bad row {line}")
+        };
         let rules = parse_rules(rules);
         let seed: u64 = seed.parse().unwrap();
-        let moves: Vec<Direction> = moves.chars().map(|c| Direction::from_letter(c).unwrap()).collect();
+        let moves: Vec<Direction> = moves
+            .chars()
+            .map(|c| Direction::from_letter(c).unwrap())
+            .collect();
         // From the CSV alone, on both engines.
         for engine in [Engine::Fast, Engine::Reference] {
             let mut game = Game::with_engine(rules, seed, engine).unwrap();
             for (i, &d) in moves.iter().enumerate() {
-                assert!(game.play(d).unwrap().moved, "{file}: move {} is a real move", i + 1);
+                assert!(
+                    game.play(d).unwrap().moved,
+                    "{file}: move {} is a real move",
+                    i + 1
+                );
             }
-            assert_eq!(format!("{:016x}", game.state_hash()), hash, "{file} {engine:?}");
+            assert_eq!(
+                format!("{:016x}", game.state_hash()),
+                hash,
+                "{file} {engine:?}"
+            );
             assert_eq!(game.score().to_string(), score, "{file} {engine:?}");
         }
         // And the file holds exactly that game.
-        let log = MoveLog::decode(&std::fs::read(fixtures().join("games").join(file)).unwrap()).unwrap();
-        assert_eq!((log.rules, log.seed, &log.moves), (rules, seed, &moves), "{file}");
+        let log =
+            MoveLog::decode(&std::fs::read(fixtures().join("games").join(file)).unwrap()).unwrap();
+        assert_eq!(
+            (log.rules, log.seed, &log.moves),
+            (rules, seed, &moves),
+            "{file}"
+        );
         rows += 1;
     }
     let files = std::fs::read_dir(fixtures().join("games")).unwrap().count();
@@ -194,7 +239,10 @@ fn the_corpus_covers_what_it_promises() {
     }
     use twenty48_engine::Status;
     assert!(has(&|l| l.claims.status == Status::Over));
-    assert!(has(&|l| l.rules == Rules::ARDUINO && l.claims.status == Status::Won), "a win that stops");
+    assert!(
+        has(&|l| l.rules == Rules::ARDUINO && l.claims.status == Status::Won),
+        "a win that stops"
+    );
     // A classic game that makes 2048 and then keeps playing.
     assert!(
         has(&|l| {
@@ -212,5 +260,8 @@ fn the_corpus_covers_what_it_promises() {
         }),
         "a win that plays on"
     );
-    assert!(has(&|l| l.moves.len() > 1000 && l.claims.max_exponent >= 11), "a bot game over 1,000 moves reaching 2048");
+    assert!(
+        has(&|l| l.moves.len() > 1000 && l.claims.max_exponent >= 11),
+        "a bot game over 1,000 moves reaching 2048"
+    );
 }

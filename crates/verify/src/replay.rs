@@ -28,6 +28,9 @@ pub struct Report {
     pub last: Option<State>,
     /// The first problem found; `None` when the log verifies.
     pub problem: Option<Problem>,
+    /// Whether the log says it holds the whole game (`false`: a partial device log, whose
+    /// moves are a verified beginning).
+    pub complete: bool,
 }
 
 impl Report {
@@ -99,6 +102,7 @@ pub fn verify(log: &MoveLog, engines: EngineChoice) -> Report {
         moves_replayed: states.last().map_or(0, |s| s.move_number),
         last: states.last().cloned(),
         problem: None,
+        complete: log.complete,
     };
     let game = match result {
         Ok(game) => game,
