@@ -33,14 +33,17 @@ replay file="game.t48" *flags="":
     cargo build -q --release -p twenty48-cli
     {{twenty48}} replay {{file}} {{flags}}
 
-# Every check: formatting, clippy, all tests (snapshots, fixtures, firmware under QEMU),
-# the engine's no_std build for thumbv6m.
+# Every check: formatting, clippy (host and firmware), the engine's no_std build for thumbv6m,
+# all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
+# independent Python implementation of docs/ against the fixtures.
 test: setup
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
+    cd crates/firmware && cargo clippy --release -- -D warnings
     cargo build -p twenty48-engine --no-default-features --target thumbv6m-none-eabi
     cargo build -p twenty48-engine --no-default-features --features defmt --target thumbv6m-none-eabi
+    python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
