@@ -13,7 +13,6 @@ mod recover;
 mod replay;
 mod rules_args;
 mod svg;
-mod terminal;
 mod verify;
 mod view;
 mod watch;

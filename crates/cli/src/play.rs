@@ -16,11 +16,10 @@ use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
     action, journal_path, render_play, Action, BestScores, BoardView, Journal, PlayView, Prompt,
-    Screen, Span, Style,
+    Screen, Span, Style, Terminal,
 };
 
 use crate::rules_args::{rules_name, RulesArgs};
-use crate::terminal::Terminal;
 
 /// Play 2048 in the terminal; the game is recorded to a .t48 file as you play.
 ///

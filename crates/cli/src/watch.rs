@@ -8,9 +8,7 @@ use anyhow::{bail, Context, Result};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use twenty48_engine::{Direction, Event, Game};
 use twenty48_movelog::MoveLog;
-use twenty48_tui::{frames, render_watch, BoardView, Frame, WatchView};
-
-use crate::terminal::Terminal;
+use twenty48_tui::{frames, render_watch, BoardView, Frame, Terminal, WatchView};
 
 /// Speeds offered, in moves per second.
 const SPEEDS: [f64; 8] = [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];

@@ -4,8 +4,9 @@
 //! rendered from the game state to lines of styled text ([`render_play`], [`render_watch`]),
 //! keys are mapped to actions ([`action`]), the original game's colours are reduced to what a
 //! terminal can show ([`ColorMode`]), best scores are kept per rule set ([`BestScores`]), and
-//! every move is journaled to disk before the next key is read ([`Journal`]). The `twenty48`
-//! binary puts these on a real terminal (`twenty48 play`, `twenty48 replay --watch`).
+//! every move is journaled to disk before the next key is read ([`Journal`]). [`Terminal`]
+//! owns a real terminal and always gives it back, even on a panic; the `twenty48` binary
+//! runs `twenty48 play` and `twenty48 replay --watch` on it.
 //!
 //! ```
 //! use twenty48_engine::{Direction, Game, Rules};
@@ -37,6 +38,7 @@ mod keys;
 mod palette;
 mod picture;
 mod screen;
+mod terminal;
 
 pub use animation::{frames, Frame};
 pub use best::{data_dir, BestScores, StoreError, BEST_FILE};
@@ -48,3 +50,4 @@ pub use screen::{
     board_lines, render_play, render_watch, tile_label, BoardView, PlayView, Prompt, Screen, Span,
     Style, WatchView,
 };
+pub use terminal::Terminal;

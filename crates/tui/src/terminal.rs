@@ -1,17 +1,29 @@
 //! The interactive terminal: raw mode, the alternate screen and a hidden cursor, always given
-//! back on quit, on an error, on Ctrl-C (a key in raw mode) and on a panic.
+//! back on quit, on an error, on Ctrl-C (a key in raw mode, so the program sees it and leaves
+//! through the same path) and on a panic (a hook restores the terminal before the message).
 
 use std::io::{self, Write};
 use std::sync::Once;
 
+use crate::palette::ColorMode;
+use crate::screen::Screen;
 use crossterm::cursor::{Hide, MoveTo, Show};
 use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen,
 };
 use crossterm::{execute, queue};
-use twenty48_tui::{ColorMode, Screen};
 
 /// Owns the terminal while a screen is up; dropping it restores the terminal.
+///
+/// ```no_run
+/// use twenty48_tui::{Screen, Terminal};
+///
+/// let mut term = Terminal::enter()?;
+/// term.draw(&Screen::default())?;
+/// drop(term); // cooked mode, the cursor and the main screen are back
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
 pub struct Terminal {
     colors: ColorMode,
 }
