@@ -192,14 +192,15 @@ fn question_screen(lines: &[String]) -> Screen {
     }
 }
 
-/// Waits for Y or N (Ctrl-C and Q count as N).
-fn ask(term: &mut Terminal, lines: &[String]) -> Result<bool> {
+/// Waits for Y or N (Q counts as N); `None` for Ctrl-C.
+fn ask(term: &mut Terminal, lines: &[String]) -> Result<Option<bool>> {
     loop {
         term.draw(&question_screen(lines))?;
         if let Event::Key(key) = event::read()? {
             match action(key) {
-                Action::Yes => return Ok(true),
-                Action::No | Action::Quit | Action::Interrupt => return Ok(false),
+                Action::Yes => return Ok(Some(true)),
+                Action::No | Action::Quit => return Ok(Some(false)),
+                Action::Interrupt => return Ok(None),
                 _ => {}
             }
         }
@@ -270,6 +271,12 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 ),
             ],
         )?;
+        let Some(resume) = resume else {
+            // Ctrl-C: leave at once, the journal as it is.
+            drop(term);
+            eprintln!("note: {} is left as it is", journal.display());
+            return Ok(ExitCode::SUCCESS);
+        };
         let (journal, recovered) = Journal::resume(&journal)?;
         if let Some(d) = &recovered.damage {
             report
