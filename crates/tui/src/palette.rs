@@ -128,8 +128,37 @@ fn dist(c: Rgb, (r, g, b): (i32, i32, i32)) -> i32 {
     d(c.0, r) + d(c.1, g) + d(c.2, b)
 }
 
-/// The nearest of the 16 ANSI colours, as its index 0..=15.
+/// The 16-colour stand-ins for the game's own colours. The nearest basic colour would turn
+/// most tiles white with white numbers, so each tile gets a distinct basic colour instead:
+/// light tiles keep black numbers, the others get bright white ones on a darker face.
+const GAME16: [(Rgb, u8); 15] = [
+    (DARK_TEXT, 0),
+    (LIGHT_TEXT, 15),
+    (EMPTY, 8),
+    (Rgb(0xee, 0xe4, 0xda), 7),
+    (Rgb(0xed, 0xe0, 0xc8), 15),
+    (Rgb(0xf2, 0xb1, 0x79), 3),
+    (Rgb(0xf5, 0x95, 0x63), 1),
+    (Rgb(0xf6, 0x7c, 0x5f), 9),
+    (Rgb(0xf6, 0x5e, 0x3b), 5),
+    (Rgb(0xed, 0xcf, 0x72), 2),
+    (Rgb(0xed, 0xcc, 0x61), 6),
+    (Rgb(0xed, 0xc8, 0x50), 4),
+    (Rgb(0xed, 0xc5, 0x3f), 13),
+    (Rgb(0xed, 0xc2, 0x2e), 12),
+    (Rgb(0x3c, 0x3a, 0x32), 0),
+];
+
+/// The 16-colour index for a colour: the game's own colours by a fixed table (so every tile
+/// stays readable), any other colour by the nearest basic colour.
 pub fn to_ansi16(c: Rgb) -> u8 {
+    if let Some(&(_, i)) = GAME16.iter().find(|(rgb, _)| *rgb == c) {
+        return i;
+    }
+    nearest16(c)
+}
+
+fn nearest16(c: Rgb) -> u8 {
     const BASIC: [(i32, i32, i32); 16] = [
         (0, 0, 0),
         (205, 0, 0),
@@ -193,6 +222,19 @@ mod tests {
         assert_eq!(to_ansi256(Rgb(255, 255, 255)), 231);
         assert_eq!(to_ansi256(Rgb(0x80, 0x80, 0x80)), 244);
         assert_eq!(to_ansi16(Rgb(250, 10, 10)), 9);
+        // 16 colours: every tile's number differs from its face, and the tiles up to 2048
+        // (and the empty cell) all have faces of their own.
+        let faces: Vec<u8> = (0..=11)
+            .map(|e| to_ansi16(tile_colors(e).background))
+            .collect();
+        for e in 0..=17 {
+            let t = tile_colors(e);
+            assert_ne!(to_ansi16(t.background), to_ansi16(t.foreground), "tile {e}");
+        }
+        let mut distinct = faces.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), faces.len(), "{faces:?}");
         // Every tile keeps its number readable: light and dark text differ from the face.
         for e in 0..=17 {
             let t = tile_colors(e);
