@@ -51,7 +51,10 @@ fn main() {
     write("unknown-version.t48", &with_crc(newer));
 
     // Not a move log at all.
-    write("not-a-log.t48", b"2048 is a fine game, but this is not a move log\n");
+    write(
+        "not-a-log.t48",
+        b"2048 is a fine game, but this is not a move log\n",
+    );
 
     // The first move from move 20 on that has a blocked direction is replaced by it: a move
     // that does not change the board (CRC valid).
@@ -67,7 +70,10 @@ fn main() {
         }
         game.play(d).unwrap();
     }
-    assert_ne!(illegal, log, "some board after move 19 has a blocked direction");
+    assert_ne!(
+        illegal, log,
+        "some board after move 19 has a blocked direction"
+    );
     write("illegal-move.t48", &illegal.try_encode().unwrap());
 
     // A score 4 points higher than the game made (CRC valid).
@@ -79,6 +85,9 @@ fn main() {
     let mut bad_checkpoint = log.clone();
     if let Some(c) = bad_checkpoint.checkpoints.first_mut() {
         *c ^= 1;
-        write("wrong-checkpoint.t48", &bad_checkpoint.try_encode().unwrap());
+        write(
+            "wrong-checkpoint.t48",
+            &bad_checkpoint.try_encode().unwrap(),
+        );
     }
 }
