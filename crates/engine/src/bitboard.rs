@@ -52,9 +52,16 @@ const fn reverse_row(row: u16) -> u16 {
     (row >> 12) | ((row >> 4) & 0x00F0) | ((row << 4) & 0x0F00) | (row << 12)
 }
 
+/// Spreads a row's four nibbles into a column: nibble `j` goes to bits `16j..16j + 4`.
+#[cfg(feature = "row-tables")]
+const fn spread(row: u16) -> u64 {
+    let r = row as u64;
+    (r & 0xF) | ((r & 0xF0) << 12) | ((r & 0xF00) << 24) | ((r & 0xF000) << 36)
+}
+
 #[cfg(feature = "row-tables")]
 mod tables {
-    use super::{reverse_row, slide_row};
+    use super::{reverse_row, slide_row, spread};
 
     /// One entry per row value: bits 0..16 the row slid left, bits 16..32 the row slid
     /// right, bits 32..64 the packed score/merges/overflow word (the same both ways).
@@ -65,6 +72,29 @@ mod tables {
             let (l, p) = slide_row(row as u16);
             let (r, _) = slide_row(reverse_row(row as u16));
             t[row] = l as u64 | (reverse_row(r) as u64) << 16 | (p as u64) << 32;
+            row += 1;
+        }
+        t
+    };
+
+    /// A column (a row of the transposed board) slid up, spread back into column 0 of a
+    /// board: one transpose instead of two for vertical slides.
+    pub(super) static UP: [u64; 65536] = {
+        let mut t = [0u64; 65536];
+        let mut row = 0usize;
+        while row < 65536 {
+            t[row] = spread(slide_row(row as u16).0);
+            row += 1;
+        }
+        t
+    };
+
+    /// A column slid down, spread back into column 0 of a board.
+    pub(super) static DOWN: [u64; 65536] = {
+        let mut t = [0u64; 65536];
+        let mut row = 0usize;
+        while row < 65536 {
+            t[row] = spread(reverse_row(slide_row(reverse_row(row as u16)).0));
             row += 1;
         }
         t
@@ -128,14 +158,8 @@ impl Packed {
         let (board, packed) = match dir {
             Direction::Left => rows(self.0, row_left),
             Direction::Right => rows(self.0, row_right),
-            Direction::Up => {
-                let (t, p) = rows(transpose(self.0), row_left);
-                (transpose(t), p)
-            }
-            Direction::Down => {
-                let (t, p) = rows(transpose(self.0), row_right);
-                (transpose(t), p)
-            }
+            Direction::Up => columns(transpose(self.0), col_up),
+            Direction::Down => columns(transpose(self.0), col_down),
         };
         if packed >> OVERFLOW_SHIFT != 0 {
             return FastSlide::Overflow;
@@ -330,6 +354,50 @@ fn row_left(r: u16) -> (u16, u32) {
 fn row_right(r: u16) -> (u16, u32) {
     let e = tables::ROWS[r as usize];
     ((e >> 16) as u16, (e >> 32) as u32)
+}
+
+/// Slides the four columns of a board given as its transpose `t` (row `c` of `t` is column
+/// `c`), with `f` giving each column slid and spread back into column 0.
+#[inline(always)]
+fn columns(t: u64, f: impl Fn(u16) -> (u64, u32)) -> (u64, u32) {
+    let (c0, p0) = f(t as u16);
+    let (c1, p1) = f((t >> 16) as u16);
+    let (c2, p2) = f((t >> 32) as u16);
+    let (c3, p3) = f((t >> 48) as u16);
+    (c0 | c1 << 4 | c2 << 8 | c3 << 12, p0 + p1 + p2 + p3)
+}
+
+#[cfg(feature = "row-tables")]
+#[inline(always)]
+fn col_up(r: u16) -> (u64, u32) {
+    (
+        tables::UP[r as usize],
+        (tables::ROWS[r as usize] >> 32) as u32,
+    )
+}
+#[cfg(feature = "row-tables")]
+#[inline(always)]
+fn col_down(r: u16) -> (u64, u32) {
+    (
+        tables::DOWN[r as usize],
+        (tables::ROWS[r as usize] >> 32) as u32,
+    )
+}
+
+#[cfg(not(feature = "row-tables"))]
+fn col_up(r: u16) -> (u64, u32) {
+    let (x, p) = row_left(r);
+    (spread_loop(x), p)
+}
+#[cfg(not(feature = "row-tables"))]
+fn col_down(r: u16) -> (u64, u32) {
+    let (x, p) = row_right(r);
+    (spread_loop(x), p)
+}
+#[cfg(not(feature = "row-tables"))]
+fn spread_loop(row: u16) -> u64 {
+    let r = row as u64;
+    (r & 0xF) | ((r & 0xF0) << 12) | ((r & 0xF00) << 24) | ((r & 0xF000) << 36)
 }
 
 #[cfg(not(feature = "row-tables"))]
