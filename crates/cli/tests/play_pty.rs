@@ -530,3 +530,60 @@ fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
     assert_eq!(log.claims.final_hash, game.state_hash());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A signal from outside (not a key) still gives the terminal back, and the journal keeps
+/// every move made.
+#[test]
+fn a_signal_from_outside_restores_the_terminal_and_keeps_the_moves() {
+    for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
+        let dir = temp_dir(&format!("signal-{signal}"));
+        let out = dir.join("game.t48");
+        let data = dir.join("data");
+        let mut pty = Pty::spawn(
+            &[
+                "play",
+                "--seed",
+                "42",
+                "-o",
+                s(&out),
+                "--data-dir",
+                s(&data),
+            ],
+            &[],
+        );
+        let mut game = Game::new(Rules::CLASSIC, 42).unwrap();
+        pty.wait_for(&["classic rules, seed 42", "moves 0"]);
+        press(&mut pty, &mut game, &PRESSES);
+        pty.wait_for(&[&format!("moves {}", game.move_count())]);
+        // SAFETY: sending a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pty.child.id() as i32, signal) }, 0);
+        let status = pty.wait_exit();
+        assert_eq!(status.code(), Some(130), "signal {signal}: {status}");
+        assert!(
+            pty.cooked(),
+            "signal {signal}: the terminal is back in cooked mode"
+        );
+        let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+        assert!(
+            raw.contains("\x1b[?1049l"),
+            "signal {signal}: alternate screen left"
+        );
+        let journal = dir.join("game.t48.journal");
+        assert!(journal.exists(), "signal {signal}: the journal is kept");
+        let (code, _, _) = {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_twenty48"))
+                .args(["recover", s(&journal), "-o", s(&out)])
+                .output()
+                .unwrap();
+            (o.status.code(), o.stdout, o.stderr)
+        };
+        assert_eq!(code, Some(0));
+        let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(
+            log.claims.final_hash,
+            game.state_hash(),
+            "signal {signal}: no move lost"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

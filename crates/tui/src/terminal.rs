@@ -1,6 +1,8 @@
 //! The interactive terminal: raw mode, the alternate screen and a hidden cursor, always given
 //! back on quit, on an error, on Ctrl-C (a key in raw mode, so the program sees it and leaves
-//! through the same path) and on a panic (a hook restores the terminal before the message).
+//! through the same path), on a panic (a hook restores the terminal before the message), and
+//! on SIGINT, SIGTERM or SIGHUP sent from outside (the terminal is restored and the process
+//! exits with status 130; every move is already on disk in the journal).
 
 use std::io::{self, Write};
 use std::sync::Once;
@@ -45,6 +47,13 @@ impl Terminal {
                 restore();
                 previous(info);
             }));
+            // A signal from outside (kill, a closed terminal window): give the terminal back
+            // and leave. If a handler is already installed, it stays in charge.
+            let _ = ctrlc::set_handler(|| {
+                restore();
+                eprintln!("twenty48: interrupted; every move so far is in the journal");
+                std::process::exit(130);
+            });
         });
         enable_raw_mode()?;
         let mut out = io::stdout();
