@@ -3,15 +3,11 @@
 //! Drawn only when stderr is a terminal: in a pipe, a log file or CI they print nothing, so
 //! machine-read output stays clean. Safe to update from several threads.
 //!
-//! ```ignore
+//! ```text
 //! let progress = Progress::counter(files.len() as u64, "verifying", "files");
 //! for f in files { check(f); progress.inc(1); }
 //! progress.finish();
 //! ```
-
-// The pull command (another module) is meant to use this too; until it does, some methods
-// have no caller in the binary.
-#![allow(dead_code)]
 
 use std::time::Duration;
 
@@ -50,11 +46,6 @@ impl Progress {
     /// Whether anything is drawn (stderr is a terminal).
     pub fn is_visible(&self) -> bool {
         !self.bar.is_hidden()
-    }
-
-    /// Sets how many items are done.
-    pub fn set(&self, done: u64) {
-        self.bar.set_position(done);
     }
 
     /// Counts `n` more items done.

@@ -17,6 +17,7 @@ use twenty48_devicelog::pull::{Progress, Pulled, Puller};
 use twenty48_devicelog::{Damage, DamageKind, Event};
 
 use crate::input::{self, EXIT_FAILED};
+use crate::progress::Progress as Bar;
 
 /// Pull games from a device: decode its defmt log with the firmware's ELF, replay every
 /// game on the host checking each move's score and hash, and write one verified .t48 per
@@ -73,6 +74,7 @@ pub fn run(args: PullArgs) -> Result<ExitCode> {
         puller,
         report: Report::default(),
         json: args.json,
+        bar: Bar::spinner("pulling", "moves"),
     };
     if let Some(port) = &args.port {
         pull.live(port, args.baud, &args.output)?;
@@ -80,6 +82,7 @@ pub fn run(args: PullArgs) -> Result<ExitCode> {
         pull.capture(capture)?;
     }
     pull.finish()?;
+    pull.bar.finish();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&pull.report.json())?);
     } else {
@@ -97,9 +100,18 @@ struct Pull {
     puller: Puller,
     report: Report,
     json: bool,
+    /// Moves received, with rate, on a terminal; hidden elsewhere.
+    bar: Bar,
 }
 
 impl Pull {
+    /// A line for people (above the bar), unless the output is JSON.
+    fn say(&self, line: impl AsRef<str>) {
+        if !self.json {
+            self.bar.println(line);
+        }
+    }
+
     fn feed(&mut self, bytes: &[u8]) -> Result<()> {
         let progress = self.puller.feed(bytes).context("writing a .t48 file")?;
         self.handle(progress);
@@ -122,24 +134,25 @@ impl Pull {
                     ..
                 }) => {
                     self.report.started = true;
-                    if !self.json {
-                        let name = rules.preset().map_or("custom", |p| p.name());
-                        eprintln!("game {number}: started, {name} rules ({rules}), seed {seed}");
-                    }
+                    let name = rules.preset().map_or("custom", |p| p.name());
+                    self.say(format!(
+                        "game {number}: started, {name} rules ({rules}), seed {seed}"
+                    ));
                 }
-                Progress::Moved { game, seq } if !self.json && seq % 25 == 0 => {
-                    eprintln!("game {game}: {seq} moves");
+                Progress::Moved { game, seq } => {
+                    self.bar.inc(1);
+                    self.bar.message(format!("game {game}, move {seq}"));
+                    // Without a bar (not a terminal), a line every 25 moves shows progress.
+                    if !self.bar.is_visible() && seq % 25 == 0 {
+                        self.say(format!("game {game}: {seq} moves"));
+                    }
                 }
                 Progress::Pulled(pulled) => {
-                    if !self.json {
-                        eprintln!("{}", describe(&pulled));
-                    }
+                    self.say(describe(&pulled));
                     self.report.games.push(*pulled);
                 }
                 Progress::Damaged(damage) => {
-                    if !self.json {
-                        eprintln!("damage: {damage}");
-                    }
+                    self.say(format!("damage: {damage}"));
                     self.report.damage.push((damage, self.report.started));
                 }
                 _ => {}
@@ -181,12 +194,10 @@ impl Pull {
         let mut raw = File::create(&raw_path)
             .with_context(|| format!("cannot create {}", raw_path.display()))?;
         let mut serial = open_port(port, baud)?;
-        if !self.json {
-            eprintln!(
-                "reading {port} (raw bytes kept in {}); Ctrl-C to stop",
-                raw_path.display()
-            );
-        }
+        self.say(format!(
+            "reading {port} (raw bytes kept in {}); Ctrl-C to stop",
+            raw_path.display()
+        ));
         let mut buf = [0u8; 4096];
         while !stop.load(Ordering::SeqCst) {
             match serial.read(&mut buf) {
@@ -203,7 +214,7 @@ impl Pull {
                         io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
                     ) => {}
                 Err(e) => {
-                    eprintln!("{port}: {e}; waiting for the board to come back");
+                    self.say(format!("{port}: {e}; waiting for the board to come back"));
                     serial = loop {
                         if stop.load(Ordering::SeqCst) {
                             return Ok(());
@@ -216,9 +227,7 @@ impl Pull {
                 }
             }
         }
-        if !self.json {
-            eprintln!("stopped after {} bytes", self.puller.bytes_fed());
-        }
+        self.say(format!("stopped after {} bytes", self.puller.bytes_fed()));
         Ok(())
     }
 }

@@ -63,6 +63,9 @@ pub struct RecordArgs {
     /// Overwrite the output file if it exists
     #[arg(long)]
     pub force: bool,
+    /// Print the summary as JSON (shape in docs/json.md)
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Parses a move list: U R D L letters, any case; whitespace and commas ignored.
@@ -171,6 +174,23 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
     let bytes = log.encode();
     write_atomic(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if args.json {
+        let doc = serde_json::json!({
+            "file": args.output.display().to_string(),
+            "bytes": bytes.len(),
+            "rules": crate::view::rules_json(&rules),
+            "seed": seed,
+            "moves": log.claims.move_count,
+            "score": log.claims.score,
+            "max_tile": tile_value(log.claims.max_exponent),
+            "status": log.claims.status.name(),
+            "final_hash": format!("{:016x}", log.claims.final_hash),
+            "skipped_presses": skipped,
+            "ignored_after_end": ignored_after_end,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     if !skipped.is_empty() {
         let list: Vec<String> = skipped.iter().take(10).map(|n| n.to_string()).collect();
         eprintln!(
