@@ -97,6 +97,39 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
             args.output.display()
         );
     }
+    // The move list first: a bad list fails before a seed is drawn and printed.
+    let list = if args.bot.is_some() {
+        None
+    } else {
+        Some(match (&args.moves, &args.moves_file) {
+            (Some(text), _) => parse_moves(text, "--moves")?,
+            (None, Some(path)) => {
+                let bytes = input::read(path)?;
+                let text = String::from_utf8(bytes).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: not text (byte {} is not UTF-8)",
+                        path.display(),
+                        e.utf8_error().valid_up_to()
+                    )
+                })?;
+                parse_moves(&text, &path.display().to_string())?
+            }
+            (None, None) if crate::play::on_terminal() => {
+                // No move source on a terminal: the player is the move source.
+                return crate::play::run_session(crate::play::Session {
+                    rules,
+                    seed: args.seed,
+                    output: Some(args.output),
+                    force: args.force,
+                    data_dir: None,
+                    checkpoint_interval: args.checkpoint_interval,
+                });
+            }
+            (None, None) => bail!(
+                "nothing to play: give --moves, --moves-file or --bot, or run on a terminal to play yourself (see twenty48 record --help)"
+            ),
+        })
+    };
     let seed = match args.seed {
         Some(s) => s,
         None => {
@@ -115,48 +148,7 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
         .with_checkpoint_interval(args.checkpoint_interval);
     let mut skipped = Vec::new();
     let mut ignored_after_end = 0usize;
-    if let Some(bot) = args.bot {
-        let mut bot = match bot {
-            BotName::Random => Bot::random(args.bot_seed.unwrap_or(seed)),
-            BotName::Greedy => Bot::greedy(),
-        };
-        while recorder.game().status() == Status::Playing
-            && recorder.game().move_count() < max_moves
-        {
-            let Some(dir) = bot.choose(recorder.game()) else {
-                break;
-            };
-            recorder.play(dir)?;
-        }
-    } else {
-        let moves = match (&args.moves, &args.moves_file) {
-            (Some(text), _) => parse_moves(text, "--moves")?,
-            (None, Some(path)) => {
-                let bytes = input::read(path)?;
-                let text = String::from_utf8(bytes).map_err(|e| {
-                    anyhow::anyhow!(
-                        "{}: not text (byte {} is not UTF-8)",
-                        path.display(),
-                        e.utf8_error().valid_up_to()
-                    )
-                })?;
-                parse_moves(&text, &path.display().to_string())?
-            }
-            (None, None) if crate::play::on_terminal() => {
-                // No move source on a terminal: the player is the move source.
-                return crate::play::run_session(crate::play::Session {
-                    rules,
-                    seed: Some(seed),
-                    output: Some(args.output),
-                    force: args.force,
-                    data_dir: None,
-                    checkpoint_interval: args.checkpoint_interval,
-                });
-            }
-            (None, None) => bail!(
-                "nothing to play: give --moves, --moves-file or --bot, or run on a terminal to play yourself (see twenty48 record --help)"
-            ),
-        };
+    if let Some(moves) = list {
         for (i, &dir) in moves.iter().enumerate() {
             if recorder.game().move_count() >= max_moves {
                 break;
@@ -168,6 +160,19 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
             if !recorder.play(dir)?.moved {
                 skipped.push(i + 1);
             }
+        }
+    } else if let Some(bot) = args.bot {
+        let mut bot = match bot {
+            BotName::Random => Bot::random(args.bot_seed.unwrap_or(seed)),
+            BotName::Greedy => Bot::greedy(),
+        };
+        while recorder.game().status() == Status::Playing
+            && recorder.game().move_count() < max_moves
+        {
+            let Some(dir) = bot.choose(recorder.game()) else {
+                break;
+            };
+            recorder.play(dir)?;
         }
     }
     let log = recorder.finish();

@@ -1,0 +1,227 @@
+//! The commands as a user runs them: record, replay, verify, diff and inspect, their exit
+//! statuses, and their errors on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-cmd-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn record_skips_presses_that_do_not_move_and_reports_them() {
+    let dir = scratch("noop");
+    // Seed 7 under console rules: the opening leaves row 0 with tiles; "UUUU" moves at most
+    // once, the other presses change nothing.
+    let (code, out, err) = run(
+        &dir,
+        &[
+            "record",
+            "--rules",
+            "console",
+            "--seed",
+            "7",
+            "--moves",
+            "UUUU LLLL",
+            "-o",
+            "g.t48",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("did not change the board and were not recorded"),
+        "{err}"
+    );
+    assert!(out.contains("recorded"), "{out}");
+    let (code, json, _) = run(&dir, &["inspect", "g.t48", "--json"]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(doc["moves"].as_u64().unwrap() < 8, "{doc}");
+    assert_eq!(doc["rules"]["preset"], "console");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_one_sentence_with_its_place_and_status_2() {
+    let dir = scratch("bad");
+    let (code, _, err) = run(&dir, &["record", "--moves", "LURX", "-o", "g.t48"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1 column 4: 'X' is not a move"), "{err}");
+    assert!(
+        !err.contains("seed:"),
+        "no seed is drawn for a bad move list: {err}"
+    );
+    assert!(!dir.join("g.t48").exists(), "nothing written");
+
+    let (code, _, err) = run(
+        &dir,
+        &[
+            "record",
+            "--four-chance",
+            "3/2",
+            "--moves",
+            "L",
+            "-o",
+            "g.t48",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("four chance 3/2"), "{err}");
+
+    std::fs::write(dir.join("g.t48"), b"keep me").unwrap();
+    let (code, _, err) = run(
+        &dir,
+        &["record", "--seed", "1", "--moves", "L", "-o", "g.t48"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(
+        std::fs::read(dir.join("g.t48")).unwrap(),
+        b"keep me",
+        "not overwritten"
+    );
+
+    let (code, _, err) = run(&dir, &["replay", "missing.t48"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read missing.t48"), "{err}");
+    for e in [&err] {
+        assert!(!e.contains("panicked") && !e.contains("backtrace"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_game_is_reproducible_from_its_seeds() {
+    let dir = scratch("bot");
+    for name in ["a.t48", "b.t48"] {
+        let (code, _, err) = run(
+            &dir,
+            &[
+                "record",
+                "--rules",
+                "arduino",
+                "--seed",
+                "5",
+                "--bot",
+                "random",
+                "--bot-seed",
+                "9",
+                "-o",
+                name,
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    assert_eq!(
+        std::fs::read(dir.join("a.t48")).unwrap(),
+        std::fs::read(dir.join("b.t48")).unwrap()
+    );
+    let (code, out, _) = run(&dir, &["diff", "a.t48", "b.t48"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("identical"), "{out}");
+    // Another bot seed plays another game: the diff says where they part.
+    let (code, _, _) = run(
+        &dir,
+        &[
+            "record",
+            "--rules",
+            "arduino",
+            "--seed",
+            "5",
+            "--bot",
+            "random",
+            "--bot-seed",
+            "10",
+            "-o",
+            "c.t48",
+        ],
+    );
+    assert_eq!(code, 0);
+    let (code, out, _) = run(&dir, &["diff", "a.t48", "c.t48", "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["identical"], false);
+    assert!(doc["move"].as_u64().unwrap() >= 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_exit_status_is_0_1_or_2_and_every_file_is_reported() {
+    let dir = scratch("verify");
+    let (code, _, _) = run(
+        &dir,
+        &[
+            "record",
+            "--seed",
+            "3",
+            "--bot",
+            "greedy",
+            "--max-moves",
+            "40",
+            "-o",
+            "good.t48",
+        ],
+    );
+    assert_eq!(code, 0);
+    let (code, out, _) = run(&dir, &["verify", "good.t48"]);
+    assert_eq!(code, 0, "{out}");
+
+    // A false claim, CRC intact: verification fails (1).
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/broken");
+    std::fs::copy(fixtures.join("false-claim.t48"), dir.join("lie.t48")).unwrap();
+    let (code, out, _) = run(&dir, &["verify", "good.t48", "lie.t48"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("ok      good.t48") && out.contains("FAILED  lie.t48"),
+        "{out}"
+    );
+
+    // An unreadable file as well: status 2, and still every file has its line.
+    std::fs::write(dir.join("junk.t48"), b"junk").unwrap();
+    let (code, out, _) = run(&dir, &["verify", "--json", "."]);
+    assert_eq!(code, 2, "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["summary"]["files"], 3);
+    assert_eq!(doc["summary"]["verified"], 1);
+    assert_eq!(doc["summary"]["failed"], 1);
+    assert_eq!(doc["summary"]["unreadable"], 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn replay_json_lists_every_state_and_the_verdict() {
+    let dir = scratch("replay");
+    let (code, _, _) = run(
+        &dir,
+        &[
+            "record", "--seed", "42", "--moves", "LURDLLUR", "-o", "g.t48", "--json",
+        ],
+    );
+    assert_eq!(code, 0);
+    let (code, out, _) = run(&dir, &["replay", "g.t48", "--json"]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let states = doc["states"].as_array().unwrap();
+    assert_eq!(states[0]["move"], 0, "the opening");
+    assert_eq!(states[0]["spawns"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["verdict"]["ok"], true);
+    let last = states.last().unwrap();
+    assert_eq!(last["board"].as_array().unwrap().len(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
