@@ -114,6 +114,14 @@ fn replay(c: &mut Criterion) {
     let (rules, seed, moves) = thousand_move_game();
     let mut group = c.benchmark_group("replay_1000_moves");
     group.throughput(Throughput::Elements(1));
+    group.bench_function("fast_play_all", |b| {
+        b.iter(|| {
+            let mut g = Game::new(rules, black_box(seed)).unwrap();
+            // Stops with an error at the first move that does not change the board.
+            g.play_all(&moves).unwrap();
+            g.score()
+        })
+    });
     group.bench_function("fast", |b| {
         b.iter(|| {
             let mut g = Game::new(rules, black_box(seed)).unwrap();

@@ -225,6 +225,31 @@ impl Packed {
         (Packed(self.0 | (e as u64) << (4 * cell)), cell)
     }
 
+    /// The empty cells of a board that has at least one tile (so at most 15 are empty), as
+    /// running counts: nibble `i` of the result is the number of empty cells among cells
+    /// `0..=i` (one multiply: each empty cell adds 1 to its own nibble and every later one).
+    /// The top nibble is the total.
+    ///
+    /// # Panics
+    /// Debug builds panic on an empty board, whose 16 empty cells do not fit a nibble.
+    #[inline(always)]
+    pub fn empty_prefix_counts(self) -> (u64, u64) {
+        debug_assert!(self.0 != 0, "a board with a tile");
+        let empty = self.empty_nibbles();
+        (empty, empty.wrapping_mul(0x1111_1111_1111_1111))
+    }
+
+    /// Places a tile of exponent `e` on the `k`-th (0-based) empty cell, given
+    /// [`Packed::empty_prefix_counts`] of this board: the cell is the empty one whose running
+    /// count is `k + 1`, found by comparing all sixteen nibbles at once.
+    #[inline(always)]
+    pub fn place_kth_empty(self, (empty, prefix): (u64, u64), k: u32, e: u8) -> (Packed, u32) {
+        let wanted = 0x1111_1111_1111_1111u64.wrapping_mul((k as u64 + 1) & 0xF);
+        let hit = zero_nibbles(prefix ^ wanted) & empty;
+        let cell = hit.trailing_zeros() / 4;
+        (Packed(self.0 | (e as u64) << (4 * cell)), cell)
+    }
+
     /// Whether no slide changes the board: no empty cell and no equal neighbours.
     #[inline]
     pub const fn is_stuck(self) -> bool {
@@ -517,6 +542,28 @@ mod tests {
                     assert_eq!(select16(mask, k), i);
                     k += 1;
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn prefix_select_matches_the_scan() {
+        // Every board shape with 1..=15 empty cells (tiles of exponent 1 elsewhere).
+        for full in 1u32..=0xFFFF {
+            let mut board = 0u64;
+            for i in 0..16 {
+                if full & (1 << i) != 0 {
+                    board |= 1 << (4 * i);
+                }
+            }
+            let p = Packed(board);
+            let counts = p.empty_prefix_counts();
+            let n = (counts.1 >> 60) as u32;
+            assert_eq!(n, p.empty_count());
+            for k in 0..n {
+                let (placed, cell) = p.place_kth_empty(counts, k, 2);
+                assert_eq!(cell, p.nth_empty(k), "board {board:016x} k {k}");
+                assert_eq!(placed.0, board | 2 << (4 * cell));
             }
         }
     }

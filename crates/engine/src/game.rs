@@ -102,6 +102,49 @@ impl fmt::Display for PlayError {
 #[cfg(feature = "std")]
 impl std::error::Error for PlayError {}
 
+/// Why [`Game::play_all`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The move at `index` (0-based) does not change the board.
+    NoMove {
+        /// Position in the list.
+        index: usize,
+        /// The move.
+        direction: Direction,
+    },
+    /// The move at `index` came after the game had ended.
+    Finished {
+        /// Position in the list.
+        index: usize,
+        /// How the game ended.
+        status: Status,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Refusal::NoMove { index, direction } => write!(
+                f,
+                "move {} ({direction}) does not change the board",
+                index + 1
+            ),
+            Refusal::Finished { index, status } => {
+                write!(
+                    f,
+                    "move {} comes after the game ended ({status})",
+                    index + 1
+                )
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Refusal {}
+
 /// The cells of a board: `size * size` exponents, row-major from the top-left.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Cells {
@@ -366,6 +409,47 @@ impl Game {
         Ok(self.finish_move(merged_value, merges))
     }
 
+    /// Plays every move of `moves` in order, exactly as [`Game::play`] would, and stops at
+    /// the first that cannot be played: a move that does not change the board, or any move
+    /// once the game has ended. The fast way to replay a recorded game (no [`Outcome`] is
+    /// built per move).
+    ///
+    /// ```
+    /// use twenty48_engine::{Direction, Game, Refusal, Rules};
+    ///
+    /// let moves = [Direction::Left, Direction::Up, Direction::Right];
+    /// let mut game = Game::new(Rules::CLASSIC, 1).unwrap();
+    /// game.play_all(&moves).unwrap();
+    /// assert_eq!(game.move_count(), 3);
+    ///
+    /// // Under seed 9, left twice: the second press changes nothing, so the list stops there.
+    /// let mut game = Game::new(Rules::CLASSIC, 9).unwrap();
+    /// let refused = game.play_all(&[Direction::Left, Direction::Left]).unwrap_err();
+    /// assert_eq!(refused, Refusal::NoMove { index: 1, direction: Direction::Left });
+    /// assert_eq!(game.move_count(), 1);
+    /// ```
+    pub fn play_all(&mut self, moves: &[Direction]) -> Result<(), Refusal> {
+        for (index, &direction) in moves.iter().enumerate() {
+            if self.status.is_finished() {
+                return Err(Refusal::Finished {
+                    index,
+                    status: self.status,
+                });
+            }
+            let moved = match self.state {
+                State::Packed(p) => match self.play_packed(p, direction) {
+                    Some(outcome) => outcome.moved,
+                    None => self.play(direction).is_ok_and(|o| o.moved),
+                },
+                _ => self.play(direction).is_ok_and(|o| o.moved),
+            };
+            if !moved {
+                return Err(Refusal::NoMove { index, direction });
+            }
+        }
+        Ok(())
+    }
+
     /// The 4x4 fast path of [`Game::play`]; `None` when the slide overflows a nibble (the
     /// caller then takes the general path, which switches to the wide board).
     #[inline(always)]
@@ -394,12 +478,11 @@ impl Game {
         };
         self.score += gained;
         self.moves += 1;
-        let empty = board.empty_cells();
-        let empty_count = empty.count;
-        let (k, e) = self
-            .rng
-            .draw(empty_count as u32, self.rules.four_chance, false);
-        let (board, cell) = board.place_nth_empty(empty, k, e);
+        // A slide never removes every tile: at most 15 cells are empty.
+        let empty = board.empty_prefix_counts();
+        let empty_count = (empty.1 >> 60) as u32;
+        let (k, e) = self.rng.draw(empty_count, self.rules.four_chance, false);
+        let (board, cell) = board.place_kth_empty(empty, k, e);
         self.state = State::Packed(board);
         if merges > 0 {
             let next = self.max_exponent + 1;

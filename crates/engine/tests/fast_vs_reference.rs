@@ -148,4 +148,32 @@ proptest! {
             }
         }
     }
+
+    /// `play_all` plays exactly like `play` move by move, and stops where `play` would
+    /// refuse.
+    #[test]
+    fn play_all_equals_playing_one_by_one(
+        rules in rules(),
+        seed in any::<u64>(),
+        moves in prop::collection::vec(direction(), 0..200),
+    ) {
+        let mut one = Game::new(rules, seed).unwrap();
+        let mut expected = Ok(());
+        for (index, &direction) in moves.iter().enumerate() {
+            match one.play(direction) {
+                Ok(o) if o.moved => {}
+                Ok(_) => { expected = Err(twenty48_engine::Refusal::NoMove { index, direction }); break; }
+                Err(twenty48_engine::PlayError::Finished { status }) => {
+                    expected = Err(twenty48_engine::Refusal::Finished { index, status });
+                    break;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        let mut all = Game::new(rules, seed).unwrap();
+        prop_assert_eq!(all.play_all(&moves), expected);
+        prop_assert_eq!(all.state_hash(), one.state_hash());
+        prop_assert_eq!(all.status(), one.status());
+        prop_assert_eq!(all.reached_win(), one.reached_win());
+    }
 }
