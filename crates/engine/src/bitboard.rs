@@ -77,13 +77,23 @@ mod tables {
         t
     };
 
+    /// Bit 63 (unused by a spread column) set when the slide merges two 32768 tiles.
+    const fn overflow_flag(packed: u32) -> u64 {
+        if packed >> super::OVERFLOW_SHIFT != 0 {
+            1 << 63
+        } else {
+            0
+        }
+    }
+
     /// A column (a row of the transposed board) slid up, spread back into column 0 of a
     /// board: one transpose instead of two for vertical slides.
     pub(super) static UP: [u64; 65536] = {
         let mut t = [0u64; 65536];
         let mut row = 0usize;
         while row < 65536 {
-            t[row] = spread(slide_row(row as u16).0);
+            let (column, packed) = slide_row(row as u16);
+            t[row] = spread(column) | overflow_flag(packed);
             row += 1;
         }
         t
@@ -94,7 +104,8 @@ mod tables {
         let mut t = [0u64; 65536];
         let mut row = 0usize;
         while row < 65536 {
-            t[row] = spread(reverse_row(slide_row(reverse_row(row as u16)).0));
+            let (column, packed) = slide_row(reverse_row(row as u16));
+            t[row] = spread(reverse_row(column)) | overflow_flag(packed);
             row += 1;
         }
         t
@@ -171,14 +182,29 @@ impl Packed {
         }
     }
 
+    /// The board after a slide towards `dir`, without score: the raw move of search and
+    /// legality checks. `None` when the slide merges two 32768 tiles (a nibble cannot hold
+    /// the result; [`Packed::slide`] reports it as [`FastSlide::Overflow`]).
+    #[inline(always)]
+    pub fn slide_board(self, dir: Direction) -> Option<Packed> {
+        let (board, overflow) = match dir {
+            Direction::Left => board_rows(self.0, 0),
+            Direction::Right => board_rows(self.0, 16),
+            Direction::Up => board_up(transpose(self.0)),
+            Direction::Down => board_down(transpose(self.0)),
+        };
+        if overflow {
+            None
+        } else {
+            Some(Packed(board))
+        }
+    }
+
     /// The board after a slide towards `dir`, ignoring score; nibble overflow is reported as
     /// "moved" (it is a merge, so the board does change). For legality checks.
     #[inline]
     pub fn can_slide(self, dir: Direction) -> bool {
-        match self.slide(dir) {
-            FastSlide::Done { board, .. } => board != self,
-            FastSlide::Overflow => true,
-        }
+        self.slide_board(dir).is_none_or(|board| board != self)
     }
 
     /// A mask with bit `4i` set for each empty cell `i`.
@@ -389,7 +415,70 @@ fn columns(t: u64, f: impl Fn(u16) -> (u64, u32)) -> (u64, u32) {
     let (c1, p1) = f((t >> 16) as u16);
     let (c2, p2) = f((t >> 32) as u16);
     let (c3, p3) = f((t >> 48) as u16);
-    (c0 | c1 << 4 | c2 << 8 | c3 << 12, p0 + p1 + p2 + p3)
+    const CELLS: u64 = 0x000F_000F_000F_000F;
+    (
+        (c0 & CELLS) | (c1 & CELLS) << 4 | (c2 & CELLS) << 8 | (c3 & CELLS) << 12,
+        p0 + p1 + p2 + p3,
+    )
+}
+
+/// Rows slid without score: `shift` 0 takes the left result of the row table, 16 the right.
+#[cfg(feature = "row-tables")]
+#[inline(always)]
+fn board_rows(x: u64, shift: u32) -> (u64, bool) {
+    let e0 = tables::ROWS[x as u16 as usize];
+    let e1 = tables::ROWS[(x >> 16) as u16 as usize];
+    let e2 = tables::ROWS[(x >> 32) as u16 as usize];
+    let e3 = tables::ROWS[(x >> 48) as usize];
+    let row = |e: u64| (e >> shift) & 0xFFFF;
+    let board = row(e0) | row(e1) << 16 | row(e2) << 32 | row(e3) << 48;
+    // The overflow count sits in bits 60..63 of each entry.
+    (board, (e0 | e1 | e2 | e3) >> 60 != 0)
+}
+
+#[cfg(feature = "row-tables")]
+#[inline(always)]
+fn board_up(t: u64) -> (u64, bool) {
+    board_columns(t, &tables::UP)
+}
+#[cfg(feature = "row-tables")]
+#[inline(always)]
+fn board_down(t: u64) -> (u64, bool) {
+    board_columns(t, &tables::DOWN)
+}
+
+/// Columns slid without score, from the transposed board, through a column table whose
+/// entries carry the overflow flag in bit 63.
+#[cfg(feature = "row-tables")]
+#[inline(always)]
+fn board_columns(t: u64, table: &[u64; 65536]) -> (u64, bool) {
+    let c0 = table[t as u16 as usize];
+    let c1 = table[(t >> 16) as u16 as usize];
+    let c2 = table[(t >> 32) as u16 as usize];
+    let c3 = table[(t >> 48) as usize];
+    const CELLS: u64 = 0x000F_000F_000F_000F;
+    let board = (c0 & CELLS) | (c1 & CELLS) << 4 | (c2 & CELLS) << 8 | (c3 & CELLS) << 12;
+    (board, (c0 | c1 | c2 | c3) >> 63 != 0)
+}
+
+#[cfg(not(feature = "row-tables"))]
+fn board_rows(x: u64, shift: u32) -> (u64, bool) {
+    let (board, packed) = if shift == 0 {
+        rows(x, row_left)
+    } else {
+        rows(x, row_right)
+    };
+    (board, packed >> OVERFLOW_SHIFT != 0)
+}
+#[cfg(not(feature = "row-tables"))]
+fn board_up(t: u64) -> (u64, bool) {
+    let (board, packed) = columns(t, col_up);
+    (board, packed >> OVERFLOW_SHIFT != 0)
+}
+#[cfg(not(feature = "row-tables"))]
+fn board_down(t: u64) -> (u64, bool) {
+    let (board, packed) = columns(t, col_down);
+    (board, packed >> OVERFLOW_SHIFT != 0)
 }
 
 #[cfg(feature = "row-tables")]

@@ -8,7 +8,14 @@ use twenty48_engine::Direction;
 fn check(cells: [u8; 16], dir: Direction) {
     let mut reference = Board::from_cells(&cells).unwrap();
     let expected = reference.slide(dir);
-    let fast = Packed::from_cells(&cells).unwrap().slide(dir);
+    let packed = Packed::from_cells(&cells).unwrap();
+    let fast = packed.slide(dir);
+    // The board-only slide agrees with the scored one, overflow included.
+    match (fast, packed.slide_board(dir)) {
+        (FastSlide::Done { board, .. }, Some(b)) => assert_eq!(board, b, "{cells:?} {dir}"),
+        (FastSlide::Overflow, None) => {}
+        (a, b) => panic!("{cells:?} {dir}: {a:?} against {b:?}"),
+    }
     let row_has_15_pair = expected.merges > 0 && reference.max_exponent() == 16;
     match fast {
         FastSlide::Overflow => assert!(row_has_15_pair, "{cells:?} {dir}: spurious overflow"),
