@@ -165,16 +165,9 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     write_atomic(&current.target, &log.encode())
         .with_context(|| format!("cannot write {}", current.target.display()))?;
     journal.remove().context("the game is saved")?;
-    report.saved.push(format!(
-        "recorded {} moves ({} rules, seed {}): score {}, largest tile {}, {} -> {}",
-        log.claims.move_count,
-        rules_name(&log.rules),
-        log.seed,
-        log.claims.score,
-        tile_value(log.claims.max_exponent),
-        log.claims.status,
-        current.target.display()
-    ));
+    report
+        .saved
+        .push(crate::view::log_summary("recorded", &log, &current.target));
     Ok(())
 }
 

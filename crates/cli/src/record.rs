@@ -10,7 +10,7 @@ use twenty48_engine::{tile_value, Direction, Status};
 use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
 use crate::input;
-use crate::rules_args::{rules_name, RulesArgs};
+use crate::rules_args::RulesArgs;
 
 /// Which bot plays.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -212,13 +212,8 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
         );
     }
     println!(
-        "recorded {} moves ({} rules, seed {seed}): score {}, largest tile {}, {} -> {} ({} bytes)",
-        log.claims.move_count,
-        rules_name(&rules),
-        log.claims.score,
-        tile_value(log.claims.max_exponent),
-        log.claims.status,
-        args.output.display(),
+        "{} ({} bytes)",
+        crate::view::log_summary("recorded", &log, &args.output),
         bytes.len()
     );
     Ok(ExitCode::SUCCESS)

@@ -12,7 +12,6 @@ use twenty48_movelog::write_atomic;
 use twenty48_tui::{journal_path, recover};
 
 use crate::play::journal_target;
-use crate::rules_args::rules_name;
 
 /// Recover an interrupted game: write its journal (FILE.t48.journal) as a .t48 file.
 ///
@@ -95,16 +94,7 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
         if let Some(d) = &recovered.damage {
             eprintln!("note: {}: {d}", journal.display());
         }
-        println!(
-            "recovered {} moves ({} rules, seed {}): score {}, largest tile {}, {} -> {}",
-            log.claims.move_count,
-            rules_name(&log.rules),
-            log.seed,
-            log.claims.score,
-            tile_value(log.claims.max_exponent),
-            log.claims.status,
-            output.display()
-        );
+        println!("{}", crate::view::log_summary("recovered", log, &output));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -40,6 +40,21 @@ pub fn side_by_side(blocks: &[(String, Vec<String>)], width: usize) -> String {
     out
 }
 
+/// One line about a saved game: `recorded 8 moves (classic rules, seed 42): score 20,
+/// largest tile 8, playing -> game.t48`, with `verb` first.
+pub fn log_summary(verb: &str, log: &twenty48_movelog::MoveLog, path: &std::path::Path) -> String {
+    format!(
+        "{verb} {} moves ({} rules, seed {}): score {}, largest tile {}, {} -> {}",
+        log.claims.move_count,
+        crate::rules_args::rules_name(&log.rules),
+        log.seed,
+        log.claims.score,
+        tile_value(log.claims.max_exponent),
+        log.claims.status,
+        path.display()
+    )
+}
+
 /// Row and column of a cell index.
 pub fn row_col(cell: u8, size: u8) -> (u8, u8) {
     (cell / size, cell % size)
