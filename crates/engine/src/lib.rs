@@ -27,7 +27,7 @@
 //! # Feature flags
 //! - `std` (default): `std::error::Error` for the error types; implies `alloc`.
 //! - `alloc`: reserved for heap-using helpers; the engine itself never allocates.
-//! - `row-tables` (default): 64K-entry row tables (about 1.3 MB, built at compile time) for
+//! - `row-tables` (default): 64K-entry row and column tables (1.5 MB, built at compile time) for
 //!   the fast path; without it rows are slid by a short loop with the same results.
 //! - `defmt`: `defmt::Format` for the public types, for firmware logging.
 #![no_std]
