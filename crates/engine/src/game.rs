@@ -586,6 +586,27 @@ impl Game {
         Ok(outcome)
     }
 
+    /// Plays a move like [`Game::play_with_events`] and returns its events in order: every
+    /// tile moved, then every merge, then the spawn (none when the move changed nothing).
+    ///
+    /// ```
+    /// use twenty48_engine::{Direction, Event, Game, Rules};
+    ///
+    /// let mut game = Game::new(Rules::CLASSIC, 1).unwrap();
+    /// let (outcome, events) = game.play_events(Direction::Left).unwrap();
+    /// assert!(outcome.moved);
+    /// assert!(matches!(events.last(), Some(Event::Spawned { .. })));
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn play_events(
+        &mut self,
+        dir: Direction,
+    ) -> Result<(Outcome, alloc::vec::Vec<Event>), PlayError> {
+        let mut events = alloc::vec::Vec::new();
+        let outcome = self.play_with_events(dir, &mut |e| events.push(e))?;
+        Ok((outcome, events))
+    }
+
     /// The largest exponent after a slide with merges: a merge makes at most the old
     /// largest tile plus one.
     #[inline]

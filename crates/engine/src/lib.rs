@@ -26,13 +26,16 @@
 //!
 //! # Feature flags
 //! - `std` (default): `std::error::Error` for the error types; implies `alloc`.
-//! - `alloc`: reserved for heap-using helpers; the engine itself never allocates.
+//! - `alloc`: [`Game::play_events`], which returns a move's animation events as a `Vec`;
+//!   nothing else in the engine allocates.
 //! - `row-tables` (default): 64K-entry row and column tables (1.5 MB, built at compile time) for
 //!   the fast path; without it rows are slid by a short loop with the same results.
 //! - `defmt`: `defmt::Format` for the public types, for firmware logging.
 #![no_std]
 #![deny(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
