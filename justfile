@@ -43,6 +43,7 @@ test: setup
     cd crates/firmware && cargo clippy --release -- -D warnings
     cargo build -p twenty48-engine --no-default-features --target thumbv6m-none-eabi
     cargo build -p twenty48-engine --no-default-features --features defmt --target thumbv6m-none-eabi
+    cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
 
