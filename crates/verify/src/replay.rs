@@ -54,7 +54,6 @@ pub fn replay(
     on_state(&State::opening(&game));
     for (i, &dir) in log.moves.iter().enumerate() {
         let move_number = i as u32 + 1;
-        let before = game.clone();
         match game.play(dir) {
             Err(PlayError::Finished { status }) => {
                 return Err(Problem::AfterEnd {
@@ -63,11 +62,13 @@ pub fn replay(
                 })
             }
             Err(_) => unreachable!("PlayError has one variant"),
+            // A move that changes nothing leaves the game as it was: its state is the one
+            // before the move.
             Ok(outcome) if !outcome.moved => {
                 return Err(Problem::NoMove {
                     move_number,
                     direction: dir,
-                    before: Box::new(State::opening_like(&before)),
+                    before: Box::new(State::opening_like(&game)),
                 })
             }
             Ok(outcome) => {
