@@ -226,31 +226,6 @@ impl Packed {
         select16(compress_nibbles(self.empty_nibbles()), k)
     }
 
-    /// The empty cells as a 16-bit mask with their count, computed once for a spawn.
-    #[inline(always)]
-    pub fn empty_cells(self) -> EmptyCells {
-        let mask = compress_nibbles(self.empty_nibbles());
-        let low_count = POPCOUNT8[(mask & 0xFF) as usize];
-        EmptyCells {
-            mask,
-            low_count,
-            count: low_count + POPCOUNT8[(mask >> 8) as usize],
-        }
-    }
-
-    /// Places a tile of exponent `e` on the `k`-th of this board's `empty` cells
-    /// (`k < empty.count`). Returns the board and the cell.
-    #[inline(always)]
-    pub fn place_nth_empty(self, empty: EmptyCells, k: u32, e: u8) -> (Packed, u32) {
-        let cell = if k < empty.low_count as u32 {
-            SELECT8[(empty.mask & 0xFF) as usize][k as usize] as u32
-        } else {
-            8 + SELECT8[(empty.mask >> 8) as usize][(k - empty.low_count as u32) as usize & 7]
-                as u32
-        };
-        (Packed(self.0 | (e as u64) << (4 * cell)), cell)
-    }
-
     /// The empty cells of a board that has at least one tile (so at most 15 are empty), as
     /// running counts: nibble `i` of the result is the number of empty cells among cells
     /// `0..=i` (one multiply: each empty cell adds 1 to its own nibble and every later one).
@@ -296,6 +271,18 @@ impl Packed {
         zero_nibbles(self.0 ^ (0x1111_1111_1111_1111 * (e as u64 & 0xF))) != 0
     }
 
+    /// The largest exponent after a slide with merges from a board whose largest was `old`:
+    /// a merge makes at most `old + 1`, and past 15 the slide overflowed instead.
+    #[inline(always)]
+    pub const fn max_after_merge(self, old: u8) -> u8 {
+        let next = old + 1;
+        if next <= 15 && self.contains_exponent(next) {
+            next
+        } else {
+            old
+        }
+    }
+
     /// The largest exponent on the board.
     #[inline]
     pub const fn max_exponent(self) -> u8 {
@@ -328,28 +315,6 @@ const fn compress_nibbles(m: u64) -> u32 {
     let m = (m | (m >> 12)) & 0x0000_00FF_0000_00FF;
     ((m | (m >> 24)) & 0xFFFF) as u32
 }
-
-/// The empty cells of a packed board, for selecting a spawn cell without a scan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EmptyCells {
-    /// Bit `i` set when cell `i` is empty.
-    pub mask: u32,
-    /// Empty cells among cells 0..8.
-    low_count: u8,
-    /// Number of empty cells.
-    pub count: u8,
-}
-
-/// Set bits of each byte (the baseline x86_64 target has no popcount instruction).
-const POPCOUNT8: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = (b as u32).count_ones() as u8;
-        b += 1;
-    }
-    t
-};
 
 /// For each byte and each `k < 8`: the position of its `k`-th set bit (8 when absent).
 const SELECT8: [[u8; 8]; 256] = {

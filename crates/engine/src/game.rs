@@ -290,7 +290,7 @@ impl Game {
         if rules.win.is_some_and(|w| game.max_exponent >= w.exponent) {
             game.reached_win = true;
         }
-        game.update_status_after_spawn();
+        game.update_status_after_spawn(true);
         Ok(game)
     }
 
@@ -337,15 +337,67 @@ impl Game {
         }
     }
 
-    fn update_status_after_spawn(&mut self) {
+    /// The status check after a spawn (docs/rules.md, section 6 step 4). `may_be_stuck` is
+    /// false when the caller knows an empty cell is left, which spares the stuck test.
+    #[inline(always)]
+    fn update_status_after_spawn(&mut self, may_be_stuck: bool) {
         if let Some(win) = self.rules.win {
             if win.ends_game && self.max_exponent >= win.exponent {
                 self.status = Status::Won;
                 return;
             }
         }
-        if self.is_stuck() {
+        if may_be_stuck && self.is_stuck() {
             self.status = Status::Over;
+        }
+    }
+
+    /// Everything a real move does after its slide and spawn: score, move count, largest
+    /// tile (`max_after_slide`, which the caller's board knows best), win, status. Both the
+    /// packed fast path and the general path end here.
+    #[inline(always)]
+    fn conclude_move(
+        &mut self,
+        merged_value: u64,
+        merges: u32,
+        max_after_slide: u8,
+        spawn: Spawn,
+        may_be_stuck: bool,
+    ) -> Outcome {
+        let gained = match self.rules.scoring {
+            Scoring::MergedValues => merged_value,
+            Scoring::MergeCount => merges as u64,
+        };
+        self.score += gained;
+        self.moves += 1;
+        self.max_exponent = max_after_slide.max(spawn.exponent);
+        let mut reached_win = false;
+        if let Some(win) = self.rules.win {
+            if !self.reached_win && self.max_exponent >= win.exponent {
+                self.reached_win = true;
+                reached_win = true;
+            }
+        }
+        self.update_status_after_spawn(may_be_stuck);
+        Outcome {
+            moved: true,
+            gained,
+            merges,
+            spawn: Some(spawn),
+            reached_win,
+            status: self.status,
+        }
+    }
+
+    /// The outcome of a press that changed nothing.
+    fn unmoved(&self) -> Outcome {
+        Outcome {
+            moved: false,
+            gained: 0,
+            merges: 0,
+            spawn: None,
+            reached_win: false,
+            status: self.status,
         }
     }
 
@@ -397,16 +449,15 @@ impl Game {
         let (moved, merged_value, merges) = self.slide(dir);
         if !moved {
             // A slide that moves nothing leaves the state as it was.
-            return Ok(Outcome {
-                moved: false,
-                gained: 0,
-                merges: 0,
-                spawn: None,
-                reached_win: false,
-                status: self.status,
-            });
+            return Ok(self.unmoved());
         }
-        Ok(self.finish_move(merged_value, merges))
+        let max = if merges > 0 {
+            self.max_after_merge()
+        } else {
+            self.max_exponent
+        };
+        let spawn = self.spawn(false);
+        Ok(self.conclude_move(merged_value, merges, max, spawn, true))
     }
 
     /// Plays every move of `moves` in order, exactly as [`Game::play`] would, and stops at
@@ -463,92 +514,25 @@ impl Game {
             return None;
         };
         if board == p {
-            return Some(Outcome {
-                moved: false,
-                gained: 0,
-                merges: 0,
-                spawn: None,
-                reached_win: false,
-                status: self.status,
-            });
+            return Some(self.unmoved());
         }
-        let gained = match self.rules.scoring {
-            Scoring::MergedValues => merged_value as u64,
-            Scoring::MergeCount => merges as u64,
-        };
-        self.score += gained;
-        self.moves += 1;
         // A slide never removes every tile: at most 15 cells are empty.
         let empty = board.empty_prefix_counts();
         let empty_count = (empty.1 >> 60) as u32;
         let (k, e) = self.rng.draw(empty_count, self.rules.four_chance, false);
         let (board, cell) = board.place_kth_empty(empty, k, e);
         self.state = State::Packed(board);
-        if merges > 0 {
-            let next = self.max_exponent + 1;
-            if next <= 15 && board.contains_exponent(next) {
-                self.max_exponent = next;
-            }
-        }
-        self.max_exponent = self.max_exponent.max(e);
-        let mut reached_win = false;
-        if let Some(win) = self.rules.win {
-            if self.max_exponent >= win.exponent {
-                if !self.reached_win {
-                    self.reached_win = true;
-                    reached_win = true;
-                }
-                if win.ends_game {
-                    self.status = Status::Won;
-                }
-            }
-        }
-        // The board can only be stuck when the spawn filled its last empty cell.
-        if self.status == Status::Playing && empty_count == 1 && board.is_stuck() {
-            self.status = Status::Over;
-        }
-        Some(Outcome {
-            moved: true,
-            gained,
-            merges,
-            spawn: Some(Spawn {
-                cell: cell as u8,
-                exponent: e,
-            }),
-            reached_win,
-            status: self.status,
-        })
-    }
-
-    #[inline]
-    fn finish_move(&mut self, merged_value: u64, merges: u32) -> Outcome {
-        let gained = match self.rules.scoring {
-            Scoring::MergedValues => merged_value,
-            Scoring::MergeCount => merges as u64,
+        let spawn = Spawn {
+            cell: cell as u8,
+            exponent: e,
         };
-        self.score += gained;
-        self.moves += 1;
-        let spawn = self.spawn(false);
-        let mut reached_win = false;
-        if merges > 0 {
-            self.max_exponent = self.max_after_merge();
-        }
-        self.max_exponent = self.max_exponent.max(spawn.exponent);
-        if let Some(win) = self.rules.win {
-            if !self.reached_win && self.max_exponent >= win.exponent {
-                self.reached_win = true;
-                reached_win = true;
-            }
-        }
-        self.update_status_after_spawn();
-        Outcome {
-            moved: true,
-            gained,
-            merges,
-            spawn: Some(spawn),
-            reached_win,
-            status: self.status,
-        }
+        let max = if merges > 0 {
+            board.max_after_merge(self.max_exponent)
+        } else {
+            self.max_exponent
+        };
+        // The board can only be stuck when the spawn filled its last empty cell.
+        Some(self.conclude_move(merged_value as u64, merges, max, spawn, empty_count == 1))
     }
 
     /// Plays a move and reports its animation events to `on_event`: every tile moved, then
@@ -612,14 +596,7 @@ impl Game {
     #[inline]
     fn max_after_merge(&self) -> u8 {
         match &self.state {
-            State::Packed(p) => {
-                let next = self.max_exponent + 1;
-                if next <= 15 && p.contains_exponent(next) {
-                    next
-                } else {
-                    self.max_exponent
-                }
-            }
+            State::Packed(p) => p.max_after_merge(self.max_exponent),
             State::Wide(w) => w.0.iter().copied().max().unwrap_or(0),
             State::Reference(b) => b.max_exponent(),
         }
