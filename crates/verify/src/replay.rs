@@ -68,7 +68,7 @@ pub fn replay(
                 return Err(Problem::NoMove {
                     move_number,
                     direction: dir,
-                    before: Box::new(State::opening_like(&game)),
+                    before: Box::new(State::current(&game)),
                 })
             }
             Ok(outcome) => {

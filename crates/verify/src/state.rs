@@ -43,7 +43,7 @@ impl State {
 
     /// The state of `game` as it stands, with no move or spawn attached (used for the state
     /// before a move).
-    pub fn opening_like(game: &Game) -> State {
+    pub fn current(game: &Game) -> State {
         State {
             move_number: game.move_count(),
             direction: None,
