@@ -2,8 +2,11 @@
 //!
 //! docs/rules.md ("Spawns") is the normative text; this module implements it.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use core::fmt;
+
+use rand_chacha::rand_core::block::BlockRngCore;
+use rand_chacha::ChaCha8Core;
+use rand_core::SeedableRng;
 
 use crate::rules::FourChance;
 
@@ -35,11 +38,25 @@ impl Spawn {
 /// The 32-byte ChaCha key is the seed as 8 little-endian bytes followed by 24 zero bytes;
 /// the stream number and the block counter start at 0. Outputs are the keystream's 32-bit
 /// little-endian words in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The keystream comes from `rand_chacha`'s ChaCha8 block function 64 words (four blocks) at
+/// a time, read from a buffer here: the same words, in the same order, as `rand_chacha::ChaCha8Rng`
+/// gives (pinned by the value-stability tests), without its per-call bookkeeping.
+#[derive(Clone)]
 pub struct SpawnRng {
-    rng: ChaCha8Rng,
-    draws: u64,
+    core: ChaCha8Core,
+    buffer: Block,
+    /// The next unread word of `buffer`; `WORDS` when all are read.
+    index: usize,
+    /// How many times `buffer` was filled.
+    refills: u64,
 }
+
+/// What one call of the block function fills: four 16-word blocks.
+type Block = <ChaCha8Core as BlockRngCore>::Results;
+
+/// Words per buffer fill.
+const WORDS: usize = 64;
 
 impl SpawnRng {
     /// The generator for a game seed.
@@ -47,21 +64,71 @@ impl SpawnRng {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.to_le_bytes());
         SpawnRng {
-            rng: ChaCha8Rng::from_seed(key),
-            draws: 0,
+            core: ChaCha8Core::from_seed(key),
+            buffer: Block::default(),
+            index: WORDS,
+            refills: 0,
         }
+    }
+
+    #[cold]
+    fn refill(&mut self) {
+        self.core.generate(&mut self.buffer);
+        self.index = 0;
+        self.refills += 1;
     }
 
     /// The next raw 32-bit output.
     #[inline]
     pub fn next_raw(&mut self) -> u32 {
-        self.draws += 1;
-        self.rng.next_u32()
+        if self.index == WORDS {
+            self.refill();
+        }
+        let word = self.buffer.as_ref()[self.index];
+        self.index += 1;
+        word
+    }
+
+    /// The next two raw outputs, in order.
+    #[inline(always)]
+    fn next_pair(&mut self) -> (u32, u32) {
+        let i = self.index;
+        if i + 2 <= WORDS {
+            let words = self.buffer.as_ref();
+            self.index = i + 2;
+            (words[i], words[i + 1])
+        } else {
+            (self.next_raw(), self.next_raw())
+        }
+    }
+
+    /// The buffered words not drawn yet, for a caller that draws many spawns in a row (each
+    /// a cell word then a value word, reduced as [`SpawnRng::draw`] does) and then reports
+    /// how many with [`SpawnRng::consume_spawns`]. Fills the buffer first when it is used up.
+    /// A single word is left only after an odd number of [`SpawnRng::next_raw`] calls: the
+    /// next spawn then straddles two fills and must go through [`SpawnRng::draw`].
+    #[inline(always)]
+    pub fn buffered(&mut self) -> &[u32] {
+        if self.index == WORDS {
+            self.refill();
+        }
+        &self.buffer.as_ref()[self.index..]
+    }
+
+    /// Marks the words of the first `n` spawns of [`SpawnRng::buffered`] as drawn.
+    ///
+    /// # Panics
+    /// Debug builds panic when `n` is more than were buffered.
+    #[inline(always)]
+    pub fn consume_spawns(&mut self, n: usize) {
+        debug_assert!(self.index + 2 * n <= WORDS);
+        self.index += 2 * n;
     }
 
     /// How many raw outputs have been drawn so far.
     pub fn draws(&self) -> u64 {
-        self.draws
+        // Before the first fill: 0 fills and `index == WORDS`.
+        self.refills * WORDS as u64 + self.index as u64 - WORDS as u64
     }
 
     /// Draws one spawn: `k` (the index among the `empty` empty cells, counted row-major)
@@ -69,15 +136,31 @@ impl SpawnRng {
     ///
     /// # Panics
     /// Debug builds panic when `empty` is 0; callers spawn only on boards with an empty cell.
-    #[inline]
+    #[inline(always)]
     pub fn draw(&mut self, empty: u32, four: FourChance, always_two: bool) -> (u32, u8) {
         debug_assert!(empty > 0);
-        // One 64-bit read is the next two 32-bit outputs, the first in the low half.
-        self.draws += 2;
-        let pair = self.rng.next_u64();
-        let k = reduce_cell(pair as u32, empty);
-        let is_four = reduce_four((pair >> 32) as u32, four);
+        let (cell, value) = self.next_pair();
+        let k = reduce_cell(cell, empty);
+        let is_four = reduce_four(value, four);
         (k, if is_four && !always_two { 2 } else { 1 })
+    }
+}
+
+impl PartialEq for SpawnRng {
+    /// Equal generators give the same outputs from here on: the block function's state and
+    /// the position in the buffer it filled decide them.
+    fn eq(&self, other: &SpawnRng) -> bool {
+        self.core == other.core && self.index == other.index && self.refills == other.refills
+    }
+}
+
+impl Eq for SpawnRng {}
+
+impl fmt::Debug for SpawnRng {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SpawnRng")
+            .field("draws", &self.draws())
+            .finish_non_exhaustive()
     }
 }
 
@@ -99,6 +182,31 @@ pub const fn reduce_four(raw: u32, chance: FourChance) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_buffer_gives_the_words_of_chacha8rng() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::RngCore;
+        for seed in [0u64, 1, 0xDEAD_BEEF_0123_4567, u64::MAX] {
+            let mut key = [0u8; 32];
+            key[..8].copy_from_slice(&seed.to_le_bytes());
+            let mut expected = ChaCha8Rng::from_seed(key);
+            let mut rng = SpawnRng::new(seed);
+            // Pairs and single words mixed, so that pairs straddle buffer fills too.
+            let mut words = 0;
+            for step in 0..500u32 {
+                if step % 7 == 3 {
+                    assert_eq!(rng.next_raw(), expected.next_u32());
+                    words += 1;
+                } else {
+                    let pair = rng.next_pair();
+                    assert_eq!(pair, (expected.next_u32(), expected.next_u32()));
+                    words += 2;
+                }
+                assert_eq!(rng.draws(), words);
+            }
+        }
+    }
 
     #[test]
     fn reductions_cover_their_ranges() {
