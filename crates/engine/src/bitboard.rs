@@ -53,63 +53,119 @@ const fn reverse_row(row: u16) -> u16 {
 }
 
 /// Spreads a row's four nibbles into a column: nibble `j` goes to bits `16j..16j + 4`.
-#[cfg(feature = "row-tables")]
 const fn spread(row: u16) -> u64 {
     let r = row as u64;
     (r & 0xF) | ((r & 0xF0) << 12) | ((r & 0xF00) << 24) | ((r & 0xF000) << 36)
 }
 
+/// The slide of one line (a row, or a column read top to bottom) in every form the fast path
+/// needs: bits 0..16 the line slid towards nibble 0, bits 16..32 slid towards nibble 3, bits
+/// 32..64 the packed score/merges/overflow word (the same both ways).
+const fn line_entry(line: u16) -> u64 {
+    let (towards_first, packed) = slide_row(line);
+    let (reversed, _) = slide_row(reverse_row(line));
+    towards_first as u64 | (reverse_row(reversed) as u64) << 16 | (packed as u64) << 32
+}
+
+/// A column slid up (`up`) or down, spread back into column 0 of a board.
+const fn column_entry(line: u16, up: bool) -> u64 {
+    let entry = line_entry(line);
+    spread(if up {
+        entry as u16
+    } else {
+        (entry >> 16) as u16
+    })
+}
+
 #[cfg(feature = "row-tables")]
 mod tables {
-    use super::{reverse_row, slide_row, spread};
+    use super::{column_entry, line_entry};
 
-    /// One entry per row value: bits 0..16 the row slid left, bits 16..32 the row slid
-    /// right, bits 32..64 the packed score/merges/overflow word (the same both ways).
-    pub(super) static ROWS: [u64; 65536] = {
+    /// [`line_entry`] of every line value.
+    pub(super) static LINES: [u64; 65536] = {
         let mut t = [0u64; 65536];
-        let mut row = 0usize;
-        while row < 65536 {
-            let (l, p) = slide_row(row as u16);
-            let (r, _) = slide_row(reverse_row(row as u16));
-            t[row] = l as u64 | (reverse_row(r) as u64) << 16 | (p as u64) << 32;
-            row += 1;
+        let mut line = 0usize;
+        while line < 65536 {
+            t[line] = line_entry(line as u16);
+            line += 1;
         }
         t
     };
 
-    /// Bit 63 (unused by a spread column) set when the slide merges two 32768 tiles.
-    const fn overflow_flag(packed: u32) -> u64 {
-        if packed >> super::OVERFLOW_SHIFT != 0 {
-            1 << 63
-        } else {
-            0
-        }
-    }
-
-    /// A column (a row of the transposed board) slid up, spread back into column 0 of a
-    /// board: one transpose instead of two for vertical slides.
+    /// [`column_entry`] of every column value, slid up.
     pub(super) static UP: [u64; 65536] = {
         let mut t = [0u64; 65536];
-        let mut row = 0usize;
-        while row < 65536 {
-            let (column, packed) = slide_row(row as u16);
-            t[row] = spread(column) | overflow_flag(packed);
-            row += 1;
+        let mut line = 0usize;
+        while line < 65536 {
+            t[line] = column_entry(line as u16, true);
+            line += 1;
         }
         t
     };
 
-    /// A column slid down, spread back into column 0 of a board.
+    /// [`column_entry`] of every column value, slid down.
     pub(super) static DOWN: [u64; 65536] = {
         let mut t = [0u64; 65536];
-        let mut row = 0usize;
-        while row < 65536 {
-            let (column, packed) = slide_row(reverse_row(row as u16));
-            t[row] = spread(reverse_row(column)) | overflow_flag(packed);
-            row += 1;
+        let mut line = 0usize;
+        while line < 65536 {
+            t[line] = column_entry(line as u16, false);
+            line += 1;
         }
         t
     };
+}
+
+/// [`line_entry`]: from the table, or computed without it.
+#[inline(always)]
+fn line(line: usize) -> u64 {
+    #[cfg(feature = "row-tables")]
+    {
+        tables::LINES[line]
+    }
+    #[cfg(not(feature = "row-tables"))]
+    {
+        line_entry(line as u16)
+    }
+}
+
+/// [`column_entry`] slid up or down: from the tables, or computed without them.
+#[inline(always)]
+fn column_slid(line: usize, up: bool) -> u64 {
+    #[cfg(feature = "row-tables")]
+    {
+        if up {
+            tables::UP[line]
+        } else {
+            tables::DOWN[line]
+        }
+    }
+    #[cfg(not(feature = "row-tables"))]
+    {
+        column_entry(line as u16, up)
+    }
+}
+
+/// Row `r` of the board as a line value (nibble `j` is column `j`).
+#[inline(always)]
+const fn row_of(x: u64, r: u32) -> usize {
+    (x >> (16 * r)) as u16 as usize
+}
+
+/// Column `c` of the board as a line value (nibble `j` is row `j`), gathered by one multiply:
+/// the four nibbles at bits `0, 16, 32, 48` (after the shift) land side by side in the top 16
+/// bits of the product, and no partial product carries into them.
+#[inline(always)]
+const fn column_of(x: u64, c: u32) -> usize {
+    const COLUMN_0: u64 = 0x000F_000F_000F_000F;
+    const GATHER: u64 = (1 << 48) | (1 << 36) | (1 << 24) | (1 << 12);
+    (((x >> (4 * c)) & COLUMN_0).wrapping_mul(GATHER) >> 48) as usize
+}
+
+/// Whether some cell holds 15 (32768): only then can a slide overflow a nibble.
+#[inline(always)]
+const fn has_fifteen(x: u64) -> bool {
+    let t = x & (x >> 1);
+    t & (t >> 2) & 0x1111_1111_1111_1111 != 0
 }
 
 /// Transposes the 4x4 nibble matrix (row `r`, column `c` goes to row `c`, column `r`).
@@ -166,11 +222,12 @@ impl Packed {
     /// Slides towards `dir`.
     #[inline(always)]
     pub fn slide(self, dir: Direction) -> FastSlide {
+        let x = self.0;
         let (board, packed) = match dir {
-            Direction::Left => rows(self.0, row_left),
-            Direction::Right => rows(self.0, row_right),
-            Direction::Up => columns(transpose(self.0), col_up),
-            Direction::Down => columns(transpose(self.0), col_down),
+            Direction::Left => rows(x, 0),
+            Direction::Right => rows(x, 16),
+            Direction::Up => columns(x, true),
+            Direction::Down => columns(x, false),
         };
         if packed >> OVERFLOW_SHIFT != 0 {
             return FastSlide::Overflow;
@@ -187,17 +244,20 @@ impl Packed {
     /// the result; [`Packed::slide`] reports it as [`FastSlide::Overflow`]).
     #[inline(always)]
     pub fn slide_board(self, dir: Direction) -> Option<Packed> {
-        let (board, overflow) = match dir {
-            Direction::Left => board_rows(self.0, 0),
-            Direction::Right => board_rows(self.0, 16),
-            Direction::Up => board_up(transpose(self.0)),
-            Direction::Down => board_down(transpose(self.0)),
-        };
-        if overflow {
-            None
-        } else {
-            Some(Packed(board))
+        let x = self.0;
+        if has_fifteen(x) {
+            // Rare: the only boards whose slide may not fit in nibbles.
+            return match self.slide(dir) {
+                FastSlide::Done { board, .. } => Some(board),
+                FastSlide::Overflow => None,
+            };
         }
+        Some(Packed(match dir {
+            Direction::Left => rows(x, 0).0,
+            Direction::Right => rows(x, 16).0,
+            Direction::Up => columns(x, true).0,
+            Direction::Down => columns(x, false).0,
+        }))
     }
 
     /// The board after a slide towards `dir`, ignoring score; nibble overflow is reported as
@@ -251,6 +311,16 @@ impl Packed {
         (Packed(self.0 | (e as u64) << (4 * cell)), cell)
     }
 
+    /// [`Packed::place_kth_empty`] without the cell index: the board only, with a tile of
+    /// exponent 1 or 2 (a 2 or a 4). The replay loop's form: the tile is the selected empty
+    /// cell's mark bit, doubled for a 4, so no bit scan stands between one move and the next.
+    #[inline(always)]
+    pub fn spawn_kth_empty(self, (empty, prefix): (u64, u64), k: u32, four: bool) -> Packed {
+        let wanted = 0x1111_1111_1111_1111u64.wrapping_mul((k as u64 + 1) & 0xF);
+        let hit = zero_nibbles(prefix ^ wanted) & empty;
+        Packed(self.0 | if four { hit << 1 } else { hit })
+    }
+
     /// Whether no slide changes the board: no empty cell and no equal neighbours.
     #[inline]
     pub const fn is_stuck(self) -> bool {
@@ -258,11 +328,17 @@ impl Packed {
         if zero_nibbles(x) != 0 {
             return false;
         }
-        // Horizontal neighbours: nibble i vs i+1 within a row (columns 0..3).
+        self.full_is_stuck()
+    }
+
+    /// [`Packed::is_stuck`] for a board known to be full: no equal neighbours. Without
+    /// branches, so the replay loop can compute it on every move and branch only on the answer.
+    #[inline(always)]
+    pub const fn full_is_stuck(self) -> bool {
+        let x = self.0;
         let horizontal = zero_nibbles(x ^ (x >> 4)) & 0x0111_0111_0111_0111;
-        // Vertical neighbours: nibble i vs i+4 (rows 0..3).
         let vertical = zero_nibbles(x ^ (x >> 16)) & 0x0000_1111_1111_1111;
-        horizontal == 0 && vertical == 0
+        (horizontal | vertical) == 0
     }
 
     /// Whether some cell holds exponent `e` (`e <= 15`).
@@ -296,6 +372,52 @@ impl Packed {
             i += 1;
         }
         m
+    }
+}
+
+/// How the replay loop puts a spawned tile on the `k`-th empty cell of a board (row-major,
+/// `k` below the number of empty cells), given whether it is a 4. Every placement gives the
+/// same board; they differ only in the instructions they use.
+pub(crate) trait Placement: Copy {
+    /// The board with a 2 (or a 4 when `four`) on its `k`-th empty cell.
+    fn spawn_kth_empty(self, board: Packed, k: u32, four: bool) -> Packed;
+}
+
+/// Placement on any CPU: running counts of the empty cells from one multiply, then the cell
+/// whose count is `k + 1` ([`Packed::spawn_kth_empty`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Placement for Portable {
+    #[inline(always)]
+    fn spawn_kth_empty(self, board: Packed, k: u32, four: bool) -> Packed {
+        board.spawn_kth_empty(board.empty_prefix_counts(), k, four)
+    }
+}
+
+/// Placement with x86-64's BMI2 `pdep`, which deposits bit `k` onto the `k`-th set bit of
+/// the empty-cell mask in one instruction. Exists only where the CPU has BMI2: the only way
+/// to get one is [`Bmi2::detect`], which asks the CPU at run time.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bmi2(());
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+impl Bmi2 {
+    /// `Some` when this CPU has BMI2 (the answer is cached by std after the first call).
+    #[inline]
+    pub(crate) fn detect() -> Option<Bmi2> {
+        std::is_x86_feature_detected!("bmi2").then_some(Bmi2(()))
+    }
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+impl Placement for Bmi2 {
+    #[inline(always)]
+    fn spawn_kth_empty(self, board: Packed, k: u32, four: bool) -> Packed {
+        // SAFETY: a `Bmi2` value exists only when `detect` found BMI2 on this CPU.
+        let hit = unsafe { core::arch::x86_64::_pdep_u64(1 << k, board.empty_nibbles()) };
+        Packed(board.0 | if four { hit << 1 } else { hit })
     }
 }
 
@@ -347,146 +469,28 @@ fn select16(mask: u32, k: u32) -> u32 {
     }
 }
 
+/// The four rows slid (`half` 0: left, 16: right) and the sum of their packed words.
 #[inline(always)]
-fn rows(x: u64, f: impl Fn(u16) -> (u16, u32)) -> (u64, u32) {
-    let (r0, p0) = f(x as u16);
-    let (r1, p1) = f((x >> 16) as u16);
-    let (r2, p2) = f((x >> 32) as u16);
-    let (r3, p3) = f((x >> 48) as u16);
+fn rows(x: u64, half: u32) -> (u64, u32) {
+    let e = [0, 1, 2, 3].map(|r| line(row_of(x, r)));
+    let slid = |r: usize| ((e[r] >> half) & 0xFFFF) << (16 * r);
+    let packed = |r: usize| (e[r] >> 32) as u32;
     (
-        r0 as u64 | (r1 as u64) << 16 | (r2 as u64) << 32 | (r3 as u64) << 48,
-        p0 + p1 + p2 + p3,
+        slid(0) | slid(1) | slid(2) | slid(3),
+        packed(0) + packed(1) + packed(2) + packed(3),
     )
 }
 
-#[cfg(feature = "row-tables")]
+/// The four columns slid up or down and the sum of their packed words.
 #[inline(always)]
-fn row_left(r: u16) -> (u16, u32) {
-    let e = tables::ROWS[r as usize];
-    (e as u16, (e >> 32) as u32)
-}
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn row_right(r: u16) -> (u16, u32) {
-    let e = tables::ROWS[r as usize];
-    ((e >> 16) as u16, (e >> 32) as u32)
-}
-
-/// Slides the four columns of a board given as its transpose `t` (row `c` of `t` is column
-/// `c`), with `f` giving each column slid and spread back into column 0.
-#[inline(always)]
-fn columns(t: u64, f: impl Fn(u16) -> (u64, u32)) -> (u64, u32) {
-    let (c0, p0) = f(t as u16);
-    let (c1, p1) = f((t >> 16) as u16);
-    let (c2, p2) = f((t >> 32) as u16);
-    let (c3, p3) = f((t >> 48) as u16);
-    const CELLS: u64 = 0x000F_000F_000F_000F;
+fn columns(x: u64, up: bool) -> (u64, u32) {
+    let c = [0, 1, 2, 3].map(|i| column_of(x, i));
+    let slid = |i: usize| column_slid(c[i], up) << (4 * i);
+    let packed = |i: usize| (line(c[i]) >> 32) as u32;
     (
-        (c0 & CELLS) | (c1 & CELLS) << 4 | (c2 & CELLS) << 8 | (c3 & CELLS) << 12,
-        p0 + p1 + p2 + p3,
+        slid(0) | slid(1) | slid(2) | slid(3),
+        packed(0) + packed(1) + packed(2) + packed(3),
     )
-}
-
-/// Rows slid without score: `shift` 0 takes the left result of the row table, 16 the right.
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn board_rows(x: u64, shift: u32) -> (u64, bool) {
-    let e0 = tables::ROWS[x as u16 as usize];
-    let e1 = tables::ROWS[(x >> 16) as u16 as usize];
-    let e2 = tables::ROWS[(x >> 32) as u16 as usize];
-    let e3 = tables::ROWS[(x >> 48) as usize];
-    let row = |e: u64| (e >> shift) & 0xFFFF;
-    let board = row(e0) | row(e1) << 16 | row(e2) << 32 | row(e3) << 48;
-    // The overflow count sits in bits 60..63 of each entry.
-    (board, (e0 | e1 | e2 | e3) >> 60 != 0)
-}
-
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn board_up(t: u64) -> (u64, bool) {
-    board_columns(t, &tables::UP)
-}
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn board_down(t: u64) -> (u64, bool) {
-    board_columns(t, &tables::DOWN)
-}
-
-/// Columns slid without score, from the transposed board, through a column table whose
-/// entries carry the overflow flag in bit 63.
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn board_columns(t: u64, table: &[u64; 65536]) -> (u64, bool) {
-    let c0 = table[t as u16 as usize];
-    let c1 = table[(t >> 16) as u16 as usize];
-    let c2 = table[(t >> 32) as u16 as usize];
-    let c3 = table[(t >> 48) as usize];
-    const CELLS: u64 = 0x000F_000F_000F_000F;
-    let board = (c0 & CELLS) | (c1 & CELLS) << 4 | (c2 & CELLS) << 8 | (c3 & CELLS) << 12;
-    (board, (c0 | c1 | c2 | c3) >> 63 != 0)
-}
-
-#[cfg(not(feature = "row-tables"))]
-fn board_rows(x: u64, shift: u32) -> (u64, bool) {
-    let (board, packed) = if shift == 0 {
-        rows(x, row_left)
-    } else {
-        rows(x, row_right)
-    };
-    (board, packed >> OVERFLOW_SHIFT != 0)
-}
-#[cfg(not(feature = "row-tables"))]
-fn board_up(t: u64) -> (u64, bool) {
-    let (board, packed) = columns(t, col_up);
-    (board, packed >> OVERFLOW_SHIFT != 0)
-}
-#[cfg(not(feature = "row-tables"))]
-fn board_down(t: u64) -> (u64, bool) {
-    let (board, packed) = columns(t, col_down);
-    (board, packed >> OVERFLOW_SHIFT != 0)
-}
-
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn col_up(r: u16) -> (u64, u32) {
-    (
-        tables::UP[r as usize],
-        (tables::ROWS[r as usize] >> 32) as u32,
-    )
-}
-#[cfg(feature = "row-tables")]
-#[inline(always)]
-fn col_down(r: u16) -> (u64, u32) {
-    (
-        tables::DOWN[r as usize],
-        (tables::ROWS[r as usize] >> 32) as u32,
-    )
-}
-
-#[cfg(not(feature = "row-tables"))]
-fn col_up(r: u16) -> (u64, u32) {
-    let (x, p) = row_left(r);
-    (spread_loop(x), p)
-}
-#[cfg(not(feature = "row-tables"))]
-fn col_down(r: u16) -> (u64, u32) {
-    let (x, p) = row_right(r);
-    (spread_loop(x), p)
-}
-#[cfg(not(feature = "row-tables"))]
-fn spread_loop(row: u16) -> u64 {
-    let r = row as u64;
-    (r & 0xF) | ((r & 0xF0) << 12) | ((r & 0xF00) << 24) | ((r & 0xF000) << 36)
-}
-
-#[cfg(not(feature = "row-tables"))]
-fn row_left(r: u16) -> (u16, u32) {
-    slide_row(r)
-}
-#[cfg(not(feature = "row-tables"))]
-fn row_right(r: u16) -> (u16, u32) {
-    let (x, p) = slide_row(reverse_row(r));
-    (reverse_row(x), p)
 }
 
 /// A 4x4 board with a byte per cell: the exact path for tiles past 2^15.
@@ -617,7 +621,38 @@ mod tests {
             for k in 0..n {
                 let (placed, cell) = p.place_kth_empty(counts, k, 2);
                 assert_eq!(cell, p.nth_empty(k), "board {board:016x} k {k}");
+                assert_eq!(p.spawn_kth_empty(counts, k, true), placed);
+                assert_eq!(
+                    p.spawn_kth_empty(counts, k, false),
+                    p.place_kth_empty(counts, k, 1).0
+                );
                 assert_eq!(placed.0, board | 2 << (4 * cell));
+            }
+        }
+    }
+
+    #[test]
+    fn every_placement_matches_the_scan() {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        let bmi2 = Bmi2::detect();
+        for full in 1u32..=0xFFFF {
+            let mut board = 0u64;
+            for i in 0..16 {
+                if full & (1 << i) != 0 {
+                    board |= 3 << (4 * i);
+                }
+            }
+            let p = Packed(board);
+            for k in 0..p.empty_count() {
+                for four in [false, true] {
+                    let cell = p.nth_empty(k);
+                    let expected = Packed(board | (1 + four as u64) << (4 * cell));
+                    assert_eq!(Portable.spawn_kth_empty(p, k, four), expected);
+                    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                    if let Some(bmi2) = bmi2 {
+                        assert_eq!(bmi2.spawn_kth_empty(p, k, four), expected);
+                    }
+                }
             }
         }
     }
