@@ -2,12 +2,14 @@
 
 use core::fmt;
 
-use crate::bitboard::{FastSlide, Packed, Wide};
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use crate::bitboard::Bmi2;
+use crate::bitboard::{FastSlide, Packed, Placement, Portable, Wide};
 use crate::direction::{Direction, DirectionSet};
 use crate::hash;
 use crate::reference::{self, Event, MAX_CELLS};
 use crate::rules::{OpeningSpawn, Rules, RulesError, Scoring};
-use crate::spawn::{Spawn, SpawnRng};
+use crate::spawn::{reduce_cell, reduce_four, Spawn, SpawnRng};
 
 /// Which implementation slides the tiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -480,25 +482,167 @@ impl Game {
     /// assert_eq!(game.move_count(), 1);
     /// ```
     pub fn play_all(&mut self, moves: &[Direction]) -> Result<(), Refusal> {
-        for (index, &direction) in moves.iter().enumerate() {
+        let mut index = 0;
+        while index < moves.len() {
             if self.status.is_finished() {
                 return Err(Refusal::Finished {
                     index,
                     status: self.status,
                 });
             }
-            let moved = match self.state {
-                State::Packed(p) => match self.play_packed(p, direction) {
-                    Some(outcome) => outcome.moved,
-                    None => self.play(direction).is_ok_and(|o| o.moved),
-                },
-                _ => self.play(direction).is_ok_and(|o| o.moved),
-            };
-            if !moved {
+            if let State::Packed(board) = self.state {
+                index = self.play_all_packed(board, moves, index)?;
+                if index == moves.len() || self.status.is_finished() {
+                    continue;
+                }
+                // The move at `index` overflows a nibble: the general path below plays it
+                // on the wide board.
+            }
+            let direction = moves[index];
+            if !self.play(direction).is_ok_and(|o| o.moved) {
                 return Err(Refusal::NoMove { index, direction });
             }
+            index += 1;
         }
         Ok(())
+    }
+
+    /// The replay loop of the 4x4 fast path: plays `moves[start..]` on the packed board with
+    /// the game's bookkeeping kept in locals, exactly as [`Game::play`] would, until the list
+    /// ends, a move is refused, the game ends, or a slide overflows a nibble. Returns the index
+    /// of the first move not played.
+    ///
+    /// On x86-64 CPUs with BMI2 (asked at run time) the loop is compiled a second time with
+    /// BMI2 enabled and places spawns with `pdep`; the results are the same either way.
+    #[inline(never)]
+    fn play_all_packed(
+        &mut self,
+        board: Packed,
+        moves: &[Direction],
+        start: usize,
+    ) -> Result<usize, Refusal> {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if let Some(bmi2) = Bmi2::detect() {
+            // SAFETY: `detect` found BMI2 on this CPU (and every CPU with BMI2 has BMI1).
+            return unsafe { self.play_all_packed_bmi2(bmi2, board, moves, start) };
+        }
+        self.replay_packed(Portable, board, moves, start)
+    }
+
+    /// [`Game::replay_packed`] compiled for CPUs with BMI1 and BMI2.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn play_all_packed_bmi2(
+        &mut self,
+        bmi2: Bmi2,
+        board: Packed,
+        moves: &[Direction],
+        start: usize,
+    ) -> Result<usize, Refusal> {
+        self.replay_packed(bmi2, board, moves, start)
+    }
+
+    /// The body of [`Game::play_all_packed`], with spawns placed by `placement`.
+    #[inline(always)]
+    fn replay_packed<P: Placement>(
+        &mut self,
+        placement: P,
+        mut board: Packed,
+        moves: &[Direction],
+        start: usize,
+    ) -> Result<usize, Refusal> {
+        let four = self.rules.four_chance;
+        let scoring = self.rules.scoring;
+        // The win still to detect. A nibble holds exponents up to 15; a higher winning tile
+        // can only appear on the wide board. Until a move reaches it, the largest tile is
+        // below it, so the first board holding the tile is the one that reaches it.
+        let mut win = self
+            .rules
+            .win
+            .filter(|w| !self.reached_win && w.exponent <= 15);
+        let mut score = self.score;
+        let mut stuck = false;
+        // Empty cells of `board`. Each merge frees one cell and each spawn fills one, so the
+        // count after a slide is known as soon as the slide's merges are, before the slid
+        // board's empty cells are: the spawn's cell draw does not wait for them.
+        let mut empty = board.empty_count();
+        let mut index = start;
+        // `index` is the first move not played; the loop ends with what stopped it.
+        let stop = loop {
+            // A run of moves whose spawns the generator's buffer holds: two words each.
+            let words = self.rng.buffered();
+            let run = (words.len() / 2).min(moves.len() - index);
+            if run == 0 {
+                // The list is played, or one word is left and the next spawn straddles two
+                // fills: the caller's general path takes it.
+                break Ok(());
+            }
+            let mut played = 0;
+            let stop = loop {
+                if played == run {
+                    break None;
+                }
+                let direction = moves[index + played];
+                let FastSlide::Done {
+                    board: slid,
+                    merged_value,
+                    merges,
+                } = board.slide(direction)
+                else {
+                    break Some(Ok(()));
+                };
+                if slid == board {
+                    break Some(Err(Refusal::NoMove {
+                        index: index + played,
+                        direction,
+                    }));
+                }
+                // A real move leaves an empty cell; a slide never removes every tile, so at
+                // most 15 cells are empty.
+                let slid_empty = empty + merges;
+                let k = reduce_cell(words[2 * played], slid_empty);
+                let is_four = reduce_four(words[2 * played + 1], four);
+                debug_assert_eq!(slid_empty, slid.empty_count());
+                board = placement.spawn_kth_empty(slid, k, is_four);
+                empty = slid_empty - 1;
+                played += 1;
+                score += match scoring {
+                    Scoring::MergedValues => merged_value as u64,
+                    Scoring::MergeCount => merges as u64,
+                };
+                if let Some(w) = win {
+                    // A merge making the tile scores its value alone; a spawn makes at most 4.
+                    let spawned = if is_four { 2 } else { 1 };
+                    let may_win = merged_value >> w.exponent != 0 || spawned >= w.exponent;
+                    if may_win && board.contains_exponent(w.exponent) {
+                        self.reached_win = true;
+                        win = None;
+                        if w.ends_game {
+                            self.status = Status::Won;
+                            break Some(Ok(()));
+                        }
+                    }
+                }
+                // The board can only be stuck when the spawn filled its last empty cell.
+                if empty == 0 && board.full_is_stuck() {
+                    stuck = true;
+                    break Some(Ok(()));
+                }
+            };
+            self.rng.consume_spawns(played);
+            index += played;
+            if let Some(stop) = stop {
+                break stop;
+            }
+        };
+        self.state = State::Packed(board);
+        self.score = score;
+        self.moves += (index - start) as u32;
+        self.max_exponent = board.max_exponent();
+        if stuck {
+            self.status = Status::Over;
+        }
+        stop.map(|()| index)
     }
 
     /// The 4x4 fast path of [`Game::play`]; `None` when the slide overflows a nibble (the
