@@ -375,29 +375,39 @@ impl Packed {
     }
 }
 
-/// How the replay loop puts a spawned tile on the `k`-th empty cell of a board (row-major,
-/// `k` below the number of empty cells), given whether it is a 4. Every placement gives the
-/// same board; they differ only in the instructions they use.
-pub(crate) trait Placement: Copy {
+/// The two steps of the replay loop that depend on the CPU's instructions: sliding the board
+/// and putting a spawned tile on the `k`-th empty cell (row-major, `k` below the number of
+/// empty cells). Every implementation gives the same results; tests compare them.
+pub(crate) trait Cpu: Copy {
+    /// [`Packed::slide`].
+    fn slide(self, board: Packed, dir: Direction) -> FastSlide;
     /// The board with a 2 (or a 4 when `four`) on its `k`-th empty cell.
     fn spawn_kth_empty(self, board: Packed, k: u32, four: bool) -> Packed;
 }
 
-/// Placement on any CPU: running counts of the empty cells from one multiply, then the cell
-/// whose count is `k + 1` ([`Packed::spawn_kth_empty`]).
+/// Any CPU: [`Packed::slide`] (one code path per direction), and placement by running counts
+/// of the empty cells from one multiply, then the cell whose count is `k + 1`
+/// ([`Packed::spawn_kth_empty`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
 
-impl Placement for Portable {
+impl Cpu for Portable {
+    #[inline(always)]
+    fn slide(self, board: Packed, dir: Direction) -> FastSlide {
+        board.slide(dir)
+    }
+
     #[inline(always)]
     fn spawn_kth_empty(self, board: Packed, k: u32, four: bool) -> Packed {
         board.spawn_kth_empty(board.empty_prefix_counts(), k, four)
     }
 }
 
-/// Placement with x86-64's BMI2 `pdep`, which deposits bit `k` onto the `k`-th set bit of
-/// the empty-cell mask in one instruction. Exists only where the CPU has BMI2: the only way
-/// to get one is [`Bmi2::detect`], which asks the CPU at run time.
+/// x86-64 with BMI2. `pext` reads any line (row or column) out of the board and `pdep` puts
+/// it back, so one branch-free code path slides in all four directions through the line
+/// table; `pdep` also deposits bit `k` onto the `k`-th empty cell in one instruction. Exists
+/// only where the CPU has BMI2: the only way to get one is [`Bmi2::detect`], which asks the
+/// CPU at run time.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bmi2(());
@@ -411,8 +421,48 @@ impl Bmi2 {
     }
 }
 
+/// For each direction code, the board bits of its four lines, each read from the wall
+/// outwards in increasing bit order: columns for up and down, rows for right and left.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-impl Placement for Bmi2 {
+const LINE_BITS: [[u64; 4]; 4] = {
+    const COLUMN: u64 = 0x000F_000F_000F_000F;
+    const ROW: u64 = 0xFFFF;
+    let columns = [COLUMN, COLUMN << 4, COLUMN << 8, COLUMN << 12];
+    let rows = [ROW, ROW << 16, ROW << 32, ROW << 48];
+    [columns, rows, columns, rows]
+};
+
+/// For each direction code, which half of a [`line_entry`] holds the slid line: 0 (towards
+/// nibble 0: up, left) or 16 (towards nibble 3: down, right).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+const LINE_HALF: [u32; 4] = [0, 16, 16, 0];
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+impl Cpu for Bmi2 {
+    #[inline(always)]
+    fn slide(self, board: Packed, dir: Direction) -> FastSlide {
+        use core::arch::x86_64::{_pdep_u64, _pext_u64};
+        let bits = &LINE_BITS[dir.code() as usize];
+        let half = LINE_HALF[dir.code() as usize];
+        let mut slid = 0;
+        let mut packed = 0;
+        for &mask in bits {
+            // SAFETY: a `Bmi2` value exists only when `detect` found BMI2 on this CPU.
+            let entry = line(unsafe { _pext_u64(board.0, mask) } as u16 as usize);
+            // `pdep` takes as many low bits of its source as the mask has: the 16 of the line.
+            slid |= unsafe { _pdep_u64(entry >> half, mask) };
+            packed += (entry >> 32) as u32;
+        }
+        if packed >> OVERFLOW_SHIFT != 0 {
+            return FastSlide::Overflow;
+        }
+        FastSlide::Done {
+            board: Packed(slid),
+            merged_value: packed & SCORE_MASK,
+            merges: (packed >> MERGE_SHIFT) & 0xF,
+        }
+    }
+
     #[inline(always)]
     fn spawn_kth_empty(self, board: Packed, k: u32, four: bool) -> Packed {
         // SAFETY: a `Bmi2` value exists only when `detect` found BMI2 on this CPU.
@@ -654,6 +704,38 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Every line value as each row and each column of an otherwise empty board, and a
+    /// stream of pseudo-random full boards: every CPU's slide equals [`Packed::slide`].
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn every_cpu_slides_alike() {
+        let Some(bmi2) = Bmi2::detect() else {
+            return; // Nothing to compare with on this CPU; `Portable` is `Packed::slide`.
+        };
+        let check = |x: u64| {
+            for dir in Direction::ALL {
+                assert_eq!(
+                    bmi2.slide(Packed(x), dir),
+                    Packed(x).slide(dir),
+                    "{x:016x} {dir}"
+                );
+            }
+        };
+        for line in 0..=0xFFFFu64 {
+            for i in 0..4 {
+                check(line << (16 * i));
+                check(spread(line as u16) << (4 * i));
+            }
+        }
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(x);
         }
     }
 

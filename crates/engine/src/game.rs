@@ -4,7 +4,7 @@ use core::fmt;
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 use crate::bitboard::Bmi2;
-use crate::bitboard::{FastSlide, Packed, Placement, Portable, Wide};
+use crate::bitboard::{Cpu, FastSlide, Packed, Portable, Wide};
 use crate::direction::{Direction, DirectionSet};
 use crate::hash;
 use crate::reference::{self, Event, MAX_CELLS};
@@ -513,7 +513,8 @@ impl Game {
     /// of the first move not played.
     ///
     /// On x86-64 CPUs with BMI2 (asked at run time) the loop is compiled a second time with
-    /// BMI2 enabled and places spawns with `pdep`; the results are the same either way.
+    /// BMI2 enabled, sliding and placing spawns with `pext`/`pdep` without a branch on the
+    /// direction; the results are the same either way.
     #[inline(never)]
     fn play_all_packed(
         &mut self,
@@ -542,11 +543,11 @@ impl Game {
         self.replay_packed(bmi2, board, moves, start)
     }
 
-    /// The body of [`Game::play_all_packed`], with spawns placed by `placement`.
+    /// The body of [`Game::play_all_packed`], with the slides and placements of `cpu`.
     #[inline(always)]
-    fn replay_packed<P: Placement>(
+    fn replay_packed<C: Cpu>(
         &mut self,
-        placement: P,
+        cpu: C,
         mut board: Packed,
         moves: &[Direction],
         start: usize,
@@ -555,19 +556,23 @@ impl Game {
         let scoring = self.rules.scoring;
         // The win still to detect. A nibble holds exponents up to 15; a higher winning tile
         // can only appear on the wide board. Until a move reaches it, the largest tile is
-        // below it, so the first board holding the tile is the one that reaches it.
+        // below it, so the first board holding the tile is the one that reaches it; and that
+        // move either merged it (a merge making 2^w alone scores 2^w) or, for a winning 4,
+        // spawned it. `win_value` is 2^w, or out of reach once there is nothing to detect.
         let mut win = self
             .rules
             .win
             .filter(|w| !self.reached_win && w.exponent <= 15);
+        let mut win_value = win.map_or(u32::MAX, |w| 1 << w.exponent);
+        let four_wins = win.is_some_and(|w| w.exponent <= 2);
         let mut score = self.score;
         let mut stuck = false;
         // Empty cells of `board`. Each merge frees one cell and each spawn fills one, so the
         // count after a slide is known as soon as the slide's merges are, before the slid
         // board's empty cells are: the spawn's cell draw does not wait for them.
         let mut empty = board.empty_count();
-        let mut index = start;
         // `index` is the first move not played; the loop ends with what stopped it.
+        let mut index = start;
         let stop = loop {
             // A run of moves whose spawns the generator's buffer holds: two words each.
             let words = self.rng.buffered();
@@ -578,57 +583,56 @@ impl Game {
                 break Ok(());
             }
             let mut played = 0;
-            let stop = loop {
-                if played == run {
-                    break None;
-                }
-                let direction = moves[index + played];
+            let mut stop = None;
+            for (&direction, spawn) in moves[index..index + run].iter().zip(words.chunks_exact(2)) {
                 let FastSlide::Done {
                     board: slid,
                     merged_value,
                     merges,
-                } = board.slide(direction)
+                } = cpu.slide(board, direction)
                 else {
-                    break Some(Ok(()));
+                    stop = Some(Ok(()));
+                    break;
                 };
                 if slid == board {
-                    break Some(Err(Refusal::NoMove {
+                    stop = Some(Err(Refusal::NoMove {
                         index: index + played,
                         direction,
                     }));
+                    break;
                 }
                 // A real move leaves an empty cell; a slide never removes every tile, so at
                 // most 15 cells are empty.
                 let slid_empty = empty + merges;
-                let k = reduce_cell(words[2 * played], slid_empty);
-                let is_four = reduce_four(words[2 * played + 1], four);
+                let k = reduce_cell(spawn[0], slid_empty);
+                let is_four = reduce_four(spawn[1], four);
                 debug_assert_eq!(slid_empty, slid.empty_count());
-                board = placement.spawn_kth_empty(slid, k, is_four);
+                board = cpu.spawn_kth_empty(slid, k, is_four);
                 empty = slid_empty - 1;
                 played += 1;
                 score += match scoring {
                     Scoring::MergedValues => merged_value as u64,
                     Scoring::MergeCount => merges as u64,
                 };
-                if let Some(w) = win {
-                    // A merge making the tile scores its value alone; a spawn makes at most 4.
-                    let spawned = if is_four { 2 } else { 1 };
-                    let may_win = merged_value >> w.exponent != 0 || spawned >= w.exponent;
-                    if may_win && board.contains_exponent(w.exponent) {
+                if merged_value >= win_value || (is_four && four_wins) {
+                    if let Some(w) = win.filter(|w| board.contains_exponent(w.exponent)) {
                         self.reached_win = true;
                         win = None;
+                        win_value = u32::MAX;
                         if w.ends_game {
                             self.status = Status::Won;
-                            break Some(Ok(()));
+                            stop = Some(Ok(()));
+                            break;
                         }
                     }
                 }
                 // The board can only be stuck when the spawn filled its last empty cell.
                 if empty == 0 && board.full_is_stuck() {
                     stuck = true;
-                    break Some(Ok(()));
+                    stop = Some(Ok(()));
+                    break;
                 }
-            };
+            }
             self.rng.consume_spawns(played);
             index += played;
             if let Some(stop) = stop {
