@@ -1,9 +1,12 @@
-//! Raw slides over fixed boards, for profilers: `valgrind --tool=callgrind`.
+//! Raw slides over fixed boards, for profilers: `valgrind --tool=callgrind
+//! target/release/examples/raw_profile [scored|board]`. The loop is the raw-move benchmark's:
+//! each board slid in all four directions.
+use std::hint::black_box;
 use twenty48_engine::bitboard::{FastSlide, Packed};
 use twenty48_engine::Direction;
 
 fn main() {
-    let dir: Option<u8> = std::env::args().nth(1).map(|a| a.parse().unwrap());
+    let scored = std::env::args().nth(1).as_deref() != Some("board");
     let mut x = 0x0123_4567_89ab_cdefu64;
     let boards: Vec<Packed> = (0..1024)
         .map(|_| {
@@ -15,18 +18,33 @@ fn main() {
         .collect();
     let mut acc = 0u64;
     for _ in 0..100 {
-        for &p in &boards {
-            for d in Direction::ALL {
-                if dir.is_some_and(|c| c != d.code()) {
-                    continue;
+        if scored {
+            for &p in black_box(&boards) {
+                for d in [
+                    Direction::Up,
+                    Direction::Right,
+                    Direction::Down,
+                    Direction::Left,
+                ] {
+                    if let FastSlide::Done {
+                        board,
+                        merged_value,
+                        ..
+                    } = p.slide(d)
+                    {
+                        acc = acc.wrapping_add(board.0 ^ merged_value as u64);
+                    }
                 }
-                if let FastSlide::Done {
-                    board,
-                    merged_value,
-                    ..
-                } = std::hint::black_box(p).slide(d)
-                {
-                    acc = acc.wrapping_add(board.0 ^ merged_value as u64);
+            }
+        } else {
+            for &p in black_box(&boards) {
+                for d in [
+                    Direction::Up,
+                    Direction::Right,
+                    Direction::Down,
+                    Direction::Left,
+                ] {
+                    acc = acc.wrapping_add(p.slide_board(d).map_or(0, |b| b.0));
                 }
             }
         }

@@ -482,6 +482,16 @@ impl Game {
     /// assert_eq!(game.move_count(), 1);
     /// ```
     pub fn play_all(&mut self, moves: &[Direction]) -> Result<(), Refusal> {
+        self.play_all_with(moves, Game::play_all_packed)
+    }
+
+    /// [`Game::play_all`] with `packed` as the packed-board replay loop.
+    #[inline(always)]
+    fn play_all_with(
+        &mut self,
+        moves: &[Direction],
+        packed: impl Fn(&mut Game, Packed, &[Direction], usize) -> Result<usize, Refusal>,
+    ) -> Result<(), Refusal> {
         let mut index = 0;
         while index < moves.len() {
             if self.status.is_finished() {
@@ -491,12 +501,12 @@ impl Game {
                 });
             }
             if let State::Packed(board) = self.state {
-                index = self.play_all_packed(board, moves, index)?;
+                index = packed(self, board, moves, index)?;
                 if index == moves.len() || self.status.is_finished() {
                     continue;
                 }
-                // The move at `index` overflows a nibble: the general path below plays it
-                // on the wide board.
+                // The move at `index` overflows a nibble (or needs a word from the next
+                // buffer fill): the general path below plays it.
             }
             let direction = moves[index];
             if !self.play(direction).is_ok_and(|o| o.moved) {
@@ -861,5 +871,158 @@ impl fmt::Debug for Game {
             .field("status", &self.status)
             .field("cells", &self.cells())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use crate::rules::{FourChance, Opening, OpeningSpawn, Win};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Everything observable about a game.
+    fn observe(g: &Game) -> impl PartialEq + fmt::Debug {
+        (
+            g.cells(),
+            g.score(),
+            g.move_count(),
+            g.max_exponent(),
+            g.rng_draws(),
+            g.status(),
+            g.reached_win(),
+            g.state_hash(),
+        )
+    }
+
+    /// A move list that plays a game to its end: at each step the first legal direction of
+    /// an order that turns every few moves, so games reach wins, game over and long runs.
+    fn full_game(rules: Rules, seed: u64) -> Vec<Direction> {
+        let mut g = Game::new(rules, seed).unwrap();
+        let mut moves = Vec::new();
+        let mut step = seed as usize;
+        while !g.status().is_finished() && moves.len() < 5000 {
+            step += 1;
+            let order = [
+                Direction::Left,
+                Direction::Down,
+                Direction::Right,
+                Direction::Up,
+            ];
+            let d = (0..4)
+                .map(|i| order[(step / 7 + i) % 4])
+                .find(|&d| g.can_play(d))
+                .unwrap();
+            g.play(d).unwrap();
+            moves.push(d);
+        }
+        moves
+    }
+
+    fn rule_sets() -> Vec<Rules> {
+        let mut sets = vec![Rules::CLASSIC, Rules::ARDUINO, Rules::CONSOLE];
+        for (exponent, ends_game) in [(2, true), (2, false), (5, true), (6, false)] {
+            sets.push(Rules {
+                win: Some(Win {
+                    exponent,
+                    ends_game,
+                }),
+                four_chance: FourChance::new(1, 2),
+                ..Rules::CLASSIC
+            });
+        }
+        sets.push(Rules {
+            scoring: Scoring::MergeCount,
+            opening: Opening::new(&[OpeningSpawn::Two]).unwrap(),
+            four_chance: FourChance::new(1, 1),
+            ..Rules::CLASSIC
+        });
+        sets
+    }
+
+    /// The portable replay loop, the BMI2 one (where the CPU has BMI2) and `play` move by
+    /// move end every game in the same state, also when the list continues past the end.
+    #[test]
+    fn every_replay_loop_plays_like_play() {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        let bmi2 = Bmi2::detect();
+        for rules in rule_sets() {
+            for seed in 0..12 {
+                let mut moves = full_game(rules, seed);
+                moves.push(Direction::Left);
+                let mut one = Game::new(rules, seed).unwrap();
+                let mut expected = Ok(());
+                for (index, &direction) in moves.iter().enumerate() {
+                    match one.play(direction) {
+                        Ok(o) if o.moved => {}
+                        Ok(_) => {
+                            expected = Err(Refusal::NoMove { index, direction });
+                            break;
+                        }
+                        Err(PlayError::Finished { status }) => {
+                            expected = Err(Refusal::Finished { index, status });
+                            break;
+                        }
+                    }
+                }
+                let mut portable = Game::new(rules, seed).unwrap();
+                let got =
+                    portable.play_all_with(&moves, |g, b, m, i| g.replay_packed(Portable, b, m, i));
+                assert_eq!(got, expected, "{rules} seed {seed}");
+                assert_eq!(observe(&portable), observe(&one), "{rules} seed {seed}");
+                #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                if let Some(bmi2) = bmi2 {
+                    let mut fast = Game::new(rules, seed).unwrap();
+                    let got =
+                        fast.play_all_with(&moves, |g, b, m, i| g.replay_packed(bmi2, b, m, i));
+                    assert_eq!(got, expected, "{rules} seed {seed}");
+                    assert_eq!(observe(&fast), observe(&one), "{rules} seed {seed}");
+                }
+            }
+        }
+    }
+
+    /// A list that merges two 32768 tiles: the replay loop hands that move to the wide
+    /// board and the rest of the list plays on it, as move by move.
+    #[test]
+    fn replay_continues_past_a_nibble_overflow() {
+        let start = |seed| {
+            let mut g = Game::new(Rules::CONSOLE, seed).unwrap();
+            // Two 32768 tiles side by side at the left of the top row; the rest as dealt.
+            let State::Packed(p) = g.state else {
+                unreachable!()
+            };
+            g.state = State::Packed(Packed(p.0 & !0xFF | 0xFF));
+            g.max_exponent = 15;
+            g
+        };
+        // The first move merges the two; the rest play on the wide board.
+        let moves = [
+            Direction::Left,
+            Direction::Down,
+            Direction::Up,
+            Direction::Right,
+            Direction::Down,
+            Direction::Left,
+        ];
+        for seed in 0..8 {
+            let mut one = start(seed);
+            let mut played = 0;
+            for &d in &moves {
+                if !one.play(d).unwrap().moved {
+                    break;
+                }
+                played += 1;
+            }
+            let mut all = start(seed);
+            let got = all.play_all_with(&moves, |g, b, m, i| g.replay_packed(Portable, b, m, i));
+            assert_eq!(got.is_ok(), played == moves.len());
+            assert_eq!(observe(&all), observe(&one), "seed {seed}");
+            assert!(played >= 1);
+            assert!(matches!(all.state, State::Wide(_)));
+            assert_eq!(all.max_exponent(), 16);
+        }
     }
 }

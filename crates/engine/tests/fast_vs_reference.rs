@@ -27,7 +27,7 @@ fn rules() -> impl Strategy<Value = Rules> {
         prop_oneof![Just(4u8), 2u8..=8],
         (0u32..=10, 1u32..=10),
         prop::collection::vec(prop::bool::ANY, 1..=3),
-        prop::option::of((3u8..=6, prop::bool::ANY)),
+        prop::option::of((2u8..=6, prop::bool::ANY)),
         prop::bool::ANY,
     )
         .prop_map(|(size, (n, d), opening, win, count)| {
@@ -173,6 +173,11 @@ proptest! {
         let mut all = Game::new(rules, seed).unwrap();
         prop_assert_eq!(all.play_all(&moves), expected);
         prop_assert_eq!(all.state_hash(), one.state_hash());
+        prop_assert_eq!(all.cells(), one.cells());
+        prop_assert_eq!(all.score(), one.score());
+        prop_assert_eq!(all.move_count(), one.move_count());
+        prop_assert_eq!(all.max_exponent(), one.max_exponent());
+        prop_assert_eq!(all.rng_draws(), one.rng_draws());
         prop_assert_eq!(all.status(), one.status());
         prop_assert_eq!(all.reached_win(), one.reached_win());
     }
