@@ -54,9 +54,11 @@ firmware-test: setup
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
 
-# Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays).
+# Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays),
+# then the same workloads as figures against the targets (best and median of many runs).
 bench:
     cargo bench -p twenty48-engine --bench engine
+    cargo bench -p twenty48-engine --bench figures
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
 review:
