@@ -424,13 +424,19 @@ impl Bmi2 {
 /// For each direction code, the board bits of its four lines, each read from the wall
 /// outwards in increasing bit order: columns for up and down, rows for right and left.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-const LINE_BITS: [[u64; 4]; 4] = {
+static LINE_BITS: [[u64; 4]; 4] = {
     const COLUMN: u64 = 0x000F_000F_000F_000F;
     const ROW: u64 = 0xFFFF;
     let columns = [COLUMN, COLUMN << 4, COLUMN << 8, COLUMN << 12];
     let rows = [ROW, ROW << 16, ROW << 32, ROW << 48];
     [columns, rows, columns, rows]
 };
+
+/// [`LINE_BITS`] again, for putting the slid lines back: a second table so that the
+/// compiler reads each mask from memory where `pdep` needs it instead of keeping four
+/// masks in registers through the slide (the replay loop runs short of registers).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+static PLACE_BITS: [[u64; 4]; 4] = LINE_BITS;
 
 /// For each direction code, which half of a [`line_entry`] holds the slid line: 0 (towards
 /// nibble 0: up, left) or 16 (towards nibble 3: down, right).
@@ -443,14 +449,15 @@ impl Cpu for Bmi2 {
     fn slide(self, board: Packed, dir: Direction) -> FastSlide {
         use core::arch::x86_64::{_pdep_u64, _pext_u64};
         let bits = &LINE_BITS[dir.code() as usize];
+        let place = &PLACE_BITS[dir.code() as usize];
         let half = LINE_HALF[dir.code() as usize];
         let mut slid = 0;
         let mut packed = 0;
-        for &mask in bits {
+        for (&mask, &put) in bits.iter().zip(place) {
             // SAFETY: a `Bmi2` value exists only when `detect` found BMI2 on this CPU.
             let entry = line(unsafe { _pext_u64(board.0, mask) } as u16 as usize);
             // `pdep` takes as many low bits of its source as the mask has: the 16 of the line.
-            slid |= unsafe { _pdep_u64(entry >> half, mask) };
+            slid |= unsafe { _pdep_u64(entry >> half, put) };
             packed += (entry >> 32) as u32;
         }
         if packed >> OVERFLOW_SHIFT != 0 {
