@@ -24,8 +24,16 @@
 //! - [`reference`]: a plain array engine for boards from 2x2 to 8x8; it defines the rules and
 //!   the fast path is tested against it. Pick it with [`Game::with_engine`].
 //!
+//! # Replaying fast
+//! [`Game::play_all`] replays a whole move list in one call with the game's bookkeeping kept
+//! in registers. On x86-64 CPUs with BMI2 (asked at run time; nothing to configure) it slides
+//! and places spawns with `pext`/`pdep` and no branch on the direction. Every code path gives
+//! the same games; tests compare them. `just bench` prints its speed (and the raw slides')
+//! against the project's targets.
+//!
 //! # Feature flags
-//! - `std` (default): `std::error::Error` for the error types; implies `alloc`.
+//! - `std` (default): `std::error::Error` for the error types, and the run-time CPU checks of
+//!   the fast replay loop and of `rand_chacha`'s block function; implies `alloc`.
 //! - `alloc`: [`Game::play_events`], which returns a move's animation events as a `Vec`;
 //!   nothing else in the engine allocates.
 //! - `row-tables` (default): 64K-entry row and column tables (1.5 MB, built at compile time) for
