@@ -21,7 +21,7 @@
 //! # Two engines
 //! - [`bitboard`]: the 4x4 fast path, a `u64` of exponent nibbles slid with row tables, exact
 //!   up to the largest tile (2^17) through a byte-per-cell fallback past 2^15.
-//! - [`reference`]: a plain array engine for boards from 2x2 to 8x8; it defines the rules and
+//! - [`reference`](mod@reference): a plain array engine for boards from 2x2 to 8x8; it defines the rules and
 //!   the fast path is tested against it. Pick it with [`Game::with_engine`].
 //!
 //! # Replaying fast
