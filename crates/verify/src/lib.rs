@@ -20,7 +20,7 @@
 //! - [`replay`]: step through a log, one [`State`] per move.
 //! - [`verify`]: replay on the fast engine, the reference engine or both, compare after
 //!   every move, check the checkpoints and the claims; [`Report`] names the first problem.
-//! - [`diff`]: the first move at which two games differ, and what differed.
+//! - [`diff`](mod@diff): the first move at which two games differ, and what differed.
 //! - [`batch`]: verify many files on all cores, reporting every failure.
 #![deny(missing_docs)]
 
