@@ -58,22 +58,39 @@ const fn spread(row: u16) -> u64 {
     (r & 0xF) | ((r & 0xF0) << 12) | ((r & 0xF00) << 24) | ((r & 0xF000) << 36)
 }
 
+/// Where a [`line_entry`] keeps the line slid towards nibble 0 (up, left).
+const TOWARDS_FIRST: u32 = 32;
+/// Where a [`line_entry`] keeps the line slid towards nibble 3 (down, right).
+const TOWARDS_LAST: u32 = 48;
+
 /// The slide of one line (a row, or a column read top to bottom) in every form the fast path
-/// needs: bits 0..16 the line slid towards nibble 0, bits 16..32 slid towards nibble 3, bits
-/// 32..64 the packed score/merges/overflow word (the same both ways).
+/// needs: bits 0..32 the packed score/merges/overflow word (the same both ways), bits 32..48
+/// the line slid towards nibble 0, bits 48..64 slid towards nibble 3. With the packed word at
+/// the bottom, adding four entries and keeping the low 32 bits sums four packed words.
 const fn line_entry(line: u16) -> u64 {
     let (towards_first, packed) = slide_row(line);
     let (reversed, _) = slide_row(reverse_row(line));
-    towards_first as u64 | (reverse_row(reversed) as u64) << 16 | (packed as u64) << 32
+    packed as u64
+        | (towards_first as u64) << TOWARDS_FIRST
+        | (reverse_row(reversed) as u64) << TOWARDS_LAST
+}
+
+/// The sum of the packed words of four [`line_entry`]s.
+#[inline(always)]
+const fn packed_sum(e: [u64; 4]) -> u32 {
+    // No field of the packed words carries into the next in a sum of four.
+    e[0].wrapping_add(e[1])
+        .wrapping_add(e[2])
+        .wrapping_add(e[3]) as u32
 }
 
 /// A column slid up (`up`) or down, spread back into column 0 of a board.
 const fn column_entry(line: u16, up: bool) -> u64 {
     let entry = line_entry(line);
     spread(if up {
-        entry as u16
+        (entry >> TOWARDS_FIRST) as u16
     } else {
-        (entry >> 16) as u16
+        (entry >> TOWARDS_LAST) as u16
     })
 }
 
@@ -224,8 +241,8 @@ impl Packed {
     pub fn slide(self, dir: Direction) -> FastSlide {
         let x = self.0;
         let (board, packed) = match dir {
-            Direction::Left => rows(x, 0),
-            Direction::Right => rows(x, 16),
+            Direction::Left => rows(x, TOWARDS_FIRST),
+            Direction::Right => rows(x, TOWARDS_LAST),
             Direction::Up => columns(x, true),
             Direction::Down => columns(x, false),
         };
@@ -253,8 +270,8 @@ impl Packed {
             };
         }
         Some(Packed(match dir {
-            Direction::Left => rows(x, 0).0,
-            Direction::Right => rows(x, 16).0,
+            Direction::Left => rows(x, TOWARDS_FIRST).0,
+            Direction::Right => rows(x, TOWARDS_LAST).0,
             Direction::Up => columns(x, true).0,
             Direction::Down => columns(x, false).0,
         }))
@@ -438,10 +455,9 @@ static LINE_BITS: [[u64; 4]; 4] = {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 static PLACE_BITS: [[u64; 4]; 4] = LINE_BITS;
 
-/// For each direction code, which half of a [`line_entry`] holds the slid line: 0 (towards
-/// nibble 0: up, left) or 16 (towards nibble 3: down, right).
+/// For each direction code, where a [`line_entry`] holds the slid line.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-const LINE_HALF: [u32; 4] = [0, 16, 16, 0];
+const LINE_HALF: [u32; 4] = [TOWARDS_FIRST, TOWARDS_LAST, TOWARDS_LAST, TOWARDS_FIRST];
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 impl Cpu for Bmi2 {
@@ -452,14 +468,14 @@ impl Cpu for Bmi2 {
         let place = &PLACE_BITS[dir.code() as usize];
         let half = LINE_HALF[dir.code() as usize];
         let mut slid = 0;
-        let mut packed = 0;
-        for (&mask, &put) in bits.iter().zip(place) {
+        let mut entries = [0; 4];
+        for ((&mask, &put), entry) in bits.iter().zip(place).zip(&mut entries) {
             // SAFETY: a `Bmi2` value exists only when `detect` found BMI2 on this CPU.
-            let entry = line(unsafe { _pext_u64(board.0, mask) } as u16 as usize);
+            *entry = line(unsafe { _pext_u64(board.0, mask) } as u16 as usize);
             // `pdep` takes as many low bits of its source as the mask has: the 16 of the line.
-            slid |= unsafe { _pdep_u64(entry >> half, put) };
-            packed += (entry >> 32) as u32;
+            slid |= unsafe { _pdep_u64(*entry >> half, put) };
         }
+        let packed = packed_sum(entries);
         if packed >> OVERFLOW_SHIFT != 0 {
             return FastSlide::Overflow;
         }
@@ -526,16 +542,13 @@ fn select16(mask: u32, k: u32) -> u32 {
     }
 }
 
-/// The four rows slid (`half` 0: left, 16: right) and the sum of their packed words.
+/// The four rows slid (`half`: [`TOWARDS_FIRST`] left, [`TOWARDS_LAST`] right) and the sum
+/// of their packed words.
 #[inline(always)]
 fn rows(x: u64, half: u32) -> (u64, u32) {
     let e = [0, 1, 2, 3].map(|r| line(row_of(x, r)));
     let slid = |r: usize| ((e[r] >> half) & 0xFFFF) << (16 * r);
-    let packed = |r: usize| (e[r] >> 32) as u32;
-    (
-        slid(0) | slid(1) | slid(2) | slid(3),
-        packed(0) + packed(1) + packed(2) + packed(3),
-    )
+    (slid(0) | slid(1) | slid(2) | slid(3), packed_sum(e))
 }
 
 /// The four columns slid up or down and the sum of their packed words.
@@ -543,10 +556,9 @@ fn rows(x: u64, half: u32) -> (u64, u32) {
 fn columns(x: u64, up: bool) -> (u64, u32) {
     let c = [0, 1, 2, 3].map(|i| column_of(x, i));
     let slid = |i: usize| column_slid(c[i], up) << (4 * i);
-    let packed = |i: usize| (line(c[i]) >> 32) as u32;
     (
         slid(0) | slid(1) | slid(2) | slid(3),
-        packed(0) + packed(1) + packed(2) + packed(3),
+        packed_sum(c.map(line)),
     )
 }
 

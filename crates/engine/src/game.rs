@@ -9,7 +9,7 @@ use crate::direction::{Direction, DirectionSet};
 use crate::hash;
 use crate::reference::{self, Event, MAX_CELLS};
 use crate::rules::{OpeningSpawn, Rules, RulesError, Scoring};
-use crate::spawn::{reduce_cell, reduce_four, Spawn, SpawnRng};
+use crate::spawn::{four_threshold, reduce_cell, Spawn, SpawnRng};
 
 /// Which implementation slides the tiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -562,7 +562,7 @@ impl Game {
         moves: &[Direction],
         start: usize,
     ) -> Result<usize, Refusal> {
-        let four = self.rules.four_chance;
+        let four = four_threshold(self.rules.four_chance);
         let scoring = self.rules.scoring;
         // The win still to detect. A nibble holds exponents up to 15; a higher winning tile
         // can only appear on the wide board. Until a move reaches it, the largest tile is
@@ -615,7 +615,7 @@ impl Game {
                 // most 15 cells are empty.
                 let slid_empty = empty + merges;
                 let k = reduce_cell(spawn[0], slid_empty);
-                let is_four = reduce_four(spawn[1], four);
+                let is_four = (spawn[1] as u64) < four;
                 debug_assert_eq!(slid_empty, slid.empty_count());
                 board = cpu.spawn_kth_empty(slid, k, is_four);
                 empty = slid_empty - 1;

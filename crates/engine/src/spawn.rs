@@ -179,8 +179,19 @@ pub const fn reduce_four(raw: u32, chance: FourChance) -> bool {
     ((raw as u64 * chance.denominator as u64) >> 32) < chance.numerator as u64
 }
 
+/// [`reduce_four`] as one comparison: `raw` gives a 4 exactly when
+/// `(raw as u64) < four_threshold(chance)`, the threshold being
+/// `ceil(numerator * 2^32 / denominator)` (`floor(raw * d / 2^32) < n` holds exactly when
+/// `raw * d < n * 2^32`). For replay loops; the denominator must not be 0.
+#[inline]
+pub const fn four_threshold(chance: FourChance) -> u64 {
+    ((chance.numerator as u64) << 32).div_ceil(chance.denominator as u64)
+}
+
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
     use super::*;
 
     #[test]
@@ -204,6 +215,49 @@ mod tests {
                     words += 2;
                 }
                 assert_eq!(rng.draws(), words);
+            }
+        }
+    }
+
+    #[test]
+    fn the_four_threshold_decides_like_reduce_four() {
+        let mut chances = std::vec::Vec::new();
+        for d in 1..=12u32 {
+            for n in 0..=d {
+                chances.push(FourChance::new(n, d));
+            }
+        }
+        for (n, d) in [
+            (1, 3),
+            (7, 1000),
+            (999_999, 1_000_000),
+            (1, u32::MAX),
+            (u32::MAX, u32::MAX),
+        ] {
+            chances.push(FourChance::new(n, d));
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for chance in chances {
+            let t = four_threshold(chance);
+            let mut raws: std::vec::Vec<u32> = [0, 1, u32::MAX, u32::MAX - 1].into();
+            for delta in -2i64..=2 {
+                let r = t as i64 + delta;
+                if (0..=u32::MAX as i64).contains(&r) {
+                    raws.push(r as u32);
+                }
+            }
+            for _ in 0..1000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                raws.push(x as u32);
+            }
+            for raw in raws {
+                assert_eq!(
+                    (raw as u64) < t,
+                    reduce_four(raw, chance),
+                    "{raw} {chance:?}"
+                );
             }
         }
     }
