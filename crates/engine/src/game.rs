@@ -566,15 +566,19 @@ impl Game {
         let scoring = self.rules.scoring;
         // The win still to detect. A nibble holds exponents up to 15; a higher winning tile
         // can only appear on the wide board. Until a move reaches it, the largest tile is
-        // below it, so the first board holding the tile is the one that reaches it; and that
-        // move either merged it (a merge making 2^w alone scores 2^w) or, for a winning 4,
-        // spawned it. `win_value` is 2^w, or out of reach once there is nothing to detect.
+        // below it, so the first board holding the tile is the one that reaches it, and that
+        // move merged it: a merge making 2^w alone scores 2^w. `win_value` is 2^w, or out of
+        // reach once there is nothing to detect.
         let mut win = self
             .rules
             .win
             .filter(|w| !self.reached_win && w.exponent <= 15);
+        if win.is_some_and(|w| w.exponent <= 2) {
+            // A winning 4 can also be spawned: the general path plays the moves until it is
+            // reached (within a few moves: the first 4 spawned or made).
+            return Ok(start);
+        }
         let mut win_value = win.map_or(u32::MAX, |w| 1 << w.exponent);
-        let four_wins = win.is_some_and(|w| w.exponent <= 2);
         let mut score = self.score;
         let mut stuck = false;
         // Empty cells of `board`. Each merge frees one cell and each spawn fills one, so the
@@ -624,7 +628,7 @@ impl Game {
                     Scoring::MergedValues => merged_value as u64,
                     Scoring::MergeCount => merges as u64,
                 };
-                if merged_value >= win_value || (is_four && four_wins) {
+                if merged_value >= win_value {
                     if let Some(w) = win.filter(|w| board.contains_exponent(w.exponent)) {
                         self.reached_win = true;
                         win = None;
