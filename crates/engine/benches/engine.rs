@@ -18,6 +18,7 @@ fn raw_moves(c: &mut Criterion) {
     group.bench_function("fast_board_only", |b| {
         b.iter(|| workload::raw_board_only(&packed))
     });
+    group.bench_function("fast_each", |b| b.iter(|| workload::raw_each(&packed)));
     group.bench_function("reference", |b| {
         b.iter(|| workload::raw_reference(&reference))
     });

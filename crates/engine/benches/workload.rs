@@ -107,6 +107,19 @@ pub fn raw_board_only(packed: &[Packed]) -> u64 {
     acc
 }
 
+/// Board only, all four directions in one call (`Packed::slide_each`): each row and column
+/// is looked up once for both its directions.
+#[inline(never)]
+pub fn raw_each(packed: &[Packed]) -> u64 {
+    let mut acc = 0u64;
+    for &p in black_box(packed) {
+        for r in p.slide_each() {
+            acc = acc.wrapping_add(r.map_or(0, |b| b.0));
+        }
+    }
+    acc
+}
+
 /// The reference engine on the same boards and directions.
 #[inline(never)]
 pub fn raw_reference(reference: &[Board]) -> u64 {

@@ -1,12 +1,12 @@
 //! Raw slides over fixed boards, for profilers: `valgrind --tool=callgrind
-//! target/release/examples/raw_profile [scored|board]`. The loop is the raw-move benchmark's:
-//! each board slid in all four directions.
+//! target/release/examples/raw_profile [scored|board|each]`. The loops are the raw-move
+//! benchmarks': each board slid in all four directions.
 use std::hint::black_box;
 use twenty48_engine::bitboard::{FastSlide, Packed};
 use twenty48_engine::Direction;
 
 fn main() {
-    let scored = std::env::args().nth(1).as_deref() != Some("board");
+    let mode = std::env::args().nth(1).unwrap_or_default();
     let mut x = 0x0123_4567_89ab_cdefu64;
     let boards: Vec<Packed> = (0..1024)
         .map(|_| {
@@ -18,7 +18,13 @@ fn main() {
         .collect();
     let mut acc = 0u64;
     for _ in 0..100 {
-        if scored {
+        if mode == "each" {
+            for &p in black_box(&boards) {
+                for r in p.slide_each() {
+                    acc = acc.wrapping_add(r.map_or(0, |b| b.0));
+                }
+            }
+        } else if mode != "board" {
             for &p in black_box(&boards) {
                 for d in [
                     Direction::Up,

@@ -5,6 +5,11 @@
 //! merge two 32768 tiles is flagged by the tables; [`Packed::slide`] then reports
 //! [`FastSlide::Overflow`] and the caller continues on [`Wide`], an exact byte-per-cell
 //! board that holds every tile a 4x4 game can make (up to 2^17).
+//!
+//! Three ways to slide: [`Packed::slide`] (board, score, merges, overflow: what a game
+//! needs), [`Packed::slide_board`] (the board alone) and [`Packed::slide_each`] (the board
+//! alone in all four directions at once, the fastest per move). Rows are read by shifts,
+//! columns by one multiply each; tables give each line slid both ways.
 
 use crate::direction::Direction;
 
@@ -84,19 +89,9 @@ const fn packed_sum(e: [u64; 4]) -> u32 {
         .wrapping_add(e[3]) as u32
 }
 
-/// A column slid up (`up`) or down, spread back into column 0 of a board.
-const fn column_entry(line: u16, up: bool) -> u64 {
-    let entry = line_entry(line);
-    spread(if up {
-        (entry >> TOWARDS_FIRST) as u16
-    } else {
-        (entry >> TOWARDS_LAST) as u16
-    })
-}
-
 #[cfg(feature = "row-tables")]
 mod tables {
-    use super::{column_entry, line_entry};
+    use super::{column_pair, line_entry, row_pair, Pairs};
 
     /// [`line_entry`] of every line value.
     pub(super) static LINES: [u64; 65536] = {
@@ -109,27 +104,52 @@ mod tables {
         t
     };
 
-    /// [`column_entry`] of every column value, slid up.
-    pub(super) static UP: [u64; 65536] = {
-        let mut t = [0u64; 65536];
+    /// [`row_pair`] of every row value.
+    pub(super) static ROWS: Pairs = {
+        let mut t = Pairs([[0; 2]; 65536]);
         let mut line = 0usize;
         while line < 65536 {
-            t[line] = column_entry(line as u16, true);
+            t.0[line] = row_pair(line as u16);
             line += 1;
         }
         t
     };
 
-    /// [`column_entry`] of every column value, slid down.
-    pub(super) static DOWN: [u64; 65536] = {
-        let mut t = [0u64; 65536];
+    /// [`column_pair`] of every column value.
+    pub(super) static COLUMNS: Pairs = {
+        let mut t = Pairs([[0; 2]; 65536]);
         let mut line = 0usize;
         while line < 65536 {
-            t[line] = column_entry(line as u16, false);
+            t.0[line] = column_pair(line as u16);
             line += 1;
         }
         t
     };
+}
+
+/// A table of two board-sized results per line value, each pair 16-byte aligned so that
+/// one vector load reads both.
+#[cfg(feature = "row-tables")]
+#[repr(C, align(16))]
+struct Pairs([[u64; 2]; 65536]);
+
+/// A row slid left and slid right, each in row 0 of an otherwise empty board.
+const fn row_pair(line: u16) -> [u64; 2] {
+    let entry = line_entry(line);
+    [
+        (entry >> TOWARDS_FIRST) & 0xFFFF,
+        (entry >> TOWARDS_LAST) & 0xFFFF,
+    ]
+}
+
+/// A column slid up and slid down, each spread back into column 0 of an otherwise empty
+/// board.
+const fn column_pair(line: u16) -> [u64; 2] {
+    let entry = line_entry(line);
+    [
+        spread((entry >> TOWARDS_FIRST) as u16),
+        spread((entry >> TOWARDS_LAST) as u16),
+    ]
 }
 
 /// [`line_entry`]: from the table, or computed without it.
@@ -145,20 +165,17 @@ fn line(line: usize) -> u64 {
     }
 }
 
-/// [`column_entry`] slid up or down: from the tables, or computed without them.
+/// A column slid up or down, spread into column 0 ([`column_pair`]): from the tables, or
+/// computed without them.
 #[inline(always)]
 fn column_slid(line: usize, up: bool) -> u64 {
     #[cfg(feature = "row-tables")]
     {
-        if up {
-            tables::UP[line]
-        } else {
-            tables::DOWN[line]
-        }
+        tables::COLUMNS.0[line][!up as usize]
     }
     #[cfg(not(feature = "row-tables"))]
     {
-        column_entry(line as u16, up)
+        column_pair(line as u16)[!up as usize]
     }
 }
 
@@ -277,8 +294,26 @@ impl Packed {
         }))
     }
 
-    /// The board after a slide towards `dir`, ignoring score; nibble overflow is reported as
-    /// "moved" (it is a merge, so the board does change). For legality checks.
+    /// The board after a slide in each direction, indexed by direction code (up, right,
+    /// down, left), without score: the raw moves of search and of legality checks, all four
+    /// at once. `None` where a slide merges two 32768 tiles, as [`Packed::slide_board`].
+    ///
+    /// Each row and column is looked up once for both of its directions; on x86-64 the two
+    /// results travel together in one vector register.
+    #[inline(always)]
+    pub fn slide_each(self) -> [Option<Packed>; 4] {
+        let x = self.0;
+        if has_fifteen(x) {
+            // Rare: the only boards whose slides may not fit in nibbles.
+            return Direction::ALL.map(|d| self.slide_board(d));
+        }
+        let [left, right] = pairs::rows([0, 1, 2, 3].map(|r| row_of(x, r)));
+        let [up, down] = pairs::columns([0, 1, 2, 3].map(|c| column_of(x, c)));
+        [up, right, down, left].map(|board| Some(Packed(board)))
+    }
+
+    /// Whether a slide towards `dir` changes the board; one that overflows a nibble does (it
+    /// merges). For legality checks.
     #[inline]
     pub fn can_slide(self, dir: Direction) -> bool {
         self.slide_board(dir).is_none_or(|board| board != self)
@@ -562,6 +597,112 @@ fn columns(x: u64, up: bool) -> (u64, u32) {
     )
 }
 
+/// [`Packed::slide_each`]'s combining of the four rows (columns) of a board from their
+/// [`row_pair`]s ([`column_pair`]s): both directions of a line side by side.
+#[cfg(all(
+    feature = "row-tables",
+    target_arch = "x86_64",
+    target_feature = "sse2"
+))]
+mod pairs {
+    use super::tables::{COLUMNS, ROWS};
+    use super::Pairs;
+    use core::arch::x86_64::{
+        __m128i, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_or_si128, _mm_slli_epi64,
+        _mm_unpackhi_epi64,
+    };
+
+    #[inline(always)]
+    fn load(table: &Pairs, line: usize) -> __m128i {
+        let pair: &[u64; 2] = &table.0[line];
+        // SAFETY: `pair` is 16 readable bytes; the load needs no alignment.
+        unsafe { _mm_loadu_si128(pair.as_ptr().cast()) }
+    }
+
+    // SAFETY (every `unsafe` below but the load's): SSE2 is enabled for this build (the
+    // module exists only then; every x86-64 CPU has it).
+
+    #[inline(always)]
+    fn halves(v: __m128i) -> [u64; 2] {
+        unsafe {
+            [
+                _mm_cvtsi128_si64(v) as u64,
+                _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64,
+            ]
+        }
+    }
+
+    /// The board slid left and slid right, from its four row values.
+    #[inline(always)]
+    pub(super) fn rows(lines: [usize; 4]) -> [u64; 2] {
+        let [a, b, c, d] = lines.map(|l| load(&ROWS, l));
+        halves(unsafe {
+            _mm_or_si128(
+                _mm_or_si128(a, _mm_slli_epi64::<16>(b)),
+                _mm_or_si128(_mm_slli_epi64::<32>(c), _mm_slli_epi64::<48>(d)),
+            )
+        })
+    }
+
+    /// The board slid up and slid down, from its four column values.
+    #[inline(always)]
+    pub(super) fn columns(lines: [usize; 4]) -> [u64; 2] {
+        let [a, b, c, d] = lines.map(|l| load(&COLUMNS, l));
+        halves(unsafe {
+            _mm_or_si128(
+                _mm_or_si128(a, _mm_slli_epi64::<4>(b)),
+                _mm_or_si128(_mm_slli_epi64::<8>(c), _mm_slli_epi64::<12>(d)),
+            )
+        })
+    }
+}
+
+/// [`Packed::slide_each`]'s combining, one `u64` at a time (from the tables where present).
+#[cfg(not(all(
+    feature = "row-tables",
+    target_arch = "x86_64",
+    target_feature = "sse2"
+)))]
+mod pairs {
+    #[inline(always)]
+    fn row(line: usize) -> [u64; 2] {
+        #[cfg(feature = "row-tables")]
+        {
+            super::tables::ROWS.0[line]
+        }
+        #[cfg(not(feature = "row-tables"))]
+        {
+            super::row_pair(line as u16)
+        }
+    }
+
+    #[inline(always)]
+    fn column(line: usize) -> [u64; 2] {
+        #[cfg(feature = "row-tables")]
+        {
+            super::tables::COLUMNS.0[line]
+        }
+        #[cfg(not(feature = "row-tables"))]
+        {
+            super::column_pair(line as u16)
+        }
+    }
+
+    /// The board slid left and slid right, from its four row values.
+    #[inline(always)]
+    pub(super) fn rows(lines: [usize; 4]) -> [u64; 2] {
+        let [a, b, c, d] = lines.map(row);
+        [0, 1].map(|h| a[h] | b[h] << 16 | c[h] << 32 | d[h] << 48)
+    }
+
+    /// The board slid up and slid down, from its four column values.
+    #[inline(always)]
+    pub(super) fn columns(lines: [usize; 4]) -> [u64; 2] {
+        let [a, b, c, d] = lines.map(column);
+        [0, 1].map(|h| a[h] | b[h] << 4 | c[h] << 8 | d[h] << 12)
+    }
+}
+
 /// A 4x4 board with a byte per cell: the exact path for tiles past 2^15.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Wide(pub [u8; 16]);
@@ -755,6 +896,34 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             check(x);
+        }
+    }
+
+    /// `slide_each` gives `slide_board` in every direction: every line value as each row
+    /// and each column, boards with 32768 tiles, and pseudo-random boards.
+    #[test]
+    fn slide_each_is_slide_board_four_times() {
+        let check = |x: u64| {
+            let p = Packed(x);
+            assert_eq!(
+                p.slide_each(),
+                Direction::ALL.map(|d| p.slide_board(d)),
+                "{x:016x}"
+            );
+        };
+        for line in 0..=0xFFFFu64 {
+            for i in 0..4 {
+                check(line << (16 * i));
+                check(spread(line as u16) << (4 * i));
+            }
+        }
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(x);
+            check(x & 0x7777_7777_7777_7777);
         }
     }
 

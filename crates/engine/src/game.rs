@@ -781,6 +781,16 @@ impl Game {
 
     /// The moves that would change the board (empty once the game has ended).
     pub fn legal_moves(&self) -> DirectionSet {
+        if let State::Packed(p) = self.state {
+            if !self.status.is_finished() {
+                // All four slides at once; one past a nibble is a merge, so a move.
+                return Direction::ALL
+                    .into_iter()
+                    .zip(p.slide_each())
+                    .filter(|(_, slid)| slid.is_none_or(|b| b != p))
+                    .fold(DirectionSet::EMPTY, |s, (d, _)| s.with(d));
+            }
+        }
         Direction::ALL
             .iter()
             .filter(|d| self.can_play(**d))

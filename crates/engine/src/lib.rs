@@ -36,7 +36,7 @@
 //!   the fast replay loop and of `rand_chacha`'s block function; implies `alloc`.
 //! - `alloc`: [`Game::play_events`], which returns a move's animation events as a `Vec`;
 //!   nothing else in the engine allocates.
-//! - `row-tables` (default): 64K-entry row and column tables (1.5 MB, built at compile time) for
+//! - `row-tables` (default): 64K-entry row and column tables (2.5 MB, built at compile time) for
 //!   the fast path; without it rows are slid by a short loop with the same results.
 //! - `defmt`: `defmt::Format` for the public types, for firmware logging.
 #![no_std]
