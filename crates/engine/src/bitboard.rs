@@ -871,15 +871,14 @@ mod tests {
         }
     }
 
-    /// Every line value as each row and each column of an otherwise empty board, and a
-    /// stream of pseudo-random full boards: every CPU's slide equals [`Packed::slide`].
+    /// Every CPU's slide equals [`Packed::slide`] on the test boards.
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     #[test]
     fn every_cpu_slides_alike() {
         let Some(bmi2) = Bmi2::detect() else {
             return; // Nothing to compare with on this CPU; `Portable` is `Packed::slide`.
         };
-        let check = |x: u64| {
+        for_test_boards(|x| {
             for dir in Direction::ALL {
                 assert_eq!(
                     bmi2.slide(Packed(x), dir),
@@ -887,34 +886,13 @@ mod tests {
                     "{x:016x} {dir}"
                 );
             }
-        };
-        for line in 0..=0xFFFFu64 {
-            for i in 0..4 {
-                check(line << (16 * i));
-                check(spread(line as u16) << (4 * i));
-            }
-        }
-        let mut x = 0x0123_4567_89AB_CDEFu64;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            check(x);
-        }
+        });
     }
 
-    /// `slide_each` gives `slide_board` in every direction: every line value as each row
-    /// and each column, boards with 32768 tiles, and pseudo-random boards.
-    #[test]
-    fn slide_each_is_slide_board_four_times() {
-        let check = |x: u64| {
-            let p = Packed(x);
-            assert_eq!(
-                p.slide_each(),
-                Direction::ALL.map(|d| p.slide_board(d)),
-                "{x:016x}"
-            );
-        };
+    /// Every line value as each row and each column of an otherwise empty board, then
+    /// 200,000 pseudo-random boards (many with 32768 tiles) and the same with every
+    /// exponent below 8.
+    fn for_test_boards(mut check: impl FnMut(u64)) {
         for line in 0..=0xFFFFu64 {
             for i in 0..4 {
                 check(line << (16 * i));
@@ -929,6 +907,19 @@ mod tests {
             check(x);
             check(x & 0x7777_7777_7777_7777);
         }
+    }
+
+    /// `slide_each` gives `slide_board` in every direction, on the test boards.
+    #[test]
+    fn slide_each_is_slide_board_four_times() {
+        for_test_boards(|x| {
+            let p = Packed(x);
+            assert_eq!(
+                p.slide_each(),
+                Direction::ALL.map(|d| p.slide_board(d)),
+                "{x:016x}"
+            );
+        });
     }
 
     #[test]
