@@ -188,6 +188,18 @@ fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// `twenty48 play` with `rule_flags` under `seed` on a new pty, writing `dir/file`, with its
+/// data (best scores) in `dir/data`.
+fn play(dir: &Path, file: &str, rule_flags: &[&str], seed: u64, env: &[(&str, &str)]) -> Pty {
+    let out = dir.join(file);
+    let data = dir.join("data");
+    let seed = seed.to_string();
+    let mut args = vec!["play"];
+    args.extend_from_slice(rule_flags);
+    args.extend_from_slice(&["--seed", &seed, "-o", s(&out), "--data-dir", s(&data)]);
+    Pty::spawn(&args, env)
+}
+
 const PRESSES: [Direction; 8] = [
     Direction::Left,
     Direction::Up,
@@ -204,18 +216,7 @@ fn play_quit_saves_the_game_the_best_score_and_restores_the_terminal() {
     let dir = temp_dir("quit");
     let out = dir.join("game.t48");
     let data = dir.join("data");
-    let mut pty = Pty::spawn(
-        &[
-            "play",
-            "--seed",
-            "42",
-            "-o",
-            s(&out),
-            "--data-dir",
-            s(&data),
-        ],
-        &[],
-    );
+    let mut pty = play(&dir, "game.t48", &[], 42, &[]);
     let mut game = Game::new(Rules::CLASSIC, 42).unwrap();
     let first = pty.wait_for(&["classic rules, seed 42", "moves 0", "arrows or WASD"]);
     assert!(first.contains("┌──────┬"), "box characters:\n{first}");
@@ -270,19 +271,8 @@ fn play_quit_saves_the_game_the_best_score_and_restores_the_terminal() {
 fn a_killed_session_loses_no_move_and_resumes() {
     let dir = temp_dir("kill");
     let out = dir.join("game.t48");
-    let data = dir.join("data");
-    let args = [
-        "play",
-        "--rules",
-        "console",
-        "--seed",
-        "7",
-        "-o",
-        s(&out),
-        "--data-dir",
-        s(&data),
-    ];
-    let mut pty = Pty::spawn(&args, &[("NO_COLOR", "1")]);
+    let console = ["--rules", "console"];
+    let mut pty = play(&dir, "game.t48", &console, 7, &[("NO_COLOR", "1")]);
     let mut game = Game::new(Rules::CONSOLE, 7).unwrap();
     pty.wait_for(&["console rules, seed 7"]);
     press(&mut pty, &mut game, &PRESSES[..5]);
@@ -300,7 +290,7 @@ fn a_killed_session_loses_no_move_and_resumes() {
     assert!(!out.exists());
 
     // The next start offers it; resume, play on, leave with Ctrl-C.
-    let mut pty = Pty::spawn(&args, &[]);
+    let mut pty = play(&dir, "game.t48", &console, 7, &[]);
     pty.wait_for(&["An unfinished game was found", "Resume it? [Y/N]"]);
     pty.send("y");
     pty.wait_for(&[&format!("moves {}", game.move_count())]);
@@ -315,18 +305,7 @@ fn a_killed_session_loses_no_move_and_resumes() {
 
     // Killed again in a new game; `twenty48 recover` writes the journal as a .t48 file.
     let out2 = dir.join("second.t48");
-    let mut pty = Pty::spawn(
-        &[
-            "play",
-            "--seed",
-            "9",
-            "-o",
-            s(&out2),
-            "--data-dir",
-            s(&data),
-        ],
-        &[],
-    );
+    let mut pty = play(&dir, "second.t48", &[], 9, &[]);
     let mut second = Game::new(Rules::CLASSIC, 9).unwrap();
     pty.wait_for(&["seed 9"]);
     press(&mut pty, &mut second, &PRESSES[..4]);
@@ -433,21 +412,9 @@ fn play_until(pty: &mut Pty, game: &mut Game, stop: impl Fn(&Game) -> bool) {
 #[test]
 fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
     let dir = temp_dir("win");
-    let data = dir.join("data");
     // Classic rules with the win at 8: the win is said and play goes on.
     let out = dir.join("classic.t48");
-    let args = [
-        "play",
-        "--seed",
-        "1",
-        "--win",
-        "8",
-        "-o",
-        s(&out),
-        "--data-dir",
-        s(&data),
-    ];
-    let mut pty = Pty::spawn(&args, &[]);
+    let mut pty = play(&dir, "classic.t48", &["--win", "8"], 1, &[]);
     let mut rules = Rules::CLASSIC;
     rules.win.as_mut().unwrap().exponent = 3;
     let mut game = Game::new(rules, 1).unwrap();
@@ -463,20 +430,8 @@ fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
 
     // Arduino rules with the win at 8: the game ends, is saved, and asks to play again.
     let out = dir.join("arduino.t48");
-    let args = [
-        "play",
-        "--rules",
-        "arduino",
-        "--win",
-        "8",
-        "--seed",
-        "2",
-        "-o",
-        s(&out),
-        "--data-dir",
-        s(&data),
-    ];
-    let mut pty = Pty::spawn(&args, &[]);
+    let flags = ["--rules", "arduino", "--win", "8"];
+    let mut pty = play(&dir, "arduino.t48", &flags, 2, &[]);
     let mut rules = Rules::ARDUINO;
     rules.win.as_mut().unwrap().exponent = 3;
     let mut game = Game::new(rules, 2).unwrap();
@@ -502,20 +457,8 @@ fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
 
     // A 2x2 board soon has no move: game over asks to try again; N leaves.
     let out = dir.join("small.t48");
-    let args = [
-        "play",
-        "--size",
-        "2",
-        "--win",
-        "none",
-        "--seed",
-        "3",
-        "-o",
-        s(&out),
-        "--data-dir",
-        s(&data),
-    ];
-    let mut pty = Pty::spawn(&args, &[]);
+    let flags = ["--size", "2", "--win", "none"];
+    let mut pty = play(&dir, "small.t48", &flags, 3, &[]);
     let mut rules = Rules::CLASSIC;
     rules.size = 2;
     rules.win = None;
@@ -538,19 +481,7 @@ fn a_signal_from_outside_restores_the_terminal_and_keeps_the_moves() {
     for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
         let dir = temp_dir(&format!("signal-{signal}"));
         let out = dir.join("game.t48");
-        let data = dir.join("data");
-        let mut pty = Pty::spawn(
-            &[
-                "play",
-                "--seed",
-                "42",
-                "-o",
-                s(&out),
-                "--data-dir",
-                s(&data),
-            ],
-            &[],
-        );
+        let mut pty = play(&dir, "game.t48", &[], 42, &[]);
         let mut game = Game::new(Rules::CLASSIC, 42).unwrap();
         pty.wait_for(&["classic rules, seed 42", "moves 0"]);
         press(&mut pty, &mut game, &PRESSES);
