@@ -83,6 +83,21 @@ fn twenty48(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `twenty48 pull --elf ELF --capture CAPTURE -o OUT` and `extra` flags.
+fn pull(elf: &Path, capture: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "pull",
+        "--elf",
+        s(elf),
+        "--capture",
+        s(capture),
+        "-o",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    twenty48(&args)
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -94,15 +109,7 @@ fn pull_writes_one_verified_log_per_device_game() {
     let dir = scratch("pull");
     let cap = capture(SCRIPT, &dir);
     let games = dir.join("games");
-    let (code, out, err) = twenty48(&[
-        "pull",
-        "--elf",
-        s(elf()),
-        "--capture",
-        s(&cap),
-        "-o",
-        s(&games),
-    ]);
+    let (code, out, err) = pull(elf(), &cap, &games, &[]);
     assert_eq!(code, 0, "{out}{err}");
     let mut files: Vec<_> = std::fs::read_dir(&games)
         .unwrap()
@@ -149,15 +156,7 @@ fn pull_reports_a_damaged_game_and_writes_no_wrong_log() {
     std::fs::write(&damaged, &bytes).unwrap();
 
     let games = dir.join("games");
-    let (code, out, err) = twenty48(&[
-        "pull",
-        "--elf",
-        s(elf()),
-        "--capture",
-        s(&damaged),
-        "-o",
-        s(&games),
-    ]);
+    let (code, out, err) = pull(elf(), &damaged, &games, &[]);
     assert_eq!(code, 1, "a damaged game fails the pull: {out}{err}");
     let report = format!("{out}{err}");
     assert!(
@@ -177,16 +176,7 @@ fn pull_reports_a_damaged_game_and_writes_no_wrong_log() {
     }
 
     let kept = dir.join("kept");
-    let (code, out, _) = twenty48(&[
-        "pull",
-        "--elf",
-        s(elf()),
-        "--capture",
-        s(&damaged),
-        "-o",
-        s(&kept),
-        "--keep-partial",
-    ]);
+    let (code, out, _) = pull(elf(), &damaged, &kept, &["--keep-partial"]);
     assert_eq!(code, 1, "{out}");
     let (code, verdicts, _) = twenty48(&["verify", s(&kept)]);
     assert_eq!(code, 0, "partial logs verify as far as they go: {verdicts}");
@@ -199,15 +189,7 @@ fn pull_refuses_a_file_that_is_not_a_firmware_elf() {
     let dir = scratch("badelf");
     let fake = dir.join("fake.elf");
     std::fs::write(&fake, b"not an elf").unwrap();
-    let (code, _, err) = twenty48(&[
-        "pull",
-        "--elf",
-        s(&fake),
-        "--capture",
-        s(&fake),
-        "-o",
-        s(&dir),
-    ]);
+    let (code, _, err) = pull(&fake, &fake, &dir, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("fake.elf"), "names the file: {err}");
     assert!(!err.contains("panicked"));
