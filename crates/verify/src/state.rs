@@ -29,15 +29,8 @@ impl State {
     /// The state of a game just after its opening.
     pub fn opening(game: &Game) -> State {
         State {
-            move_number: 0,
-            direction: None,
             spawns: game.opening_spawns().collect(),
-            gained: 0,
-            merges: 0,
-            score: game.score(),
-            hash: game.state_hash(),
-            status: game.status(),
-            cells: Some(game.cells()),
+            ..State::current(game)
         }
     }
 
