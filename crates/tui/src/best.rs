@@ -253,14 +253,7 @@ mod tests {
 
     #[test]
     fn data_dir_prefers_the_override_then_xdg() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
+        let env = crate::test_env;
         assert_eq!(
             data_dir(env(&[("TWENTY48_DATA_DIR", "/x"), ("HOME", "/h")])),
             Some(PathBuf::from("/x"))

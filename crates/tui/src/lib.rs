@@ -40,6 +40,17 @@ mod picture;
 mod screen;
 mod terminal;
 
+/// For tests of what reads the environment: `pairs` as the only variables.
+#[cfg(test)]
+fn test_env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+    move |name| {
+        pairs
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_string())
+    }
+}
+
 pub use animation::{frames, Frame};
 pub use best::{data_dir, BestScores, StoreError, BEST_FILE};
 pub use journal::{journal_path, recover, Damage, Journal, JournalError, Recovered, JOURNAL_MAGIC};

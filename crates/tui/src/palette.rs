@@ -192,14 +192,7 @@ mod tests {
 
     #[test]
     fn colour_modes_follow_the_environment() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
+        let env = crate::test_env;
         assert_eq!(ColorMode::detect(env(&[])), ColorMode::None);
         assert_eq!(ColorMode::detect(env(&[("TERM", "dumb")])), ColorMode::None);
         assert_eq!(
