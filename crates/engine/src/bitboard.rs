@@ -356,10 +356,8 @@ impl Packed {
     /// [`Packed::empty_prefix_counts`] of this board: the cell is the empty one whose running
     /// count is `k + 1`, found by comparing all sixteen nibbles at once.
     #[inline(always)]
-    pub fn place_kth_empty(self, (empty, prefix): (u64, u64), k: u32, e: u8) -> (Packed, u32) {
-        let wanted = 0x1111_1111_1111_1111u64.wrapping_mul((k as u64 + 1) & 0xF);
-        let hit = zero_nibbles(prefix ^ wanted) & empty;
-        let cell = hit.trailing_zeros() / 4;
+    pub fn place_kth_empty(self, counts: (u64, u64), k: u32, e: u8) -> (Packed, u32) {
+        let cell = kth_empty_mark(counts, k).trailing_zeros() / 4;
         (Packed(self.0 | (e as u64) << (4 * cell)), cell)
     }
 
@@ -367,9 +365,8 @@ impl Packed {
     /// exponent 1 or 2 (a 2 or a 4). The replay loop's form: the tile is the selected empty
     /// cell's mark bit, doubled for a 4, so no bit scan stands between one move and the next.
     #[inline(always)]
-    pub fn spawn_kth_empty(self, (empty, prefix): (u64, u64), k: u32, four: bool) -> Packed {
-        let wanted = 0x1111_1111_1111_1111u64.wrapping_mul((k as u64 + 1) & 0xF);
-        let hit = zero_nibbles(prefix ^ wanted) & empty;
+    pub fn spawn_kth_empty(self, counts: (u64, u64), k: u32, four: bool) -> Packed {
+        let hit = kth_empty_mark(counts, k);
         Packed(self.0 | if four { hit << 1 } else { hit })
     }
 
@@ -531,6 +528,14 @@ impl Cpu for Bmi2 {
         let hit = unsafe { core::arch::x86_64::_pdep_u64(1 << k, board.empty_nibbles()) };
         Packed(board.0 | if four { hit << 1 } else { hit })
     }
+}
+
+/// Bit `4i` of the `k`-th empty cell `i`, given a board's [`Packed::empty_prefix_counts`]:
+/// the empty cell whose running count is `k + 1`, found by comparing all sixteen at once.
+#[inline(always)]
+const fn kth_empty_mark((empty, prefix): (u64, u64), k: u32) -> u64 {
+    let wanted = 0x1111_1111_1111_1111u64.wrapping_mul((k as u64 + 1) & 0xF);
+    zero_nibbles(prefix ^ wanted) & empty
 }
 
 /// Bit `4i` set where nibble `i` of `x` is zero.
