@@ -580,7 +580,6 @@ impl Game {
         }
         let mut win_value = win.map_or(u32::MAX, |w| 1 << w.exponent);
         let mut score = self.score;
-        let mut stuck = false;
         // Empty cells of `board`. Each merge frees one cell and each spawn fills one, so the
         // count after a slide is known as soon as the slide's merges are, before the slid
         // board's empty cells are: the spawn's cell draw does not wait for them.
@@ -642,7 +641,7 @@ impl Game {
                 }
                 // The board can only be stuck when the spawn filled its last empty cell.
                 if empty == 0 && board.full_is_stuck() {
-                    stuck = true;
+                    self.status = Status::Over;
                     stop = Some(Ok(()));
                     break;
                 }
@@ -657,9 +656,6 @@ impl Game {
         self.score = score;
         self.moves += (index - start) as u32;
         self.max_exponent = board.max_exponent();
-        if stuck {
-            self.status = Status::Over;
-        }
         stop.map(|()| index)
     }
 
