@@ -1,0 +1,156 @@
+//! Requests from the host: the text between `{` and `}` on the link into the device.
+
+use core::fmt;
+
+/// The longest request text (between the braces) a device accepts; a longer one is
+/// [`RequestError::Malformed`].
+pub const MAX_REQUEST: usize = 48;
+
+/// A request from the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Request {
+    /// `{hello}`: answer with a hello frame.
+    Hello,
+    /// `{pull}` (every stored game not yet acknowledged) or `{pull all}` (every stored game).
+    Pull {
+        /// Whether acknowledged games are sent too.
+        all: bool,
+    },
+    /// `{ack N C}`: the host has game `N`, whose end or partial frame had check `C`.
+    Ack {
+        /// The game number.
+        game: u32,
+        /// The `crc=` of the game's end or partial frame as the device sent it.
+        check: u32,
+    },
+}
+
+/// Why a request was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// Not a request the device knows.
+    Unknown,
+    /// A known request with bad or missing values, or a text longer than [`MAX_REQUEST`].
+    Malformed,
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RequestError::Unknown => "unknown request",
+            RequestError::Malformed => "malformed request",
+        })
+    }
+}
+
+impl RequestError {
+    /// The error frame's code for it.
+    pub fn code(self) -> crate::ErrorCode {
+        match self {
+            RequestError::Unknown => crate::ErrorCode::Unknown,
+            RequestError::Malformed => crate::ErrorCode::Malformed,
+        }
+    }
+}
+
+/// A decimal `u32` with no sign, no leading `+`, at most 10 digits, that fits.
+fn number(word: &[u8]) -> Result<u32, RequestError> {
+    if word.is_empty() || word.len() > 10 {
+        return Err(RequestError::Malformed);
+    }
+    let mut n: u64 = 0;
+    for &b in word {
+        if !b.is_ascii_digit() {
+            return Err(RequestError::Malformed);
+        }
+        n = n * 10 + (b - b'0') as u64;
+    }
+    u32::try_from(n).map_err(|_| RequestError::Malformed)
+}
+
+impl Request {
+    /// Parses the text between the braces (`pull all`, `ack 7 1234`). Words are separated by
+    /// spaces; extra spaces are allowed.
+    pub fn parse(text: &[u8]) -> Result<Request, RequestError> {
+        if text.len() > MAX_REQUEST {
+            return Err(RequestError::Malformed);
+        }
+        let mut words = text.split(|&b| b == b' ').filter(|w| !w.is_empty());
+        let first = words.next().ok_or(RequestError::Unknown)?;
+        let mut rest = [&b""[..]; 3];
+        let mut count = 0;
+        for w in words {
+            if count == rest.len() {
+                return Err(RequestError::Malformed);
+            }
+            rest[count] = w;
+            count += 1;
+        }
+        let rest = &rest[..count];
+        match (first, rest) {
+            (b"hello", []) => Ok(Request::Hello),
+            (b"pull", []) => Ok(Request::Pull { all: false }),
+            (b"pull", [b"all"]) => Ok(Request::Pull { all: true }),
+            (b"ack", [game, check]) => Ok(Request::Ack {
+                game: number(game)?,
+                check: number(check)?,
+            }),
+            (b"hello" | b"pull" | b"ack", _) => Err(RequestError::Malformed),
+            _ => Err(RequestError::Unknown),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_requests() {
+        assert_eq!(Request::parse(b"hello"), Ok(Request::Hello));
+        assert_eq!(Request::parse(b" pull "), Ok(Request::Pull { all: false }));
+        assert_eq!(
+            Request::parse(b"pull  all"),
+            Ok(Request::Pull { all: true })
+        );
+        assert_eq!(
+            Request::parse(b"ack 4294967295 0"),
+            Ok(Request::Ack {
+                game: u32::MAX,
+                check: 0
+            })
+        );
+    }
+
+    #[test]
+    fn bad_requests() {
+        use RequestError::*;
+        for (text, err) in [
+            (&b""[..], Unknown),
+            (b"   ", Unknown),
+            (b"dance", Unknown),
+            (b"pull some", Malformed),
+            (b"hello there", Malformed),
+            (b"ack", Malformed),
+            (b"ack 1", Malformed),
+            (b"ack 1 2 3", Malformed),
+            (b"ack -1 2", Malformed),
+            (b"ack 4294967296 2", Malformed),
+            (b"ack 1 99999999999", Malformed),
+            (b"ack x 2", Malformed),
+            (&[b'a'; MAX_REQUEST + 1], Malformed),
+        ] {
+            assert_eq!(Request::parse(text), Err(err), "{:?}", text);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..80)) {
+            let _ = Request::parse(&bytes);
+        }
+    }
+}
