@@ -18,8 +18,10 @@
 //! ```
 //!
 //! - [`replay`]: step through a log, one [`State`] per move.
-//! - [`verify`]: replay on the fast engine, the reference engine or both, compare after
-//!   every move, check the checkpoints and the claims; [`Report`] names the first problem.
+//! - [`verify`]: replay on one engine (the fast one by default) at the speed of
+//!   [`Game::play_all`](twenty48_engine::Game::play_all), checking every move, checkpoint
+//!   and claim; [`Report`] names the first problem. [`EngineChoice::Both`] also compares the
+//!   fast and the reference engines after every move (an engine test).
 //! - [`diff`](mod@diff): the first move at which two games differ, and what differed.
 //! - [`batch`]: verify many files on all cores, reporting every failure.
 #![deny(missing_docs)]

@@ -1,6 +1,12 @@
 //! Replaying a log and verifying it.
+//!
+//! [`verify`] does per move only what the log asks for: the moves between two checkpoints are
+//! played with [`Game::play_all`], the state hash is computed where a checkpoint or a claim
+//! needs it, and a [`State`] is built only at a checkpoint, at the end, or when a problem has
+//! to be described (then the stretch since the last checkpoint is played again, move by move
+//! up to the problem). [`replay`] is the move-by-move walk for callers that want every state.
 
-use twenty48_engine::{tile_value, Engine, Game, PlayError};
+use twenty48_engine::{tile_value, Engine, Game, PlayError, Refusal};
 use twenty48_movelog::{checkpoint_hash, MoveLog};
 
 use crate::problem::{ClaimField, Problem};
@@ -10,12 +16,14 @@ use crate::state::State;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EngineChoice {
-    /// The 4x4 bitboard (other sizes always use the reference engine).
+    /// The 4x4 bitboard (other sizes always use the reference engine). The default: one
+    /// engine verifies a log, and this one replays at the speed of [`Game::play_all`].
+    #[default]
     Fast,
     /// The reference engine.
     Reference,
-    /// Both, compared after every move.
-    #[default]
+    /// Both, compared after every move: a test of the engines more than of the log. The log
+    /// is verified on the fast engine; then both engines replay it side by side.
     Both,
 }
 
@@ -41,7 +49,8 @@ impl Report {
 }
 
 /// Replays `log` on `engine`, calling `on_state` after the opening and after every move,
-/// and checking every move's legality and every checkpoint.
+/// and checking every move's legality and every checkpoint. Builds a [`State`] (with its
+/// hash) per move: use it to show every move; [`verify`] checks a log without that work.
 ///
 /// Returns the final game, or the first problem (the states before it were reported).
 pub fn replay(
@@ -52,129 +61,257 @@ pub fn replay(
     let mut game = Game::with_engine(log.rules, log.seed, engine)
         .map_err(|source| Problem::InvalidRules { source })?;
     on_state(&State::opening(&game));
-    for (i, &dir) in log.moves.iter().enumerate() {
-        let move_number = i as u32 + 1;
-        match game.play(dir) {
-            Err(PlayError::Finished { status }) => {
-                return Err(Problem::AfterEnd {
-                    move_number,
-                    status,
-                })
-            }
-            Err(_) => unreachable!("PlayError has one variant"),
-            // A move that changes nothing leaves the game as it was: its state is the one
-            // before the move.
-            Ok(outcome) if !outcome.moved => {
-                return Err(Problem::NoMove {
-                    move_number,
-                    direction: dir,
-                    before: Box::new(State::current(&game)),
-                })
-            }
-            Ok(outcome) => {
-                let state = State::after(&game, dir, &outcome);
-                on_state(&state);
-                if let Some(logged) = log.checkpoint_after(move_number) {
-                    if logged != checkpoint_hash(state.hash) {
-                        return Err(Problem::Checkpoint {
-                            move_number,
-                            since: move_number.saturating_sub(log.checkpoint_interval),
-                            logged,
-                            actual: Box::new(state),
-                        });
-                    }
-                }
-            }
-        }
+    for move_number in 1..=log.moves.len() as u32 {
+        let state = play_one(&mut game, log, move_number)?;
+        on_state(&state);
+        check_checkpoint(log, state)?;
     }
     Ok(game)
+}
+
+/// Plays move `move_number` (1-based) of `log` on `game` and returns the state after it, or
+/// the problem that move is.
+fn play_one(game: &mut Game, log: &MoveLog, move_number: u32) -> Result<State, Problem> {
+    let dir = log.moves[move_number as usize - 1];
+    match game.play(dir) {
+        Err(PlayError::Finished { status }) => Err(Problem::AfterEnd {
+            move_number,
+            status,
+        }),
+        Err(_) => unreachable!("PlayError has one variant"),
+        // A move that changes nothing leaves the game as it was: its state is the one
+        // before the move.
+        Ok(outcome) if !outcome.moved => Err(Problem::NoMove {
+            move_number,
+            direction: dir,
+            before: Box::new(State::current(game)),
+        }),
+        Ok(outcome) => Ok(State::after(game, dir, &outcome)),
+    }
+}
+
+/// Checks the checkpoint after `state`'s move, if the log has one there; hands the state
+/// back when it holds.
+fn check_checkpoint(log: &MoveLog, state: State) -> Result<State, Problem> {
+    let move_number = state.move_number;
+    match log.checkpoint_after(move_number) {
+        Some(logged) if logged != checkpoint_hash(state.hash) => Err(Problem::Checkpoint {
+            move_number,
+            since: move_number.saturating_sub(log.checkpoint_interval),
+            logged,
+            actual: Box::new(state),
+        }),
+        _ => Ok(state),
+    }
 }
 
 /// Verifies `log`: replays it (on both engines compared after every move, when asked),
 /// checks each move is legal, each checkpoint, and each claim.
 pub fn verify(log: &MoveLog, engines: EngineChoice) -> Report {
-    let primary = match engines {
-        EngineChoice::Reference => Engine::Reference,
-        EngineChoice::Fast | EngineChoice::Both => Engine::Fast,
-    };
-    let mut states = Vec::new();
-    let result = replay(log, primary, |s| states.push(s.clone()));
+    match engines {
+        EngineChoice::Fast => verify_on(log, Engine::Fast),
+        EngineChoice::Reference => verify_on(log, Engine::Reference),
+        EngineChoice::Both => verify_both(log),
+    }
+}
+
+/// A log verified on one engine, the moves between checkpoints played in one
+/// [`Game::play_all`] call each.
+fn verify_on(log: &MoveLog, engine: Engine) -> Report {
     let mut report = Report {
-        moves_replayed: states.last().map_or(0, |s| s.move_number),
-        last: states.last().cloned(),
+        moves_replayed: 0,
+        last: None,
         problem: None,
         complete: log.complete,
     };
-    let game = match result {
+    let mut game = match Game::with_engine(log.rules, log.seed, engine) {
         Ok(game) => game,
-        Err(problem) => {
-            report.problem = Some(problem);
+        Err(source) => {
+            report.problem = Some(Problem::InvalidRules { source });
             return report;
         }
     };
-    if engines == EngineChoice::Both {
-        let mut i = 0;
-        let mut disagreement = None;
-        // The reference replay is checked state by state against the fast one.
-        let _ = replay(log, Engine::Reference, |s| {
-            if disagreement.is_none() && states.get(i) != Some(s) {
-                disagreement = Some((states.get(i).cloned(), s.clone()));
+    // The state after the last stretch (at first, the opening) and the game there.
+    let mut last = State::opening(&game);
+    let mut start = 0;
+    let n = log.moves.len();
+    let k = log.checkpoint_interval as usize;
+    while start < n {
+        // A stretch ends at the next checkpoint or at the end of the log; its last move is
+        // played on its own, for the state after it.
+        let end = match k {
+            0 => n,
+            k => (start / k + 1).saturating_mul(k).min(n),
+        };
+        let at_start = game.clone();
+        let played = match game.play_all(&log.moves[start..end - 1]) {
+            Ok(()) => {
+                play_one(&mut game, log, end as u32).and_then(|state| check_checkpoint(log, state))
             }
-            i += 1;
-        });
-        if let Some((fast, reference)) = disagreement {
-            report.problem = Some(Problem::EnginesDisagree {
-                move_number: reference.move_number,
-                fast: Box::new(fast.unwrap_or_else(|| reference.clone())),
-                reference: Box::new(reference),
-            });
-            return report;
+            Err(refusal) => Err(refused(&game, start, refusal)),
+        };
+        match played {
+            Ok(state) => last = state,
+            Err(problem) => {
+                // Describe the problem: the state after the move before it, played again
+                // from the start of the stretch.
+                if let Some(m) = problem_move(&problem).filter(|&m| m as usize > start + 1) {
+                    let mut again = at_start;
+                    again
+                        .play_all(&log.moves[start..m as usize - 2])
+                        .expect("the moves before the problem were played once");
+                    last = play_one(&mut again, log, m - 1)
+                        .expect("the moves before the problem were played once");
+                }
+                if let Problem::Checkpoint { actual, .. } = &problem {
+                    last = (**actual).clone();
+                }
+                report.moves_replayed = last.move_number;
+                report.last = Some(last);
+                report.problem = Some(problem);
+                return report;
+            }
         }
+        start = end;
     }
-    report.problem = check_claims(log, &game);
+    report.moves_replayed = last.move_number;
+    report.problem = check_claims(log, &game, last.hash);
+    report.last = Some(last);
     report
 }
 
-fn check_claims(log: &MoveLog, game: &Game) -> Option<Problem> {
+/// The problem a refusal of [`Game::play_all`] over the moves from index `start` is; `game` stands
+/// where it stopped, before the refused move.
+fn refused(game: &Game, start: usize, refusal: Refusal) -> Problem {
+    match refusal {
+        Refusal::NoMove { index, direction } => Problem::NoMove {
+            move_number: (start + index) as u32 + 1,
+            direction,
+            before: Box::new(State::current(game)),
+        },
+        Refusal::Finished { index, status } => Problem::AfterEnd {
+            move_number: (start + index) as u32 + 1,
+            status,
+        },
+        _ => unreachable!("Refusal has two variants"),
+    }
+}
+
+/// The move a problem met while playing stands at (`None` for a checkpoint, whose state is
+/// the problem's own).
+fn problem_move(problem: &Problem) -> Option<u32> {
+    match problem {
+        Problem::NoMove { move_number, .. } | Problem::AfterEnd { move_number, .. } => {
+            Some(*move_number)
+        }
+        _ => None,
+    }
+}
+
+/// Both engines: the log is verified on the fast engine, and when that holds the reference
+/// engine replays it beside the fast one, every move compared.
+fn verify_both(log: &MoveLog) -> Report {
+    let report = verify_on(log, Engine::Fast);
+    if !report.is_ok() {
+        return report;
+    }
+    match first_disagreement(log) {
+        None => report,
+        Some((fast, reference)) => Report {
+            problem: Some(Problem::EnginesDisagree {
+                move_number: reference.move_number,
+                fast: Box::new(fast),
+                reference: Box::new(reference),
+            }),
+            ..report
+        },
+    }
+}
+
+/// Replays a log that verifies on the fast engine on both engines side by side and compares
+/// them after the opening and after every move: the first states that differ, the fast
+/// engine's then the reference engine's. Per move only what a [`State`] holds is compared
+/// (the move's points, merges and spawn, then the board, score and status; the hash follows
+/// from the board, the score and the move count), without building one.
+fn first_disagreement(log: &MoveLog) -> Option<(State, State)> {
+    let rules_ok = "the log verified on the fast engine";
+    let mut fast = Game::with_engine(log.rules, log.seed, Engine::Fast).expect(rules_ok);
+    let mut reference = Game::with_engine(log.rules, log.seed, Engine::Reference).ok()?;
+    let (f, r) = (State::opening(&fast), State::opening(&reference));
+    if f != r {
+        return Some((f, r));
+    }
+    for (i, &dir) in log.moves.iter().enumerate() {
+        let a = fast.play(dir).expect(rules_ok);
+        let b = reference.play(dir);
+        let same = b.is_ok_and(|b| {
+            (a.moved, a.gained, a.merges, a.spawn, a.status)
+                == (b.moved, b.gained, b.merges, b.spawn, b.status)
+                && fast.score() == reference.score()
+                && fast.move_count() == reference.move_count()
+                && fast.cells() == reference.cells()
+        });
+        if !same {
+            let f = State::after(&fast, dir, &a);
+            let r = match b {
+                Ok(b) if b.moved => State::after(&reference, dir, &b),
+                // The reference engine refuses a move the fast one played.
+                _ => State {
+                    move_number: i as u32 + 1,
+                    ..State::current(&reference)
+                },
+            };
+            return Some((f, r));
+        }
+    }
+    None
+}
+
+/// The first false claim, in file order; `hash` is the game's state hash. The messages are
+/// formatted for that claim only.
+fn check_claims(log: &MoveLog, game: &Game, hash: u64) -> Option<Problem> {
     let c = &log.claims;
-    let checks = [
-        (
-            ClaimField::MoveCount,
-            c.move_count == game.move_count(),
-            c.move_count.to_string(),
-            game.move_count().to_string(),
-        ),
-        (
-            ClaimField::Score,
-            c.score == game.score(),
-            c.score.to_string(),
-            game.score().to_string(),
-        ),
-        (
-            ClaimField::MaxTile,
-            c.max_exponent == game.max_exponent(),
-            tile_value(c.max_exponent).to_string(),
-            game.max_tile().to_string(),
-        ),
-        (
-            ClaimField::FinalHash,
-            c.final_hash == game.state_hash(),
-            format!("{:016x}", c.final_hash),
-            format!("{:016x}", game.state_hash()),
-        ),
-        (
-            ClaimField::Status,
-            c.status == game.status(),
-            c.status.to_string(),
-            game.status().to_string(),
-        ),
-    ];
-    checks
-        .into_iter()
-        .find(|(_, ok, _, _)| !ok)
-        .map(|(field, _, claimed, actual)| Problem::Claim {
+    let claim = |field, claimed: String, actual: String| {
+        Some(Problem::Claim {
             field,
             claimed,
             actual,
         })
+    };
+    if c.move_count != game.move_count() {
+        return claim(
+            ClaimField::MoveCount,
+            c.move_count.to_string(),
+            game.move_count().to_string(),
+        );
+    }
+    if c.score != game.score() {
+        return claim(
+            ClaimField::Score,
+            c.score.to_string(),
+            game.score().to_string(),
+        );
+    }
+    if c.max_exponent != game.max_exponent() {
+        return claim(
+            ClaimField::MaxTile,
+            tile_value(c.max_exponent).to_string(),
+            game.max_tile().to_string(),
+        );
+    }
+    if c.final_hash != hash {
+        return claim(
+            ClaimField::FinalHash,
+            format!("{:016x}", c.final_hash),
+            format!("{hash:016x}"),
+        );
+    }
+    if c.status != game.status() {
+        return claim(
+            ClaimField::Status,
+            c.status.to_string(),
+            game.status().to_string(),
+        );
+    }
+    None
 }
