@@ -1,108 +1,25 @@
-//! End to end: the firmware under QEMU plays scripted games, the host pulls and verifies
-//! them. Needs `qemu-system-arm` and the `thumbv6m-none-eabi` target; fails (never skips)
-//! when either is missing.
+//! Protocol v1, kept decoding forever: a capture the last v1 firmware made under QEMU
+//! (tests/data/v1: its ELF, the script and the capture bytes), decoded, checked and pulled
+//! by the host exactly as when v1 was current. No QEMU needed.
 
 use std::fmt::Write as _;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use twenty48_devicelog::pull::Puller;
 use twenty48_devicelog::{check, decode_capture, Capture, DeviceGame, Problem};
 use twenty48_engine::{Direction, Game, Preset, Rules, Status, Win};
 use twenty48_movelog::MoveLog;
 
-/// How long one QEMU session may take before the test calls it hung.
-const QEMU_TIMEOUT: Duration = Duration::from_secs(60);
-
-fn firmware_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware")
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1")
 }
 
-/// Builds the firmware workspace once (release, thumbv6m: the QEMU board and the Nano RP2040
-/// Connect board, so CI proves the real board still builds) and returns the QEMU ELF.
+/// The QEMU firmware of protocol v1 (the last v1 build, debug info stripped; its defmt
+/// table is intact): a fixture, so v1 decoding stays tested after the firmware moved on.
 fn firmware_elf() -> &'static [u8] {
     static ELF: OnceLock<Vec<u8>> = OnceLock::new();
-    ELF.get_or_init(|| {
-        let dir = firmware_dir();
-        let target_dir = dir.join("target");
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release"])
-            .current_dir(&dir)
-            // The firmware workspace has its own target, flags and target dir.
-            .env("CARGO_TARGET_DIR", &target_dir)
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .env_remove("CARGO_BUILD_TARGET")
-            .status()
-            .expect("cargo runs");
-        assert!(
-            status.success(),
-            "building the firmware failed (is the thumbv6m-none-eabi target installed? \
-             `rustup target add thumbv6m-none-eabi`)"
-        );
-        let elf = target_dir.join("thumbv6m-none-eabi/release/twenty48-qemu");
-        std::fs::read(&elf).unwrap_or_else(|e| panic!("reading {}: {e}", elf.display()))
-    })
-}
-
-/// Runs the firmware under QEMU with `script` on UART0 and returns what came out of UART0.
-///
-/// # Panics
-/// When `qemu-system-arm` is missing, hangs, or exits with an error.
-fn run_qemu(script: &[u8]) -> Vec<u8> {
-    let elf_path = firmware_dir().join("target/thumbv6m-none-eabi/release/twenty48-qemu");
-    firmware_elf();
-    let mut child = match Command::new("qemu-system-arm")
-        .args(["-M", "lm3s6965evb", "-display", "none", "-monitor", "none"])
-        .args([
-            "-semihosting-config",
-            "enable=on,target=native",
-            "-serial",
-            "stdio",
-        ])
-        .arg("-kernel")
-        .arg(&elf_path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    {
-        Ok(child) => child,
-        Err(e) => panic!(
-            "qemu-system-arm could not be started ({e}). The firmware end-to-end test needs \
-             it and never skips: install it with `apt-get install qemu-system-arm`."
-        ),
-    };
-    let mut stdin = child.stdin.take().expect("stdin");
-    let script = script.to_vec();
-    let writer = std::thread::spawn(move || {
-        // QEMU may exit before reading everything after the end command.
-        let _ = stdin.write_all(&script);
-    });
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        stdout.read_to_end(&mut out).expect("read QEMU output");
-        out
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for QEMU") {
-            break status;
-        }
-        if start.elapsed() > QEMU_TIMEOUT {
-            let _ = child.kill();
-            panic!("QEMU did not exit within {QEMU_TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    writer.join().expect("writer");
-    let out = reader.join().expect("reader");
-    assert!(status.success(), "the firmware failed under QEMU: {status}");
-    out
+    ELF.get_or_init(|| std::fs::read(data_dir().join("twenty48-qemu.elf")).expect("v1 ELF"))
 }
 
 /// One scripted game: how it starts, the presses, and what the host expects.
@@ -200,7 +117,10 @@ fn session() -> &'static (Vec<Planned>, Vec<u8>) {
             script.push('\n');
         }
         script.push_str("{end}\nq\n");
-        let capture = run_qemu(script.as_bytes());
+        // The capture that v1 firmware made from this very script under QEMU.
+        let recorded = std::fs::read_to_string(data_dir().join("script.txt")).unwrap();
+        assert_eq!(script, recorded, "the v1 fixture was made from this script");
+        let capture = std::fs::read(data_dir().join("capture.bin")).unwrap();
         (planned, capture)
     })
 }
