@@ -1,0 +1,203 @@
+//! [`MemFlash`]: NOR flash in RAM, with the [`nor`](crate::nor) rules, operation counting and
+//! simulated power cuts. Runs anywhere (host tests, or a board over a static buffer).
+
+use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
+
+use crate::nor::{self, NorError, PAGE_SIZE, SECTOR_SIZE};
+
+/// NOR flash held in a byte buffer `B` (an array, a `Vec<u8>`, a `&mut [u8]`), whose length
+/// is a whole number of 4096-byte sectors.
+///
+/// Each sector erase and each page program counts as one operation. After
+/// [`cut_power_at`](MemFlash::cut_power_at) the chosen operation is torn and every later
+/// operation (reads too) fails with [`NorError::PowerCut`]: take the bytes out with
+/// [`into_inner`](MemFlash::into_inner) and build a new `MemFlash` to "power up" again.
+#[derive(Debug)]
+pub struct MemFlash<B> {
+    mem: B,
+    ops: u32,
+    cut: Option<(u32, u64)>,
+    dead: bool,
+    strict: bool,
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>> MemFlash<B> {
+    /// Flash over `mem` as it is (a new chip would be all 0xFF).
+    ///
+    /// # Panics
+    ///
+    /// When the length of `mem` is not a multiple of 4096.
+    pub fn new(mem: B) -> MemFlash<B> {
+        assert!(
+            mem.as_ref().len() % SECTOR_SIZE as usize == 0,
+            "MemFlash: the buffer is not a whole number of sectors"
+        );
+        MemFlash {
+            mem,
+            ops: 0,
+            cut: None,
+            dead: false,
+            strict: false,
+        }
+    }
+
+    /// Panic (instead of returning [`NorError::SetsBit`] or another rule error) when asked to
+    /// break a NOR rule: for tests, where such a request is a bug in the caller.
+    pub fn strict(mut self) -> MemFlash<B> {
+        self.strict = true;
+        self
+    }
+
+    /// Operations (sector erases and page programs) done so far.
+    pub fn ops(&self) -> u32 {
+        self.ops
+    }
+
+    /// Cuts the power during the `k`-th operation from now (`k` >= 1): that operation is
+    /// torn, and it and every later operation fail with [`NorError::PowerCut`].
+    ///
+    /// A torn program does its first `j` bytes, clears a subset of the bits byte `j` should
+    /// clear, and leaves the rest; a torn erase sets the first `j` bytes of the sector to 0xFF
+    /// and a subset of the bits of byte `j`. `j` and the subset come from `seed`.
+    pub fn cut_power_at(&mut self, k: u32, seed: u64) {
+        self.cut = Some((self.ops + k.max(1), seed));
+    }
+
+    /// Whether the power has been cut.
+    pub fn is_cut(&self) -> bool {
+        self.dead
+    }
+
+    /// The flash's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.mem.as_ref()
+    }
+
+    /// The flash's bytes, to change them behind the rules' back (tests of damaged flash).
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.mem.as_mut()
+    }
+
+    /// The buffer.
+    pub fn into_inner(self) -> B {
+        self.mem
+    }
+
+    fn fail(&self, e: NorError) -> NorError {
+        if self.strict {
+            panic!("MemFlash: {e}");
+        }
+        e
+    }
+
+    /// Counts an operation; `Some(seed)` when this one is the torn one.
+    fn operation(&mut self) -> Result<Option<u64>, NorError> {
+        if self.dead {
+            return Err(NorError::PowerCut);
+        }
+        self.ops += 1;
+        match self.cut {
+            Some((at, seed)) if at == self.ops => {
+                self.dead = true;
+                Ok(Some(mix(seed ^ (self.ops as u64) << 32)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn erase_sector(&mut self, at: usize) -> Result<(), NorError> {
+        let torn = self.operation()?;
+        let sector = &mut self.mem.as_mut()[at..at + SECTOR_SIZE as usize];
+        match torn {
+            None => {
+                nor::apply_erase(sector);
+                Ok(())
+            }
+            Some(r) => {
+                let j = (r % SECTOR_SIZE as u64) as usize;
+                nor::apply_erase(&mut sector[..j]);
+                sector[j] |= (r >> 32) as u8;
+                Err(NorError::PowerCut)
+            }
+        }
+    }
+
+    fn program_page(&mut self, offset: u32, data: &[u8]) -> Result<(), NorError> {
+        let cap = self.mem.as_ref().len();
+        let range = nor::check_program(offset, data.len(), cap).map_err(|e| self.fail(e))?;
+        // Check the rule before counting: a rejected program changes nothing.
+        let mut scratch = [0u8; PAGE_SIZE as usize];
+        let old = &mut scratch[..data.len()];
+        old.copy_from_slice(&self.mem.as_ref()[range.clone()]);
+        nor::apply_program(offset, old, data).map_err(|e| self.fail(e))?;
+        let torn = self.operation()?;
+        let flash = &mut self.mem.as_mut()[range];
+        match torn {
+            None => {
+                flash.copy_from_slice(old);
+                Ok(())
+            }
+            Some(r) => {
+                let j = (r % data.len() as u64) as usize;
+                flash[..j].copy_from_slice(&old[..j]);
+                let clear = flash[j] & !data[j];
+                flash[j] &= !(clear & (r >> 32) as u8);
+                Err(NorError::PowerCut)
+            }
+        }
+    }
+}
+
+/// SplitMix64's output function: spreads a seed over all bits.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<B> ErrorType for MemFlash<B> {
+    type Error = NorError;
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>> ReadNorFlash for MemFlash<B> {
+    const READ_SIZE: usize = 1;
+
+    fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), NorError> {
+        if self.dead {
+            return Err(NorError::PowerCut);
+        }
+        let range = nor::check_range(offset, bytes.len(), self.mem.as_ref().len())
+            .map_err(|e| self.fail(e))?;
+        bytes.copy_from_slice(&self.mem.as_ref()[range]);
+        Ok(())
+    }
+
+    fn capacity(&self) -> usize {
+        self.mem.as_ref().len()
+    }
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>> NorFlash for MemFlash<B> {
+    const WRITE_SIZE: usize = 1;
+    const ERASE_SIZE: usize = SECTOR_SIZE as usize;
+
+    /// Erases the sectors of `from..to`, one operation each.
+    fn erase(&mut self, from: u32, to: u32) -> Result<(), NorError> {
+        let range =
+            nor::check_erase(from, to, self.mem.as_ref().len()).map_err(|e| self.fail(e))?;
+        for at in range.step_by(SECTOR_SIZE as usize) {
+            self.erase_sector(at)?;
+        }
+        Ok(())
+    }
+
+    /// Programs `bytes` at `offset` as one page program. Writes crossing a page boundary are
+    /// rejected, as the chip would: split them with [`nor::page_pieces`].
+    fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), NorError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.program_page(offset, bytes)
+    }
+}

@@ -1,0 +1,188 @@
+//! The NOR flash rules, as plain functions any flash emulation can share (the host tests'
+//! [`MemFlash`](crate::MemFlash) and the QEMU board's file-backed flash).
+//!
+//! - Erase works on whole [`SECTOR_SIZE`]-byte sectors at aligned addresses and sets every
+//!   byte to 0xFF.
+//! - A program operation stays within one [`PAGE_SIZE`]-byte page and only clears bits:
+//!   new = old AND data. A program that would need a 0 bit to become 1 is rejected (the
+//!   store never asks for one).
+//! - Each sector erase and each page program is one operation (what a power cut interrupts).
+
+use core::fmt;
+use core::ops::Range;
+
+use embedded_storage::nor_flash::{NorFlashError, NorFlashErrorKind};
+
+/// Bytes in an erase sector.
+pub const SECTOR_SIZE: u32 = 4096;
+/// Bytes in a program page (W25Q / AT25 serial NOR): one program never crosses a page boundary.
+pub const PAGE_SIZE: u32 = 256;
+
+/// A broken NOR rule, or a simulated power cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NorError {
+    /// The range does not lie within the flash.
+    OutOfBounds {
+        /// The first byte asked for.
+        offset: u32,
+        /// How many bytes were asked for.
+        len: u32,
+    },
+    /// An erase range that does not start and end on sector boundaries.
+    NotAligned {
+        /// The start of the range.
+        from: u32,
+        /// The end of the range (exclusive).
+        to: u32,
+    },
+    /// A program that crosses a page boundary.
+    CrossesPage {
+        /// The first byte of the program.
+        offset: u32,
+        /// Its length.
+        len: u32,
+    },
+    /// A program that would turn a 0 bit back into 1 (only an erase can).
+    SetsBit {
+        /// The flash address of the byte.
+        offset: u32,
+        /// The byte in flash.
+        old: u8,
+        /// The byte the program asked for.
+        data: u8,
+    },
+    /// The power was cut (simulated): this operation and every later one fail.
+    PowerCut,
+}
+
+impl fmt::Display for NorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NorError::OutOfBounds { offset, len } => {
+                write!(f, "{len} bytes at {offset:#x} lie outside the flash")
+            }
+            NorError::NotAligned { from, to } => write!(
+                f,
+                "erase of {from:#x}..{to:#x} is not aligned to {SECTOR_SIZE}-byte sectors"
+            ),
+            NorError::CrossesPage { offset, len } => write!(
+                f,
+                "program of {len} bytes at {offset:#x} crosses a {PAGE_SIZE}-byte page boundary"
+            ),
+            NorError::SetsBit { offset, old, data } => write!(
+                f,
+                "program at {offset:#x} would set a 0 bit to 1 (flash {old:#04x}, data {data:#04x})"
+            ),
+            NorError::PowerCut => f.write_str("the power was cut"),
+        }
+    }
+}
+
+impl NorFlashError for NorError {
+    fn kind(&self) -> NorFlashErrorKind {
+        match self {
+            NorError::OutOfBounds { .. } => NorFlashErrorKind::OutOfBounds,
+            NorError::NotAligned { .. } | NorError::CrossesPage { .. } => {
+                NorFlashErrorKind::NotAligned
+            }
+            _ => NorFlashErrorKind::Other,
+        }
+    }
+}
+
+/// The byte range `offset..offset + len` if it lies within a flash of `capacity` bytes.
+pub fn check_range(offset: u32, len: usize, capacity: usize) -> Result<Range<usize>, NorError> {
+    let start = offset as usize;
+    match start.checked_add(len) {
+        Some(end) if end <= capacity => Ok(start..end),
+        _ => Err(NorError::OutOfBounds {
+            offset,
+            len: len as u32,
+        }),
+    }
+}
+
+/// Checks an erase of `from..to` on a flash of `capacity` bytes: both ends on sector
+/// boundaries, within the flash. Returns the byte range.
+pub fn check_erase(from: u32, to: u32, capacity: usize) -> Result<Range<usize>, NorError> {
+    if from > to || from % SECTOR_SIZE != 0 || to % SECTOR_SIZE != 0 {
+        return Err(NorError::NotAligned { from, to });
+    }
+    check_range(from, (to - from) as usize, capacity)
+}
+
+/// Checks a program of `len` bytes at `offset` on a flash of `capacity` bytes: within the
+/// flash and within one page. Returns the byte range.
+pub fn check_program(offset: u32, len: usize, capacity: usize) -> Result<Range<usize>, NorError> {
+    let range = check_range(offset, len, capacity)?;
+    if len > 0 && offset / PAGE_SIZE != (offset + len as u32 - 1) / PAGE_SIZE {
+        return Err(NorError::CrossesPage {
+            offset,
+            len: len as u32,
+        });
+    }
+    Ok(range)
+}
+
+/// Programs `data` over `old` (the flash bytes at `offset`): new = old AND data. Rejects the
+/// whole program, changing nothing, if any byte of `data` has a 1 where `old` has a 0.
+///
+/// # Panics
+///
+/// When `old` and `data` differ in length.
+pub fn apply_program(offset: u32, old: &mut [u8], data: &[u8]) -> Result<(), NorError> {
+    assert_eq!(
+        old.len(),
+        data.len(),
+        "program: flash and data lengths differ"
+    );
+    if let Some(i) = old.iter().zip(data).position(|(&o, &d)| d & !o != 0) {
+        return Err(NorError::SetsBit {
+            offset: offset + i as u32,
+            old: old[i],
+            data: data[i],
+        });
+    }
+    for (o, &d) in old.iter_mut().zip(data) {
+        *o &= d;
+    }
+    Ok(())
+}
+
+/// Erases: every byte 0xFF.
+pub fn apply_erase(bytes: &mut [u8]) {
+    bytes.fill(0xFF);
+}
+
+/// Splits a write of `len` bytes at `offset` into page programs: yields each piece as
+/// `(flash offset, range within the data)`.
+pub fn page_pieces(offset: u32, len: usize) -> impl Iterator<Item = (u32, Range<usize>)> {
+    let mut done = 0usize;
+    core::iter::from_fn(move || {
+        if done >= len {
+            return None;
+        }
+        let at = offset + done as u32;
+        let room = (PAGE_SIZE - at % PAGE_SIZE) as usize;
+        let n = room.min(len - done);
+        let piece = (at, done..done + n);
+        done += n;
+        Some(piece)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_split_at_pages() {
+        let mut it = page_pieces(250, 20);
+        assert_eq!(it.next(), Some((250, 0..6)));
+        assert_eq!(it.next(), Some((256, 6..20)));
+        assert_eq!(it.next(), None);
+        assert_eq!(page_pieces(0, 256).count(), 1);
+        assert_eq!(page_pieces(0, 0).count(), 0);
+    }
+}
