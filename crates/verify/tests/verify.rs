@@ -215,3 +215,34 @@ fn batch_reports_every_failure_in_order() {
     assert!(matches!(verdicts[2], Verdict::Undecodable(_)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The walk lists each directory's entries by name and walks subdirectories in place: the
+/// order of the whole paths sorted, also where a name sorts between a directory and its
+/// files ("a/x" before "a-b" before "a.t48").
+#[test]
+fn collect_lists_files_in_path_order() {
+    let dir = std::env::temp_dir().join(format!("t48-collect-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["a", "a/b", "a.b", "b"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    for f in [
+        "a/x.t48",
+        "a/b/y.t48",
+        "a/b.t48",
+        "a-b.t48",
+        "a.t48",
+        "a.b/z.t48",
+        "b/0.t48",
+        "B.t48",
+        "a/skip.txt",
+    ] {
+        std::fs::write(dir.join(f), b"x").unwrap();
+    }
+    let files = twenty48_verify::batch::collect(std::slice::from_ref(&dir)).unwrap();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert_eq!(files.len(), 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
