@@ -15,8 +15,8 @@ use crossterm::event::{self, Event};
 use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
-    action, journal_path, render_play, Action, BestScores, BoardView, Journal, PlayView, Prompt,
-    Screen, Span, Style, Terminal,
+    action, journal_path, render_play, resume_answer, BestScores, BoardView, Flow, Journal,
+    PlayView, Screen, Span, Step, Style, Terminal,
 };
 
 use crate::rules_args::{rules_name, RulesArgs};
@@ -190,11 +190,8 @@ fn ask(term: &mut Terminal, lines: &[String]) -> Result<Option<bool>> {
     loop {
         term.draw(&question_screen(lines))?;
         if let Event::Key(key) = event::read()? {
-            match action(key) {
-                Action::Yes => return Ok(Some(true)),
-                Action::No | Action::Quit => return Ok(Some(false)),
-                Action::Interrupt => return Ok(None),
-                _ => {}
+            if let Ok(answer) = resume_answer(action(key)) {
+                return Ok(answer);
             }
         }
     }
@@ -338,7 +335,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             new_game(seed.take(), out)?
         }
     };
-    let mut prompt = Prompt::None;
+    let mut flow = Flow::new();
     loop {
         let game = current.recorder.game();
         let rules = *game.rules();
@@ -355,17 +352,17 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             score: game.score(),
             best: stored.max(game.score()),
             moves: game.move_count(),
-            prompt,
+            prompt: flow.prompt(),
             note: note.as_deref(),
         };
         term.draw(&render_play(&view))?;
         let Event::Key(key) = event::read()? else {
             continue;
         };
-        let act = action(key);
-        match (prompt, act) {
-            (_, Action::Interrupt) => break,
-            (Prompt::None, Action::Move(dir)) => {
+        match flow.key(action(key)) {
+            Step::Nothing => {}
+            Step::Leave => break,
+            Step::Move(dir) => {
                 let outcome = current.recorder.play(dir)?;
                 if !outcome.moved {
                     continue;
@@ -387,24 +384,14 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                         }
                     }
                     note = report.saved.last().map(|s| format!("saved: {s}"));
-                    prompt = if outcome.status == Status::Won {
-                        Prompt::WonPlayAgain
-                    } else {
-                        Prompt::OverPlayAgain
-                    };
                 }
+                flow.moved(outcome.status);
             }
-            (Prompt::None, Action::Quit) => prompt = Prompt::ReallyQuit,
-            (Prompt::ReallyQuit, Action::Yes) => break,
-            (Prompt::ReallyQuit, Action::No | Action::Quit) => prompt = Prompt::None,
-            (Prompt::WonPlayAgain | Prompt::OverPlayAgain, Action::Yes) => {
+            Step::NewGame => {
                 let out = session.output.as_deref().map(free_path);
                 current = new_game(None, out)?;
-                prompt = Prompt::None;
                 note = None;
             }
-            (Prompt::WonPlayAgain | Prompt::OverPlayAgain, Action::No | Action::Quit) => break,
-            _ => {}
         }
     }
     save(&mut current, &mut report)?;
