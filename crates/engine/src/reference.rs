@@ -138,6 +138,13 @@ impl Board {
     /// In each line, tiles are taken from the wall outwards. A tile equal to the last tile
     /// placed merges into it, unless that tile was itself made by a merge in this slide.
     pub fn slide_with_events(&mut self, dir: Direction, on_event: &mut dyn FnMut(Event)) -> Slide {
+        self.slide_reporting(dir, on_event)
+    }
+
+    /// [`Board::slide_with_events`] for any event sink: a slide that reports nothing
+    /// compiles to the plain slide.
+    #[inline]
+    fn slide_reporting(&mut self, dir: Direction, mut on_event: impl FnMut(Event)) -> Slide {
         let n = self.size as usize;
         let mut result = Slide {
             moved: false,
@@ -197,7 +204,7 @@ impl Board {
 
     /// Slides every line towards `dir`.
     pub fn slide(&mut self, dir: Direction) -> Slide {
-        self.slide_with_events(dir, &mut |_| {})
+        self.slide_reporting(dir, |_| {})
     }
 
     /// Whether a slide towards `dir` would change the board.
@@ -206,9 +213,23 @@ impl Board {
         copy.slide(dir).moved
     }
 
-    /// Whether no slide changes the board: no empty cell and no two equal neighbours.
+    /// Whether no slide changes the board: no empty cell and no two equal neighbours (or
+    /// no tile at all).
+    ///
+    /// A board with a tile and an empty cell always has a slide that moves: a row holding
+    /// both slides left or right; otherwise every row is full or empty, and a column then
+    /// holds both and slides up or down. A full board changes exactly when two neighbours
+    /// in a row or a column are equal and merge.
     pub fn is_stuck(&self) -> bool {
-        Direction::ALL.iter().all(|d| !self.can_slide(*d))
+        let n = self.size as usize;
+        let cells = self.cells();
+        if cells.contains(&0) {
+            return cells.iter().all(|&c| c == 0);
+        }
+        let row_pair = (0..n).any(|r| (1..n).any(|c| cells[r * n + c] == cells[r * n + c - 1]));
+        let column_pair =
+            (1..n).any(|r| (0..n).any(|c| cells[r * n + c] == cells[(r - 1) * n + c]));
+        !row_pair && !column_pair
     }
 }
 
@@ -281,6 +302,34 @@ mod tests {
                 }),
             ]
         );
+    }
+
+    /// `is_stuck` (empty cells, then equal neighbours) says what its definition says: no
+    /// slide changes the board. Boards of every size with few distinct exponents, many of
+    /// them full, plus the empty board.
+    #[test]
+    fn stuck_means_no_slide_moves() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for size in 2..=MAX_SIZE {
+            let n = size as usize * size as usize;
+            assert!(Board::empty(size).is_stuck());
+            for i in 0..4000 {
+                let mut cells = [0u8; MAX_CELLS];
+                for c in cells.iter_mut().take(n) {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Every other board full; exponents 1..=4 (or 0..=4) collide often.
+                    *c = (x % 4) as u8 + 1 - (i % 2 == 0 && x % 97 == 0) as u8;
+                    if size > 3 && i % 3 == 0 {
+                        *c = (x % 16) as u8 + 1;
+                    }
+                }
+                let b = Board::from_cells(&cells[..n]).unwrap();
+                let moves = Direction::ALL.iter().any(|d| b.can_slide(*d));
+                assert_eq!(b.is_stuck(), !moves, "{b:?}");
+            }
+        }
     }
 
     #[test]
