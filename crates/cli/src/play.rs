@@ -16,7 +16,7 @@ use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
     action, journal_path, render_play, resume_answer, BestScores, BoardView, Flow, Journal,
-    PlayView, Screen, Span, Step, Style, Terminal,
+    PlayView, Resume, Screen, Span, Step, Style, Terminal,
 };
 
 use crate::rules_args::{rules_name, RulesArgs};
@@ -190,8 +190,11 @@ fn ask(term: &mut Terminal, lines: &[String]) -> Result<Option<bool>> {
     loop {
         term.draw(&question_screen(lines))?;
         if let Event::Key(key) = event::read()? {
-            if let Ok(answer) = resume_answer(action(key)) {
-                return Ok(answer);
+            match resume_answer(action(key)) {
+                Some(Resume::Yes) => return Ok(Some(true)),
+                Some(Resume::No) => return Ok(Some(false)),
+                Some(Resume::Leave) => return Ok(None),
+                None => {}
             }
         }
     }

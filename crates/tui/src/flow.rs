@@ -105,15 +105,25 @@ impl Flow {
     }
 }
 
-/// The answer to "Resume it? [Y/N]" when an unfinished game is found: `Some(true)` resume,
-/// `Some(false)` save it and start anew (N or Q), `None` for Ctrl-C (leave at once, the
-/// journal as it is); keys that answer nothing give `Err(())`: ask again.
-pub fn resume_answer(action: Action) -> Result<Option<bool>, ()> {
+/// An answer to "Resume it? [Y/N]" when an unfinished game is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// Y: play it on.
+    Yes,
+    /// N or Q: save it as it is and start a new game.
+    No,
+    /// Ctrl-C: leave at once, the journal as it is.
+    Leave,
+}
+
+/// The answer a key gives to "Resume it? [Y/N]"; `None` for keys that answer nothing (ask
+/// again).
+pub fn resume_answer(action: Action) -> Option<Resume> {
     match action {
-        Action::Yes => Ok(Some(true)),
-        Action::No | Action::Quit => Ok(Some(false)),
-        Action::Interrupt => Ok(None),
-        _ => Err(()),
+        Action::Yes => Some(Resume::Yes),
+        Action::No | Action::Quit => Some(Resume::No),
+        Action::Interrupt => Some(Resume::Leave),
+        _ => None,
     }
 }
 
@@ -193,11 +203,11 @@ mod tests {
 
     #[test]
     fn the_resume_question() {
-        assert_eq!(resume_answer(Action::Yes), Ok(Some(true)));
-        assert_eq!(resume_answer(Action::No), Ok(Some(false)));
-        assert_eq!(resume_answer(Action::Quit), Ok(Some(false)));
-        assert_eq!(resume_answer(Action::Interrupt), Ok(None));
-        assert_eq!(resume_answer(LEFT), Err(()));
-        assert_eq!(resume_answer(Action::Ignore), Err(()));
+        assert_eq!(resume_answer(Action::Yes), Some(Resume::Yes));
+        assert_eq!(resume_answer(Action::No), Some(Resume::No));
+        assert_eq!(resume_answer(Action::Quit), Some(Resume::No));
+        assert_eq!(resume_answer(Action::Interrupt), Some(Resume::Leave));
+        assert_eq!(resume_answer(LEFT), None);
+        assert_eq!(resume_answer(Action::Ignore), None);
     }
 }
