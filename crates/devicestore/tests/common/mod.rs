@@ -1,0 +1,113 @@
+//! Helpers shared by the store's tests: flashes, random moves, a model of what was stored,
+//! and reading everything back.
+#![allow(dead_code)]
+
+use twenty48_devicestore::{nor::NorError, Closing, GameEntry, GameStart, MemFlash, Store};
+use twenty48_engine::{Direction, Preset};
+
+pub type Flash = MemFlash<Vec<u8>>;
+pub type TestStore = Store<Flash>;
+
+/// A blank (all 0xFF) strict flash of `sectors` sectors.
+pub fn blank(sectors: usize) -> Flash {
+    MemFlash::new(vec![0xFF; sectors * 4096]).strict()
+}
+
+/// SplitMix64.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn dirs(&mut self, n: usize) -> Vec<Direction> {
+        (0..n)
+            .map(|_| Direction::ALL[(self.next() % 4) as usize])
+            .collect()
+    }
+}
+
+/// A start that differs from game to game.
+pub fn start(i: u64) -> GameStart {
+    GameStart {
+        rules: Preset::ALL[(i % 3) as usize].rules(),
+        seed: i.wrapping_mul(0x1234_5678_9ABC_DEF1) ^ 77,
+    }
+}
+
+/// A game as the test played it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expected {
+    pub number: u32,
+    pub start: GameStart,
+    pub moves: Vec<Direction>,
+    /// `Some(result)` once `end_game` returned `Ok`.
+    pub ended: Option<u8>,
+    pub acked: bool,
+}
+
+/// Every stored game with its moves, oldest first.
+pub fn read_all(store: &mut TestStore) -> Vec<(GameEntry, Vec<Direction>)> {
+    let mut entries = Vec::new();
+    store.for_each_game(|g| entries.push(*g)).unwrap();
+    entries
+        .into_iter()
+        .map(|g| {
+            let mut moves = Vec::new();
+            store.read_moves(&g, |d| moves.push(d)).unwrap();
+            assert_eq!(moves.len(), g.moves as usize);
+            (g, moves)
+        })
+        .collect()
+}
+
+/// Plays `moves` as a whole game and ends it with `result`, appending it to `model`.
+pub fn play(
+    store: &mut TestStore,
+    model: &mut Vec<Expected>,
+    start: GameStart,
+    moves: &[Direction],
+    result: u8,
+) {
+    let number = store.begin_game(&start).unwrap();
+    for &d in moves {
+        store.record_move(d).unwrap();
+    }
+    store.end_game(result).unwrap();
+    model.push(Expected {
+        number,
+        start,
+        moves: moves.to_vec(),
+        ended: Some(result),
+        acked: false,
+    });
+}
+
+/// Asserts that the store lists exactly the `model` games (all ended or interrupted), with
+/// their numbers, starts, moves, closings and acks.
+pub fn assert_matches(store: &mut TestStore, model: &[Expected]) {
+    let got = read_all(store);
+    assert_eq!(got.len(), model.len(), "number of games");
+    for ((g, moves), e) in got.iter().zip(model) {
+        assert_eq!(g.number, e.number);
+        assert_eq!(g.start, e.start, "game {}", e.number);
+        assert_eq!(moves, &e.moves, "game {}", e.number);
+        let closing = e
+            .ended
+            .map_or(Closing::Interrupted, |result| Closing::Ended { result });
+        assert_eq!(g.closing, closing, "game {}", e.number);
+        assert_eq!(g.acked, e.acked, "game {}", e.number);
+    }
+}
+
+/// Reopens the store on the same flash (a power cycle).
+pub fn reopen(store: TestStore) -> TestStore {
+    Store::open(store.into_flash()).unwrap()
+}
+
+pub type Error = twenty48_devicestore::StoreError<NorError>;
