@@ -1,5 +1,6 @@
 //! The board interface: everything the application needs from the hardware.
 
+use twenty48_deviceproto::{ErrorCode, Request};
 use twenty48_engine::{Direction, Rules};
 
 use crate::screen::Screen;
@@ -25,6 +26,12 @@ pub enum Input {
     /// End the game in progress as abandoned and go back to the start screen (ignored on
     /// the start screen). Only the QEMU board produces this.
     Abandon,
+    /// A request from the host (`{hello}`, `{pull}`, `{pull all}`, `{ack N C}`): answered at
+    /// once, wherever the application waits for input.
+    Request(Request),
+    /// Text in braces from the host that is no request the device knows, or is malformed or
+    /// too long: answered with an error frame of this code.
+    BadRequest(ErrorCode),
     /// No more input will come (QEMU: the script ended). The application returns.
     End,
 }
@@ -41,6 +48,12 @@ pub trait Board {
     /// Sends encoded log bytes; returns how many were taken (the rest stay in the ring
     /// buffer and are offered again later).
     fn write_log(&mut self, bytes: &[u8]) -> usize;
+
+    /// Services the log link for about a millisecond while the application waits for the
+    /// host to take log bytes (a pull reply larger than the RAM ring). Returns `false` when
+    /// the link takes no bytes at all (nobody reading): the application then stops waiting
+    /// and lets frames drop, which it reports with a lost frame.
+    fn wait_link(&mut self) -> bool;
 
     /// Waits about `ms` milliseconds (a result screen stays up that long); the QEMU board
     /// does not wait.

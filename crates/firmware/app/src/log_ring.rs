@@ -166,3 +166,11 @@ pub fn pending_bytes() -> usize {
 pub fn dropped_frames() -> u32 {
     critical_section::with(|cs| RING.borrow_ref(cs).dropped)
 }
+
+/// Bytes free in the ring for new frames.
+pub fn free_bytes() -> usize {
+    critical_section::with(|cs| {
+        let ring = RING.borrow_ref(cs);
+        LOG_CAPACITY - ring.head.wrapping_sub(ring.tail) as usize
+    })
+}

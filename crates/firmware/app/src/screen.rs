@@ -32,6 +32,8 @@ pub enum Screen {
         /// The final score.
         score: u64,
     },
+    /// "Store full": the game is not stored (from now on); it plays on, sent live only.
+    StoreFull,
 }
 
 /// Side of a cell in pixels on a 4x4 board (smaller on bigger boards).
@@ -127,6 +129,12 @@ impl Screen {
                 let mut text = Line::new();
                 let _ = write!(text, "{}", score);
                 Text::with_text_style(text.as_str(), Point::new(64, 40), big, centered)
+                    .draw(target)?;
+            }
+            Screen::StoreFull => {
+                Text::with_text_style("Store full", Point::new(64, 22), big, centered)
+                    .draw(target)?;
+                Text::with_text_style("pull to free it", Point::new(64, 42), small, centered)
                     .draw(target)?;
             }
         }

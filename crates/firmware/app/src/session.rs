@@ -1,10 +1,15 @@
-//! The game loop: start screen, games, result screens, and the log of every game.
+//! The game loop: start screen, games, result screens; every game stored and logged, and the
+//! host's requests answered whenever the device waits for input.
 
+use embedded_storage::nor_flash::NorFlash;
+use twenty48_deviceproto::StartFields;
+use twenty48_devicestore::{GameStart, Store, StoreError};
 use twenty48_engine::{Game, Rules, Status};
 
 use crate::board::{Board, GameSetup, Input};
 use crate::log_ring::drain;
-use crate::protocol;
+use crate::protocol::{Close, Log};
+use crate::pull;
 use crate::screen::Screen;
 
 /// The rules of a game started by a button: the `arduino` preset, as the original sketch.
@@ -14,6 +19,8 @@ pub const DEFAULT_RULES: Rules = Rules::ARDUINO;
 pub const RESULT_SCREEN_MS: u32 = 2000;
 /// How long "Your score: N" stays up.
 pub const SCORE_SCREEN_MS: u32 = 3000;
+/// How long "Store full" stays up before the game goes on.
+pub const STORE_FULL_SCREEN_MS: u32 = 2000;
 
 /// How a game stopped.
 enum Stop {
@@ -25,98 +32,240 @@ enum Stop {
     InputEnded,
 }
 
+/// The running application: the board, the store, the log.
+pub(crate) struct Device<'a, B, F> {
+    pub(crate) board: &'a mut B,
+    pub(crate) store: &'a mut Store<F>,
+    pub(crate) log: Log,
+    /// The number after the last game played: a game the store refused still gets a number
+    /// (the store's next one), and the next game must not reuse it.
+    next_number: u32,
+}
+
+/// A game being played.
+struct Live {
+    game: Game,
+    number: u32,
+    /// The check of its start frame.
+    start: u32,
+    /// Whether its moves still go into the store.
+    stored: bool,
+}
+
 /// Runs the application until the board's input ends (never, on a real board).
 ///
-/// Start screen; any button starts a game with `rules` (the boards pass
-/// [`DEFAULT_RULES`], the `arduino` preset) and a seed from the board's entropy
+/// At boot: a hello frame. Start screen; any button starts a game with `rules` (the boards
+/// pass [`DEFAULT_RULES`], the `arduino` preset) and a seed from the board's entropy
 /// ([`Input::NewGame`] picks rules and seed instead); the game screen until the game is won
-/// or over; the result, then the final score; back to the start screen.
-pub fn run<B: Board>(board: &mut B, rules: Rules) {
+/// or over; the result, then the final score; back to the start screen. Every game is begun
+/// in `store` before its start frame, every move recorded before its move frame and before
+/// the next input is read, every end stored before its end frame. `dev` is the device id
+/// the frames carry.
+pub fn run<B: Board, F: NorFlash>(board: &mut B, rules: Rules, store: &mut Store<F>, dev: u64) {
+    let mut device = Device {
+        board,
+        store,
+        log: Log::new(dev),
+        next_number: 0,
+    };
+    device.hello();
     let mut next: Option<GameSetup> = None;
     loop {
         let setup = match next.take() {
             Some(setup) => setup,
             None => {
-                board.show(&Screen::Start);
-                drain(board);
-                match board.next_input() {
+                device.board.show(&Screen::Start);
+                match device.input() {
                     Input::Press(_) => GameSetup {
                         rules,
-                        seed: board.entropy(),
+                        seed: device.board.entropy(),
                     },
                     Input::NewGame(setup) => setup,
-                    Input::Abandon => continue,
                     Input::End => break,
+                    _ => continue,
                 }
             }
         };
-        match play(board, setup) {
+        match device.play(setup) {
             Stop::Finished => {}
             Stop::Replaced(setup) => next = Some(setup),
             Stop::InputEnded => break,
         }
     }
-    drain(board);
+    device.flush();
 }
 
-/// Plays one game, logging its start, every move that changed the board, and its end.
-fn play<B: Board>(board: &mut B, setup: GameSetup) -> Stop {
-    let mut game = match Game::new(setup.rules, setup.seed) {
-        Ok(game) => game,
-        Err(_) => {
-            defmt::warn!("t48 rules refused");
-            return Stop::Finished;
+impl<B: Board, F: NorFlash> Device<'_, B, F> {
+    /// Sends what the ring holds, and a lost frame if frames were dropped.
+    pub(crate) fn flush(&mut self) {
+        drain(self.board);
+        if self.log.has_lost() {
+            self.log.report_lost();
+            drain(self.board);
         }
-    };
-    protocol::game_start(&setup.rules, setup.seed);
-    loop {
-        if game.status().is_finished() {
-            protocol::game_end(&game);
-            finish(board, &game);
-            return Stop::Finished;
+    }
+
+    /// The next input that is not a request; requests are answered on the way.
+    fn input(&mut self) -> Input {
+        loop {
+            self.flush();
+            match self.board.next_input() {
+                Input::Request(request) => pull::answer(self, request),
+                Input::BadRequest(code) => self.log.error(code as u8, 0),
+                input => return input,
+            }
         }
-        board.show(&Screen::Board {
+    }
+
+    /// The number the next new game gets.
+    fn next_number(&self) -> u32 {
+        self.store.next_game_number().max(self.next_number)
+    }
+
+    /// `t48 hello`.
+    pub(crate) fn hello(&mut self) {
+        let next = self.next_number();
+        match self.store.counts() {
+            Ok(c) => self.log.hello(next, c.stored, c.unpulled),
+            Err(_) => {
+                self.log.hello(next, 0, 0);
+                self.log
+                    .error(twenty48_deviceproto::ErrorCode::Store as u8, 0);
+            }
+        }
+    }
+
+    /// The store refused game `number` from move `at_move` on: a full frame, and the
+    /// "Store full" screen for a while.
+    fn refused(&mut self, number: u32, at_move: u32, e: StoreError<F::Error>) {
+        if !matches!(e, StoreError::Full) {
+            defmt::warn!("t48 store error");
+        }
+        self.log.full(number, at_move);
+        self.board.show(&Screen::StoreFull);
+        self.flush();
+        self.board.pause(STORE_FULL_SCREEN_MS);
+    }
+
+    /// Plays one game, storing and logging its start, every move that changed the board, and
+    /// its end.
+    fn play(&mut self, setup: GameSetup) -> Stop {
+        let game = match Game::new(setup.rules, setup.seed) {
+            Ok(game) => game,
+            Err(_) => {
+                defmt::warn!("t48 rules refused");
+                return Stop::Finished;
+            }
+        };
+        let start = GameStart {
+            rules: setup.rules,
+            seed: setup.seed,
+        };
+        let begun = self.store.begin_game(&start);
+        let number = match begun {
+            Ok(number) => number,
+            Err(_) => self.next_number(),
+        };
+        self.next_number = number.saturating_add(1);
+        let fields = StartFields::new(self.log.dev(), number, &setup.rules, setup.seed);
+        let mut live = Live {
+            game,
+            number,
+            start: self.log.start(&fields),
+            stored: begun.is_ok(),
+        };
+        if let Err(e) = begun {
+            self.refused(number, 0, e);
+        }
+        loop {
+            if live.game.status().is_finished() {
+                let result = live.game.status() as u8;
+                self.close(&mut live, result);
+                self.finish(&live.game);
+                return Stop::Finished;
+            }
+            self.board.show(&Screen::Board {
+                cells: live.game.cells(),
+                score: live.game.score(),
+            });
+            match self.input() {
+                Input::Press(dir) => {
+                    let Ok(outcome) = live.game.play(dir) else {
+                        continue;
+                    };
+                    if !outcome.moved {
+                        continue;
+                    }
+                    let seq = live.game.move_count();
+                    if live.stored {
+                        if let Err(e) = self.store.record_move(dir) {
+                            live.stored = false;
+                            self.refused(live.number, seq, e);
+                        }
+                    }
+                    self.log.moved(
+                        live.number,
+                        seq,
+                        dir,
+                        live.game.score(),
+                        live.game.state_hash(),
+                    );
+                }
+                Input::NewGame(next) => {
+                    // Abandoned: result 0.
+                    self.close(&mut live, 0);
+                    return Stop::Replaced(next);
+                }
+                Input::Abandon => {
+                    self.close(&mut live, 0);
+                    return Stop::Finished;
+                }
+                // As a power cut: the store keeps the game as interrupted, no end frame.
+                Input::End => return Stop::InputEnded,
+                Input::Request(_) | Input::BadRequest(_) => {}
+            }
+        }
+    }
+
+    /// Stores the end of the game (`result` 0 abandoned, 1 won, 2 over), then sends its end
+    /// frame.
+    fn close(&mut self, live: &mut Live, result: u8) {
+        if self.store.game_in_progress() == Some(live.number) {
+            // Also when the game was cut short by a full store: that ends it in the store
+            // (it stays there as interrupted).
+            let ended = self.store.end_game(result);
+            if live.stored {
+                if let Err(e) = ended {
+                    live.stored = false;
+                    self.refused(live.number, live.game.move_count() + 1, e);
+                }
+            }
+        }
+        self.log.close(&Close {
+            game: live.number,
+            result: Some(result),
+            moves: live.game.move_count(),
+            score: live.game.score(),
+            hash: live.game.state_hash(),
+            start: live.start,
+        });
+        self.flush();
+    }
+
+    /// The screens after a game: the result, then the final score.
+    fn finish(&mut self, game: &Game) {
+        self.board.show(&Screen::Board {
             cells: game.cells(),
             score: game.score(),
         });
-        drain(board);
-        match board.next_input() {
-            Input::Press(dir) => {
-                if let Ok(outcome) = game.play(dir) {
-                    if outcome.moved {
-                        protocol::moved(game.move_count(), dir, game.score(), game.state_hash());
-                    }
-                }
-            }
-            Input::NewGame(next) => {
-                // Abandoned: the end frame says result 0 (still playing).
-                protocol::game_end(&game);
-                drain(board);
-                return Stop::Replaced(next);
-            }
-            Input::Abandon => {
-                protocol::game_end(&game);
-                drain(board);
-                return Stop::Finished;
-            }
-            Input::End => return Stop::InputEnded,
-        }
+        self.flush();
+        self.board.show(&Screen::Result {
+            won: game.status() == Status::Won,
+        });
+        self.board.pause(RESULT_SCREEN_MS);
+        self.board.show(&Screen::FinalScore {
+            score: game.score(),
+        });
+        self.board.pause(SCORE_SCREEN_MS);
     }
-}
-
-/// The screens after a game: the result, then the final score.
-fn finish<B: Board>(board: &mut B, game: &Game) {
-    board.show(&Screen::Board {
-        cells: game.cells(),
-        score: game.score(),
-    });
-    drain(board);
-    board.show(&Screen::Result {
-        won: game.status() == Status::Won,
-    });
-    board.pause(RESULT_SCREEN_MS);
-    board.show(&Screen::FinalScore {
-        score: game.score(),
-    });
-    board.pause(SCORE_SCREEN_MS);
 }

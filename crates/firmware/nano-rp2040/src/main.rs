@@ -3,11 +3,14 @@
 //! Wiring (docs/firmware.md): four push buttons from D4-D7 to GND (internal pull-ups), the
 //! LCD12864 (ST7920) in serial mode on SPI0: SCK D13, data D11, chip select (RS) D10,
 //! reset D12. The defmt log goes out over USB CDC serial from a RAM ring buffer, so no
-//! debug probe is needed: `twenty48 pull --port /dev/ttyACM0` reads it.
+//! debug probe is needed: `twenty48 pull --port /dev/ttyACM0` reads it. Requests from the
+//! host arrive on the same USB serial port. Every game is stored in the flash from 1 MB to
+//! 16 MB ([`flash`]); the device id is the flash chip's unique id.
 #![no_std]
 #![no_main]
 
 mod buttons;
+mod flash;
 mod lcd;
 
 use embedded_hal::delay::DelayNs;
@@ -15,10 +18,16 @@ use hal::fugit::RateExtU32;
 use hal::pac;
 use hal::Clock;
 use rp2040_hal as hal;
-use twenty48_firmware_app::engine::Rules;
-use twenty48_firmware_app::{log_ring, Board, Input, Screen};
+use twenty48_firmware_app::deviceproto::MAX_REQUEST;
+use twenty48_firmware_app::devicestore::Store;
+use twenty48_firmware_app::engine::{Direction, Rules};
+use twenty48_firmware_app::{
+    log_ring, request_input, Board, Framed, Framer, Input, Screen, BROKEN_REQUEST,
+};
 use usb_device::class_prelude::UsbBusAllocator;
-use usb_device::prelude::{StringDescriptors, UsbDevice, UsbDeviceBuilder, UsbVidPid};
+use usb_device::prelude::{
+    StringDescriptors, UsbDevice, UsbDeviceBuilder, UsbDeviceState, UsbVidPid,
+};
 use usbd_serial::SerialPort;
 
 use crate::buttons::Buttons;
@@ -46,31 +55,58 @@ struct NanoBoard {
     serial: SerialPort<'static, hal::usb::UsbBus>,
     timer: hal::Timer,
     rosc: hal::rosc::RingOscillator<hal::rosc::Enabled>,
+    /// Bytes read from the host, and how far the framer got in them.
+    rx: [u8; 64],
+    rx_len: usize,
+    rx_pos: usize,
+    framer: Framer<MAX_REQUEST>,
 }
 
 impl NanoBoard {
     /// Services USB (at least every few milliseconds while waiting).
     fn poll_usb(&mut self) {
         self.usb.poll(&mut [&mut self.serial]);
-        // Input from the host is not used; read it so the host never blocks.
-        let mut sink = [0u8; 16];
-        let _ = self.serial.read(&mut sink);
     }
 
-    /// One millisecond of waiting: USB, log, buttons.
-    fn tick(&mut self) -> Option<Input> {
+    /// The next request in the bytes from the host, if one is complete.
+    fn host_input(&mut self) -> Option<Input> {
+        loop {
+            if self.rx_pos == self.rx_len {
+                self.rx_pos = 0;
+                self.rx_len = self.serial.read(&mut self.rx).unwrap_or(0);
+                if self.rx_len == 0 {
+                    return None;
+                }
+            }
+            let byte = self.rx[self.rx_pos];
+            self.rx_pos += 1;
+            match self.framer.feed(byte) {
+                Framed::Text(text) => return Some(request_input(text)),
+                Framed::Broken => return Some(BROKEN_REQUEST),
+                // Bytes outside braces mean nothing here.
+                Framed::Outside(_) | Framed::Pending => {}
+            }
+        }
+    }
+
+    /// One millisecond of waiting: USB, log, buttons. Host bytes are not read here: they
+    /// wait (in the USB stack) for the next input wait.
+    fn tick(&mut self) -> Option<Direction> {
         self.poll_usb();
         log_ring::drain(self);
         self.timer.delay_ms(1);
-        self.buttons.sample().map(Input::Press)
+        self.buttons.sample()
     }
 }
 
 impl Board for NanoBoard {
     fn next_input(&mut self) -> Input {
         loop {
-            if let Some(input) = self.tick() {
+            if let Some(input) = self.host_input() {
                 return input;
+            }
+            if let Some(dir) = self.tick() {
+                return Input::Press(dir);
             }
         }
     }
@@ -90,6 +126,12 @@ impl Board for NanoBoard {
 
     fn write_log(&mut self, bytes: &[u8]) -> usize {
         self.serial.write(bytes).unwrap_or(0)
+    }
+
+    fn wait_link(&mut self) -> bool {
+        self.poll_usb();
+        self.timer.delay_ms(1);
+        self.usb.state() == UsbDeviceState::Configured
     }
 
     fn pause(&mut self, ms: u32) {
@@ -178,6 +220,15 @@ fn main() -> ! {
         &mut timer,
     );
 
+    // Before anything else uses the flash's partition: its id, then the store on it.
+    let dev = flash::unique_id();
+    // SAFETY: the only partition; core 1 never runs; nothing else writes the flash.
+    let partition = unsafe { flash::Partition::new() };
+    let Ok(mut store) = Store::open(partition) else {
+        // Only a partition of the wrong geometry fails here (reads cannot fail).
+        panic!("store");
+    };
+
     let mut board = NanoBoard {
         buttons,
         lcd,
@@ -185,8 +236,12 @@ fn main() -> ! {
         serial,
         timer,
         rosc,
+        rx: [0; 64],
+        rx_len: 0,
+        rx_pos: 0,
+        framer: Framer::new(),
     };
-    twenty48_firmware_app::run(&mut board, RULES);
+    twenty48_firmware_app::run(&mut board, RULES, &mut store, dev);
     // `run` returns only when the input ends, which buttons never do.
     loop {
         cortex_m::asm::wfi();

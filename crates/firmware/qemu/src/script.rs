@@ -3,38 +3,43 @@
 //! - `U` `R` `D` `L` (either case): a button released, as a move towards that direction
 //!   (on the start screen, any of them starts a game: `arduino` rules, seeds 1, 2, 3, ...).
 //! - `{new seed=N rules=NAME win=E}`: start a game now (an unfinished game is logged as
-//!   abandoned). Every key is optional: `seed` defaults to the next start-screen seed,
-//!   `rules` (`arduino`, `classic`, `console`) to `arduino`; `win=E` sets the winning tile
-//!   to 2^E (`win=0`: no win), keeping whether the preset's win ends the game (a 2048-style
-//!   win that ends, if the preset has none).
+//!   abandoned). Every key is optional: `seed` defaults to 1001, 1002, ..., `rules`
+//!   (`arduino`, `classic`, `console`) to `arduino`; `win=E` sets the winning tile to 2^E
+//!   (`win=0`: no win), keeping whether the preset's win ends the game (a 2048-style win that
+//!   ends, if the preset has none). A bad key or value: error frame, code 2.
 //! - `{end}`: end the game in progress as abandoned (its end frame says result 0) and go
 //!   back to the start screen.
+//! - `{stall}` / `{unstall}`: the link stops / starts taking log bytes (the host is not
+//!   reading): the RAM ring fills and drops frames, reported later by a lost frame.
+//! - Host requests: `{hello}`, `{pull}`, `{pull all}`, `{ack N C}`; any other text in braces
+//!   is answered with an error frame (code 1 unknown, 2 malformed or longer than 48 bytes).
 //! - `q`, `Q` or byte 0x04: the script ends; the firmware exits QEMU.
-//! - `#` to the end of the line is a comment; anything else is ignored.
+//! - `#` to the end of the line is a comment (outside braces); anything else is ignored.
 
+use twenty48_firmware_app::deviceproto::MAX_REQUEST;
 use twenty48_firmware_app::engine::{Direction, Preset, Rules, Win};
-use twenty48_firmware_app::{GameSetup, Input};
+use twenty48_firmware_app::{request_input, Framed, Framer, GameSetup, Input, BROKEN_REQUEST};
 
+/// The longest text in braces (a `{new ...}` with a 20-digit seed fits).
 const MAX_COMMAND: usize = 64;
 
 /// The parser's state between bytes.
 pub struct Script {
-    command: [u8; MAX_COMMAND],
-    len: usize,
-    in_command: bool,
+    framer: Framer<MAX_COMMAND>,
     in_comment: bool,
     default_seed: u64,
+    /// `{stall}` was read (and no `{unstall}` since).
+    pub stalled: bool,
 }
 
 impl Script {
     /// A parser at the start of a script.
     pub const fn new() -> Script {
         Script {
-            command: [0; MAX_COMMAND],
-            len: 0,
-            in_command: false,
+            framer: Framer::new(),
             in_comment: false,
             default_seed: 1_000,
+            stalled: false,
         }
     }
 
@@ -44,60 +49,55 @@ impl Script {
             self.in_comment = byte != b'\n';
             return None;
         }
-        if self.in_command {
-            if byte == b'}' {
-                self.in_command = false;
-                let len = self.len;
-                self.len = 0;
-                let buf = self.command;
-                let text = core::str::from_utf8(&buf[..len]).ok()?;
-                return self.command(text);
-            }
-            if self.len < MAX_COMMAND {
-                self.command[self.len] = byte;
-                self.len += 1;
-            }
+        if !self.framer.inside() && byte == b'#' {
+            self.in_comment = true;
             return None;
         }
-        match byte {
-            b'{' => {
-                self.in_command = true;
-                self.len = 0;
+        let text = match self.framer.feed(byte) {
+            Framed::Pending => return None,
+            Framed::Broken => return Some(BROKEN_REQUEST),
+            Framed::Outside(b'q' | b'Q' | 0x04) => return Some(Input::End),
+            Framed::Outside(b) => return Direction::from_letter(b as char).map(Input::Press),
+            Framed::Text(text) => text,
+        };
+        let mut copy = [0u8; MAX_COMMAND];
+        copy[..text.len()].copy_from_slice(text);
+        let text = &copy[..text.len()];
+        self.command(text)
+    }
+
+    fn command(&mut self, text: &[u8]) -> Option<Input> {
+        let mut words = text.split(|&b| b == b' ').filter(|w| !w.is_empty());
+        match words.next() {
+            Some(b"new") => Some(self.new_game(words).unwrap_or(BROKEN_REQUEST)),
+            Some(b"end") if words.next().is_none() => Some(Input::Abandon),
+            Some(b"stall") if words.next().is_none() => {
+                self.stalled = true;
                 None
             }
-            b'#' => {
-                self.in_comment = true;
+            Some(b"unstall") if words.next().is_none() => {
+                self.stalled = false;
                 None
             }
-            b'q' | b'Q' | 0x04 => Some(Input::End),
-            _ => Direction::from_letter(byte as char).map(Input::Press),
+            _ if text.len() > MAX_REQUEST => Some(BROKEN_REQUEST),
+            _ => Some(request_input(text)),
         }
     }
 
-    fn command(&mut self, text: &str) -> Option<Input> {
-        let mut words = text.split_ascii_whitespace();
-        match words.next()? {
-            "new" => {}
-            "end" => return Some(Input::Abandon),
-            _ => {
-                defmt::warn!("t48 unknown command");
-                return None;
-            }
-        }
+    /// `{new ...}`'s keys; `None` when one is bad.
+    fn new_game<'a>(&mut self, words: impl Iterator<Item = &'a [u8]>) -> Option<Input> {
         self.default_seed += 1;
         let mut seed = self.default_seed;
         let mut rules = Rules::ARDUINO;
         let mut win: Option<u8> = None;
         for word in words {
+            let word = core::str::from_utf8(word).ok()?;
             let (key, value) = word.split_once('=')?;
             match key {
                 "seed" => seed = value.parse().ok()?,
                 "rules" => rules = Preset::from_name(value)?.rules(),
                 "win" => win = Some(value.parse().ok()?),
-                _ => {
-                    defmt::warn!("t48 unknown command key");
-                    return None;
-                }
+                _ => return None,
             }
         }
         if let Some(exponent) = win {

@@ -1,0 +1,175 @@
+//! Answers to the host's requests: hello, pull (stored games replayed on the device engine
+//! and sent as start, move and end or partial frames) and ack.
+//!
+//! A request only reads the store, except `{ack N C}`, which marks a game pulled after
+//! checking `C` against the game as stored: nothing the host sends can change a stored game.
+
+use embedded_storage::nor_flash::NorFlash;
+use twenty48_deviceproto::{check, ErrorCode, Request, StartFields};
+use twenty48_devicestore::{Closing, GameEntry, Store, StoreError};
+use twenty48_engine::{Direction, Game};
+
+use crate::board::Board;
+use crate::log_ring::{drain, free_bytes, pending_bytes, LOG_CAPACITY};
+use crate::protocol::{Close, Log};
+use crate::session::Device;
+
+/// How many link waits (about a millisecond each) without a byte taken before a pull stops
+/// waiting for the host and lets frames drop (reported by a lost frame).
+const LINK_PATIENCE: u32 = 2000;
+
+/// Answers one request.
+pub(crate) fn answer<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, request: Request) {
+    match request {
+        Request::Hello => device.hello(),
+        Request::Pull { all } => pull(device, all),
+        Request::Ack { game, check } => ack(device, game, check),
+        _ => device.log.error(ErrorCode::Unknown as u8, 0),
+    }
+}
+
+/// Waits until the ring is at most half full, or the link stops taking bytes.
+fn make_room<B: Board>(board: &mut B, log: &mut Log) {
+    let mut idle = 0;
+    loop {
+        let before = pending_bytes();
+        drain(board);
+        log.report_lost();
+        if free_bytes() >= LOG_CAPACITY / 2 {
+            return;
+        }
+        if pending_bytes() < before {
+            idle = 0;
+        } else {
+            idle += 1;
+            if idle > LINK_PATIENCE {
+                return;
+            }
+        }
+        if !board.wait_link() {
+            return;
+        }
+    }
+}
+
+/// `{pull}` / `{pull all}`: pull begin, every stored game (oldest first, not the game in
+/// progress; with `all` the acknowledged ones too), pull done.
+fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
+    let games = match device.store.counts() {
+        Ok(c) if all => c.stored,
+        Ok(c) => c.unpulled,
+        Err(_) => return device.log.error(ErrorCode::Store as u8, 0),
+    };
+    make_room(device.board, &mut device.log);
+    device.log.pull_begin(games);
+    let mut sent = 0u32;
+    let mut after: Option<GameEntry> = None;
+    loop {
+        let entry = match device.store.game_after(after.as_ref()) {
+            Ok(Some(entry)) => entry,
+            Ok(None) => break,
+            Err(_) => {
+                device.log.error(ErrorCode::Store as u8, 0);
+                break;
+            }
+        };
+        after = Some(entry);
+        if entry.closing == Closing::InProgress || (entry.acked && !all) {
+            continue;
+        }
+        match send_game(device, &entry) {
+            Ok(()) => sent += 1,
+            Err(_) => device.log.error(ErrorCode::Store as u8, entry.number),
+        }
+    }
+    make_room(device.board, &mut device.log);
+    device.log.pull_done(sent);
+}
+
+/// One stored game: its start frame, a move frame per stored move (score and hash from the
+/// replay), its end or partial frame.
+fn send_game<B: Board, F: NorFlash>(
+    device: &mut Device<'_, B, F>,
+    entry: &GameEntry,
+) -> Result<(), StoreError<F::Error>> {
+    let Device {
+        board, store, log, ..
+    } = device;
+    let (board, store): (&mut B, &mut Store<F>) = (board, store);
+    make_room(board, log);
+    let start = log.start(&start_fields(log.dev(), entry));
+    let number = entry.number;
+    let close = replay(store, entry, start, |seq, dir, game| {
+        if free_bytes() < LOG_CAPACITY / 2 {
+            make_room(board, log);
+        }
+        log.moved(number, seq, dir, game.score(), game.state_hash());
+    })?;
+    make_room(board, log);
+    log.close(&close);
+    Ok(())
+}
+
+/// The start frame's values of a stored game.
+fn start_fields(dev: u64, entry: &GameEntry) -> StartFields {
+    StartFields::new(dev, entry.number, &entry.start.rules, entry.start.seed)
+}
+
+/// Replays a stored game on the device engine, calling `on_move` after each move, and
+/// returns its closing frame: an end frame when the store has its END and every stored move
+/// replays, otherwise a partial frame of the moves that replayed.
+fn replay<F: NorFlash>(
+    store: &mut Store<F>,
+    entry: &GameEntry,
+    start: u32,
+    mut on_move: impl FnMut(u32, Direction, &Game),
+) -> Result<Close, StoreError<F::Error>> {
+    let mut game =
+        Game::new(entry.start.rules, entry.start.seed).map_err(|_| StoreError::Corrupt)?;
+    let mut ok = true;
+    store.read_moves(entry, |dir| {
+        if !ok {
+            return;
+        }
+        match game.play(dir) {
+            Ok(outcome) if outcome.moved => on_move(game.move_count(), dir, &game),
+            _ => ok = false,
+        }
+    })?;
+    let moves = game.move_count();
+    let result = match entry.closing {
+        Closing::Ended { result } if ok && moves == entry.moves => Some(result),
+        _ => None,
+    };
+    Ok(Close {
+        game: entry.number,
+        result,
+        moves,
+        score: game.score(),
+        hash: game.state_hash(),
+        start,
+    })
+}
+
+/// `{ack N C}`: marks game `N` pulled if `C` is the check of its closing frame (recomputed
+/// by replaying it).
+fn ack<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, number: u32, claimed: u32) {
+    let entry = match device.store.find_game(number) {
+        Ok(Some(entry)) if entry.closing != Closing::InProgress => entry,
+        Ok(_) => return device.log.error(ErrorCode::NoGame as u8, number),
+        Err(_) => return device.log.error(ErrorCode::Store as u8, number),
+    };
+    let start = check::start(&start_fields(device.log.dev(), &entry));
+    let close = match replay(device.store, &entry, start, |_, _, _| {}) {
+        Ok(close) => close,
+        Err(_) => return device.log.error(ErrorCode::Store as u8, number),
+    };
+    if close.check() != claimed {
+        return device.log.error(ErrorCode::CheckMismatch as u8, number);
+    }
+    match device.store.ack(number) {
+        Ok(()) => device.log.acked(number),
+        Err(StoreError::UnknownGame { .. }) => device.log.error(ErrorCode::NoGame as u8, number),
+        Err(_) => device.log.error(ErrorCode::Store as u8, number),
+    }
+}
