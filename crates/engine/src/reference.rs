@@ -116,21 +116,16 @@ impl Board {
         self.cells().iter().copied().max().unwrap_or(0)
     }
 
-    /// The cell indices of line `line` in the order a slide towards `dir` packs them:
-    /// the cell against the wall first.
-    fn line(&self, dir: Direction, line: usize) -> [usize; MAX_SIZE as usize] {
+    /// Where line `line` of a slide towards `dir` lies: the index of the cell against the
+    /// wall, and the step (in cells) from one cell of the line to the next, away from it.
+    fn line(&self, dir: Direction, line: usize) -> (usize, isize) {
         let n = self.size as usize;
-        let mut out = [0; MAX_SIZE as usize];
-        for (k, slot) in out.iter_mut().enumerate().take(n) {
-            let (row, col) = match dir {
-                Direction::Left => (line, k),
-                Direction::Right => (line, n - 1 - k),
-                Direction::Up => (k, line),
-                Direction::Down => (n - 1 - k, line),
-            };
-            *slot = row * n + col;
+        match dir {
+            Direction::Left => (line * n, 1),
+            Direction::Right => (line * n + n - 1, -1),
+            Direction::Up => (line, n as isize),
+            Direction::Down => ((n - 1) * n + line, -(n as isize)),
         }
-        out
     }
 
     /// Slides every line towards `dir`, reporting each tile's travel to `on_event`.
@@ -154,45 +149,46 @@ impl Board {
         let mut merges = [(0u8, 0u8); MAX_CELLS];
         let mut merge_count = 0;
         for line in 0..n {
-            let idx = self.line(dir, line);
+            let (wall, step) = self.line(dir, line);
+            // The cell `k` steps from the wall.
+            let at = |k: usize| wall.wrapping_add_signed(step * k as isize);
+            let before: [u8; MAX_SIZE as usize] =
+                core::array::from_fn(|k| if k < n { self.cells[at(k)] } else { 0 });
+            let mut after = [0u8; MAX_SIZE as usize];
             let mut placed = 0; // tiles placed so far in this line
             let mut last_merged = false;
-            let before: [u8; MAX_SIZE as usize] =
-                core::array::from_fn(|k| if k < n { self.cells[idx[k]] } else { 0 });
-            for &i in &idx[..n] {
-                self.cells[i] = 0;
-            }
             for (k, &tile) in before.iter().enumerate().take(n) {
                 if tile == 0 {
                     continue;
                 }
-                if placed > 0 && !last_merged && self.cells[idx[placed - 1]] == tile {
-                    let into = idx[placed - 1];
-                    self.cells[into] = tile + 1;
+                if placed > 0 && !last_merged && after[placed - 1] == tile {
+                    let into = at(placed - 1);
+                    after[placed - 1] = tile + 1;
                     last_merged = true;
                     result.merges += 1;
                     result.merged_value += 1u64 << (tile + 1).min(63);
                     on_event(Event::Moved {
-                        from: idx[k] as u8,
+                        from: at(k) as u8,
                         to: into as u8,
                     });
                     merges[merge_count] = (into as u8, tile + 1);
                     merge_count += 1;
                 } else {
-                    self.cells[idx[placed]] = tile;
+                    after[placed] = tile;
                     if placed != k {
                         on_event(Event::Moved {
-                            from: idx[k] as u8,
-                            to: idx[placed] as u8,
+                            from: at(k) as u8,
+                            to: at(placed) as u8,
                         });
                     }
                     placed += 1;
                     last_merged = false;
                 }
             }
-            for k in 0..n {
-                if self.cells[idx[k]] != before[k] {
-                    result.moved = true;
+            if after != before {
+                result.moved = true;
+                for (k, &tile) in after.iter().enumerate().take(n) {
+                    self.cells[at(k)] = tile;
                 }
             }
         }
