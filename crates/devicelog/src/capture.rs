@@ -1,6 +1,7 @@
 //! Captured bytes to games: frame splitting, defmt decoding, and game assembly, in one pass
 //! that works the same on a whole file and on bytes arriving from a serial port.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use defmt_decoder::{Encoding, Table};
@@ -26,6 +27,15 @@ pub enum DamageKind {
     Orphan,
     /// The capture ends in the middle of a frame.
     Unterminated,
+    /// Protocol v2: a frame whose check value (`crc=`) does not match its other values;
+    /// skipped, never read as another frame.
+    CheckMismatch,
+    /// The bytes between two separators hold a frame followed by `trailing` more bytes:
+    /// a separator was lost and two frames merged. Both are skipped.
+    Merged {
+        /// The bytes left over after the first frame.
+        trailing: usize,
+    },
 }
 
 /// A damaged stretch of the capture.
@@ -52,6 +62,11 @@ impl fmt::Display for Damage {
             DamageKind::Invalid { reason } => write!(f, ": invalid frame skipped: {reason}"),
             DamageKind::Orphan => f.write_str(": frame of a game whose start was lost, skipped"),
             DamageKind::Unterminated => f.write_str(": capture ends inside a frame"),
+            DamageKind::CheckMismatch => f.write_str(": check mismatch, damaged frame skipped"),
+            DamageKind::Merged { trailing } => write!(
+                f,
+                ": merged frames (a lost separator; {trailing} bytes after the first frame), skipped"
+            ),
         }
     }
 }
@@ -65,15 +80,136 @@ pub struct Message {
     pub text: String,
 }
 
+/// Protocol v2: what the device said about itself, its store and the host's requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DeviceFact {
+    /// A hello frame: the device, the number its next game will get, the games in its store
+    /// and how many of them are not yet acknowledged.
+    Hello {
+        /// Device id.
+        dev: u64,
+        /// The number the next new game will get.
+        next: u32,
+        /// Games in the store.
+        stored: u32,
+        /// Stored games not acknowledged.
+        unpulled: u32,
+    },
+    /// The device dropped `frames` frames (ring full, link down), the first of game `game`
+    /// (0: none) at move `at_move` (0: a start or other frame).
+    Lost {
+        /// Device id (the last one announced).
+        dev: Option<u64>,
+        /// Game number.
+        game: u32,
+        /// Move number.
+        at_move: u32,
+        /// How many frames.
+        frames: u32,
+    },
+    /// The store was full: game `game` is not stored from move `at_move` on.
+    Full {
+        /// Device id.
+        dev: Option<u64>,
+        /// Game number.
+        game: u32,
+        /// First move not stored (0: none of the game).
+        at_move: u32,
+    },
+    /// A pull reply begins: `games` games follow.
+    PullBegin {
+        /// Device id.
+        dev: u64,
+        /// Games in the reply.
+        games: u32,
+    },
+    /// A pull reply ended after `sent` games.
+    PullDone {
+        /// Device id.
+        dev: u64,
+        /// Games sent.
+        sent: u32,
+    },
+    /// The device marked game `game` as pulled.
+    Acked {
+        /// Device id.
+        dev: Option<u64>,
+        /// Game number.
+        game: u32,
+    },
+    /// The device refused a request (`code`: see `twenty48_deviceproto::ErrorCode`).
+    Error {
+        /// Device id.
+        dev: Option<u64>,
+        /// Error code.
+        code: u8,
+        /// The game the request named (0: none).
+        game: u32,
+    },
+}
+
+impl fmt::Display for DeviceFact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DeviceFact::Hello {
+                dev,
+                next,
+                stored,
+                unpulled,
+            } => write!(
+                f,
+                "device {dev:016x}: next game {next}, {stored} stored, {unpulled} not yet pulled"
+            ),
+            DeviceFact::Lost {
+                game,
+                at_move,
+                frames,
+                ..
+            } => {
+                write!(f, "the device dropped {frames} frames")?;
+                match (game, at_move) {
+                    (0, _) => Ok(()),
+                    (g, 0) => write!(f, " from game {g} (its start or another frame)"),
+                    (g, m) => write!(f, " from game {g}, move {m}"),
+                }
+            }
+            DeviceFact::Full { game, at_move, .. } => {
+                write!(f, "the device's store is full: game {game} ")?;
+                if at_move == 0 {
+                    f.write_str("is not stored")
+                } else {
+                    write!(f, "is not stored from move {at_move} on")
+                }
+            }
+            DeviceFact::PullBegin { games, .. } => write!(f, "pull reply of {games} games"),
+            DeviceFact::PullDone { sent, .. } => write!(f, "pull reply done, {sent} games sent"),
+            DeviceFact::Acked { game, .. } => write!(f, "the device marked game {game} as pulled"),
+            DeviceFact::Error { code, game, .. } => {
+                let what = twenty48_deviceproto::ErrorCode::from_code(code)
+                    .map_or("unknown error code", |c| c.describe());
+                write!(f, "the device refused a request: error {code} ({what})")?;
+                if game != 0 {
+                    write!(f, ", game {game}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Everything decoded from a capture.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Capture {
-    /// The games, in the order their start frames came.
+    /// The games, in the order they were closed (their end frame came, or the capture
+    /// ended). Protocol v2: a game received twice (live, then from the store) is here twice.
     pub games: Vec<DeviceGame>,
     /// The damaged stretches, in capture order.
     pub damage: Vec<Damage>,
     /// Other log messages.
     pub messages: Vec<Message>,
+    /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
+    pub facts: Vec<DeviceFact>,
 }
 
 /// What a [`CaptureDecoder`] found in the bytes fed to it.
@@ -82,7 +218,9 @@ pub struct Capture {
 pub enum Event {
     /// A game-start frame.
     GameStarted {
-        /// Game number in the capture.
+        /// Protocol v2: the device id.
+        dev: Option<u64>,
+        /// Game number (v2: the device's; v1: in the capture).
         number: u32,
         /// Its rules.
         rules: Rules,
@@ -103,6 +241,8 @@ pub enum Event {
     Damaged(Damage),
     /// Another log message.
     Message(Message),
+    /// Protocol v2: a frame of the device about itself, its store or a request.
+    Device(DeviceFact),
 }
 
 /// Decodes a capture incrementally: feed bytes as they arrive, get events as frames
@@ -116,8 +256,16 @@ pub struct CaptureDecoder {
     pending_offset: usize,
     /// Bytes fed so far.
     fed: usize,
+    /// Protocol v1: the open game.
     open: Option<DeviceGame>,
+    /// Protocol v1: games started so far.
     games: u32,
+    /// Protocol v2: the open games by (device, number).
+    open2: BTreeMap<(u64, u32), DeviceGame>,
+    /// Protocol v2: the device last announced (hello, start or pull frames).
+    dev: Option<u64>,
+    /// The game the last frame named, for damage reports.
+    last_game: Option<u32>,
 }
 
 impl fmt::Debug for CaptureDecoder {
@@ -147,6 +295,9 @@ impl CaptureDecoder {
             fed: 0,
             open: None,
             games: 0,
+            open2: BTreeMap::new(),
+            dev: None,
+            last_game: None,
         })
     }
 
@@ -155,9 +306,12 @@ impl CaptureDecoder {
         self.fed
     }
 
-    /// The game in progress, if any.
+    /// The game in progress, if any (protocol v1), or the most recently started open
+    /// game (v2).
     pub fn open_game(&self) -> Option<&DeviceGame> {
-        self.open.as_ref()
+        self.open
+            .as_ref()
+            .or_else(|| self.open2.values().max_by_key(|g| g.offset))
     }
 
     /// Reads more bytes; returns what they completed.
@@ -185,7 +339,7 @@ impl CaptureDecoder {
             events.push(Event::Damaged(Damage {
                 offset: self.pending_offset,
                 len: self.pending.len(),
-                game: self.open.as_ref().map(|g| g.number),
+                game: self.open.as_ref().map(|g| g.number).or(self.last_game),
                 kind: DamageKind::Unterminated,
             }));
             self.pending.clear();
@@ -194,20 +348,31 @@ impl CaptureDecoder {
         if let Some(game) = self.open.take() {
             events.push(Event::GameClosed(game));
         }
+        let mut open: Vec<DeviceGame> = std::mem::take(&mut self.open2).into_values().collect();
+        open.sort_by_key(|g| g.offset);
+        events.extend(open.into_iter().map(Event::GameClosed));
         events
     }
 
+    /// Decodes one block (the bytes between two separators) to a frame, checking that the
+    /// frame is all the block holds.
+    fn decode_block(&self, bytes: &[u8]) -> Result<LogFrame, DamageKind> {
+        let raw = rzcobs_decode(bytes).ok_or(DamageKind::Malformed)?;
+        let (frame, consumed) = self.table.decode(&raw).map_err(|_| DamageKind::Malformed)?;
+        // rzCOBS decodes in groups of 7 bytes: the first group may bring up to 6 zero bytes
+        // of padding at the end. Anything else after the frame is another frame.
+        let rest = &raw[consumed..];
+        if rest.len() >= 7 || rest.iter().any(|&b| b != 0) {
+            return Err(DamageKind::Merged {
+                trailing: rest.len(),
+            });
+        }
+        Ok(frame::read(&frame))
+    }
+
     fn frame(&mut self, bytes: &[u8], offset: usize, events: &mut Vec<Event>) {
-        let mut framed = Vec::with_capacity(bytes.len() + 1);
-        framed.extend_from_slice(bytes);
-        framed.push(0);
-        let mut decoder = self.table.new_stream_decoder();
-        decoder.received(&framed);
-        let read = match decoder.decode() {
-            Ok(frame) => Some(frame::read(&frame)),
-            Err(_) => None,
-        };
-        let game = self.open.as_ref().map(|g| g.number);
+        let read = self.decode_block(bytes);
+        let game = self.open.as_ref().map(|g| g.number).or(self.last_game);
         let damage = |kind| {
             Event::Damaged(Damage {
                 offset,
@@ -216,19 +381,23 @@ impl CaptureDecoder {
                 kind,
             })
         };
+        let read = match read {
+            Ok(read) => read,
+            Err(kind) => return events.push(damage(kind)),
+        };
         match read {
-            None => events.push(damage(DamageKind::Malformed)),
-            Some(LogFrame::Invalid { reason }) => {
-                events.push(damage(DamageKind::Invalid { reason }))
-            }
-            Some(LogFrame::Other { text }) => events.push(Event::Message(Message { offset, text })),
-            Some(LogFrame::Start { rules, seed }) => {
+            LogFrame::CheckMismatch => events.push(damage(DamageKind::CheckMismatch)),
+            LogFrame::Invalid { reason } => events.push(damage(DamageKind::Invalid { reason })),
+            LogFrame::Other { text } => events.push(Event::Message(Message { offset, text })),
+            LogFrame::Start { rules, seed } => {
                 if let Some(game) = self.open.take() {
                     events.push(Event::GameClosed(game));
                 }
                 self.games += 1;
                 self.open = Some(DeviceGame {
                     number: self.games,
+                    dev: None,
+                    start_check: None,
                     rules,
                     seed,
                     moves: Vec::new(),
@@ -236,12 +405,13 @@ impl CaptureDecoder {
                     offset,
                 });
                 events.push(Event::GameStarted {
+                    dev: None,
                     number: self.games,
                     rules,
                     seed,
                 });
             }
-            Some(LogFrame::Move(mv)) => match self.open.as_mut() {
+            LogFrame::Move(mv) => match self.open.as_mut() {
                 Some(game) => {
                     game.moves.push(mv);
                     events.push(Event::Moved {
@@ -251,15 +421,168 @@ impl CaptureDecoder {
                 }
                 None => events.push(damage(DamageKind::Orphan)),
             },
-            Some(LogFrame::End(end)) => match self.open.take() {
+            LogFrame::End(end) => match self.open.take() {
                 Some(mut game) => {
                     game.end = Some(end);
                     events.push(Event::GameClosed(game));
                 }
                 None => events.push(damage(DamageKind::Orphan)),
             },
+            LogFrame::Hello {
+                dev,
+                next,
+                stored,
+                unpulled,
+            } => {
+                self.dev = Some(dev);
+                events.push(Event::Device(DeviceFact::Hello {
+                    dev,
+                    next,
+                    stored,
+                    unpulled,
+                }));
+            }
+            LogFrame::Start2 {
+                dev,
+                game,
+                rules,
+                seed,
+                check,
+            } => {
+                self.dev = Some(dev);
+                self.last_game = Some(game);
+                // The same game again (a live game cut short, now from the store): the
+                // first reception ends here.
+                if let Some(old) = self.open2.remove(&(dev, game)) {
+                    events.push(Event::GameClosed(old));
+                }
+                self.open2.insert(
+                    (dev, game),
+                    DeviceGame {
+                        number: game,
+                        dev: Some(dev),
+                        start_check: Some(check),
+                        rules,
+                        seed,
+                        moves: Vec::new(),
+                        end: None,
+                        offset,
+                    },
+                );
+                events.push(Event::GameStarted {
+                    dev: Some(dev),
+                    number: game,
+                    rules,
+                    seed,
+                });
+            }
+            LogFrame::Move2 { game, mv } => {
+                self.last_game = Some(game);
+                let key = (self.dev.unwrap_or(0), game);
+                match self.open2.get_mut(&key) {
+                    Some(open) => {
+                        open.moves.push(mv);
+                        events.push(Event::Moved { game, mv });
+                    }
+                    None => events.push(Event::Damaged(Damage {
+                        offset,
+                        len: bytes.len(),
+                        game: Some(game),
+                        kind: DamageKind::Orphan,
+                    })),
+                }
+            }
+            LogFrame::End2 { game, end } => {
+                self.last_game = Some(game);
+                let key = (self.dev.unwrap_or(0), game);
+                match self.open2.remove(&key) {
+                    Some(mut open) => {
+                        open.end = Some(end);
+                        events.push(Event::GameClosed(open));
+                    }
+                    None => events.push(Event::Damaged(Damage {
+                        offset,
+                        len: bytes.len(),
+                        game: Some(game),
+                        kind: DamageKind::Orphan,
+                    })),
+                }
+            }
+            LogFrame::Lost {
+                game,
+                at_move,
+                frames,
+            } => events.push(Event::Device(DeviceFact::Lost {
+                dev: self.dev,
+                game,
+                at_move,
+                frames,
+            })),
+            LogFrame::Full { game, at_move } => events.push(Event::Device(DeviceFact::Full {
+                dev: self.dev,
+                game,
+                at_move,
+            })),
+            LogFrame::PullBegin { dev, games } => {
+                self.dev = Some(dev);
+                events.push(Event::Device(DeviceFact::PullBegin { dev, games }));
+            }
+            LogFrame::PullDone { dev, sent } => {
+                self.dev = Some(dev);
+                events.push(Event::Device(DeviceFact::PullDone { dev, sent }));
+            }
+            LogFrame::Acked { game } => events.push(Event::Device(DeviceFact::Acked {
+                dev: self.dev,
+                game,
+            })),
+            LogFrame::Error { code, game } => events.push(Event::Device(DeviceFact::Error {
+                dev: self.dev,
+                code,
+                game,
+            })),
         }
     }
+}
+
+/// rzCOBS, decoded (defmt's default encoding): `data` is one whole encoded frame without
+/// its `0x00` separator. `None` when the bytes are not a valid encoding.
+///
+/// rzCOBS is read from the end: each control byte says, for the bytes before it, which
+/// are zeros (0x01..=0x7f: a bit per byte of a 7-byte group, set for a zero) or how many
+/// non-zero bytes follow a zero (0x80..=0xfe: a zero and `(x & 0x7f) + 7` bytes; 0xff:
+/// 134 bytes, no zero). defmt-decoder has the same algorithm but keeps it private, and
+/// hands on only the frame, not what was left after it; decoding here lets the host see
+/// two merged frames.
+pub(crate) fn rzcobs_decode(data: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 7 + 1);
+    let mut rest = data.iter().rev().copied();
+    while let Some(x) = rest.next() {
+        match x {
+            0 => return None,
+            0x01..=0x7f => {
+                for i in 0..7 {
+                    if x & (1 << (6 - i)) == 0 {
+                        out.push(rest.next()?);
+                    } else {
+                        out.push(0);
+                    }
+                }
+            }
+            0x80..=0xfe => {
+                out.push(0);
+                for _ in 0..(x & 0x7f) + 7 {
+                    out.push(rest.next()?);
+                }
+            }
+            0xff => {
+                for _ in 0..134 {
+                    out.push(rest.next()?);
+                }
+            }
+        }
+    }
+    out.reverse();
+    Some(out)
 }
 
 /// Decodes a whole capture with the firmware's ELF: every game, every damaged stretch.
@@ -276,6 +599,7 @@ pub fn decode_capture(elf: &[u8], capture: &[u8]) -> Result<Capture, DeviceLogEr
             Event::GameClosed(game) => out.games.push(game),
             Event::Damaged(d) => out.damage.push(d),
             Event::Message(m) => out.messages.push(m),
+            Event::Device(f) => out.facts.push(f),
             Event::GameStarted { .. } | Event::Moved { .. } => {}
         }
     }

@@ -79,6 +79,16 @@ pub enum Problem {
         /// The moves that were received (and verified).
         moves: u32,
     },
+    /// Protocol v2: the end (or partial) frame's start digest is not the check of the
+    /// game-start frame received: the start belongs to another game.
+    StartMismatch {
+        /// Game number.
+        game: u32,
+        /// The check of the start frame received.
+        expected: u32,
+        /// The `start=` of the end frame.
+        actual: u32,
+    },
     /// The game-end frame disagrees with the replay of the moves received.
     EndMismatch {
         /// Game number in the capture.
@@ -103,6 +113,7 @@ impl Problem {
             | Problem::ScoreMismatch { game, .. }
             | Problem::HashMismatch { game, .. }
             | Problem::Truncated { game, .. }
+            | Problem::StartMismatch { game, .. }
             | Problem::EndMismatch { game, .. } => game,
         }
     }
@@ -160,6 +171,14 @@ impl fmt::Display for Problem {
             Problem::Truncated { game, moves } => write!(
                 f,
                 "game {game}: truncated after move {moves}, the capture has no game-end frame"
+            ),
+            Problem::StartMismatch {
+                game,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "game {game}: the game-end frame names start {actual:08x}, the start frame received is {expected:08x} (another game's start)"
             ),
             Problem::EndMismatch {
                 game,
@@ -278,7 +297,21 @@ pub fn check(game: &DeviceGame) -> GameCheck {
                 game: number,
                 moves: verified,
             }),
-            Some(end) => end_mismatch(number, &host, &end),
+            Some(end) => match (end.start, game.start_check) {
+                (Some(actual), Some(expected)) if actual != expected => {
+                    Some(Problem::StartMismatch {
+                        game: number,
+                        expected,
+                        actual,
+                    })
+                }
+                (Some(_), None) | (None, Some(_)) => Some(Problem::StartMismatch {
+                    game: number,
+                    expected: game.start_check.unwrap_or(0),
+                    actual: end.start.unwrap_or(0),
+                }),
+                _ => end_mismatch(number, &host, &end),
+            },
         };
     }
     GameCheck {
@@ -292,9 +325,15 @@ pub fn check(game: &DeviceGame) -> GameCheck {
 }
 
 fn end_mismatch(game: u32, host: &Game, end: &crate::GameEnd) -> Option<Problem> {
+    // A partial frame has no result: the game was cut, whatever the board showed.
+    let result = if end.partial {
+        (host.status() as u64, host.status() as u64)
+    } else {
+        (host.status() as u64, end.status as u64)
+    };
     let fields: [(&'static str, u64, u64); 4] = [
         ("moves", host.move_count() as u64, end.moves as u64),
-        ("result", host.status() as u64, end.status as u64),
+        ("result", result.0, result.1),
         ("score", host.score(), end.score),
         ("hash", host.state_hash(), end.hash),
     ];
@@ -341,7 +380,12 @@ mod tests {
                 score: game.score(),
                 moves: game.move_count(),
                 hash: game.state_hash(),
+                partial: false,
+                start: None,
+                check: None,
             }),
+            dev: None,
+            start_check: None,
             offset: 0,
         }
     }

@@ -1,4 +1,5 @@
-//! The three frames of the firmware's log protocol, read back from decoded defmt frames.
+//! The frames of the firmware's log protocol (version 1: start, move, end; version 2: those
+//! with identity and a check, and the store's frames), read back from decoded defmt frames.
 
 use defmt_decoder::Frame;
 use defmt_parser::Fragment;
@@ -6,10 +7,25 @@ use twenty48_engine::{
     Direction, FourChance, Opening, OpeningSpawn, Rules, Scoring, Status, Win, MAX_OPENING,
 };
 
+use twenty48_deviceproto::{check as crc, StartFields, PROTOCOL_VERSION};
+
 use crate::game::{DeviceMove, GameEnd};
 
-/// The log format version this crate reads (`v=` in the game-start frame).
+/// The log format version of protocol v1 captures (`v=1` in their game-start frame); this
+/// crate reads those and [`PROTOCOL_VERSION`] (2).
 pub const LOG_FORMAT_VERSION: u8 = 1;
+
+const HELLO2: &str = "t48 hello v={} dev={} next={} stored={} unpulled={} crc={}";
+const START2: &str = "t48 start v={} dev={} game={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={} crc={}";
+const MOVE2: &str = "t48 move game={} seq={} dir={} score={} hash={} crc={}";
+const END2: &str = "t48 end game={} result={} score={} moves={} hash={} start={} crc={}";
+const PARTIAL2: &str = "t48 partial game={} moves={} score={} hash={} start={} crc={}";
+const LOST2: &str = "t48 lost game={} move={} frames={} crc={}";
+const FULL2: &str = "t48 full game={} move={} crc={}";
+const BEGIN2: &str = "t48 pull begin dev={} games={} crc={}";
+const DONE2: &str = "t48 pull done dev={} sent={} crc={}";
+const ACKED2: &str = "t48 acked game={} crc={}";
+const ERROR2: &str = "t48 error code={} game={} crc={}";
 
 const START: &str =
     "t48 start v={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={}";
@@ -25,6 +41,63 @@ pub(crate) enum LogFrame {
     },
     Move(DeviceMove),
     End(GameEnd),
+    /// Protocol v2: the device says who it is and what its store holds.
+    Hello {
+        dev: u64,
+        next: u32,
+        stored: u32,
+        unpulled: u32,
+    },
+    /// Protocol v2: a game starts (live) or a stored game is sent (pull reply).
+    Start2 {
+        dev: u64,
+        game: u32,
+        rules: Rules,
+        seed: u64,
+        check: u32,
+    },
+    /// Protocol v2: a move of game `game`.
+    Move2 {
+        game: u32,
+        mv: DeviceMove,
+    },
+    /// Protocol v2: game `game` ended (or, `end.partial`, was interrupted).
+    End2 {
+        game: u32,
+        end: GameEnd,
+    },
+    /// Protocol v2: the device dropped frames.
+    Lost {
+        game: u32,
+        at_move: u32,
+        frames: u32,
+    },
+    /// Protocol v2: the store is full.
+    Full {
+        game: u32,
+        at_move: u32,
+    },
+    /// Protocol v2: a pull reply begins.
+    PullBegin {
+        dev: u64,
+        games: u32,
+    },
+    /// Protocol v2: a pull reply ends.
+    PullDone {
+        dev: u64,
+        sent: u32,
+    },
+    /// Protocol v2: the device marked a game as pulled.
+    Acked {
+        game: u32,
+    },
+    /// Protocol v2: the device refused a request.
+    Error {
+        code: u8,
+        game: u32,
+    },
+    /// A v2 protocol frame whose check value does not match its other values: damaged.
+    CheckMismatch,
     /// A protocol frame whose values do not make sense (wrong version, bad rules...).
     Invalid {
         reason: String,
@@ -53,6 +126,46 @@ pub(crate) fn read(frame: &Frame<'_>) -> LogFrame {
         START => start(&values),
         MOVE => moved(&values),
         END => end(&values),
+        HELLO2 => hello2(&values),
+        START2 => start2(&values),
+        MOVE2 => move2(&values),
+        END2 => end2(&values),
+        PARTIAL2 => partial2(&values),
+        LOST2 => small(&values, |v| {
+            let (game, at_move, frames) =
+                (num(v, 0, "game")?, num(v, 1, "move")?, num(v, 2, "frames")?);
+            Ok((
+                crc::lost(game, at_move, frames),
+                LogFrame::Lost {
+                    game,
+                    at_move,
+                    frames,
+                },
+            ))
+        }),
+        FULL2 => small(&values, |v| {
+            let (game, at_move) = (num(v, 0, "game")?, num(v, 1, "move")?);
+            Ok((crc::full(game, at_move), LogFrame::Full { game, at_move }))
+        }),
+        BEGIN2 => small(&values, |v| {
+            let (dev, games) = (num(v, 0, "dev")?, num(v, 1, "games")?);
+            Ok((
+                crc::pull_begin(dev, games),
+                LogFrame::PullBegin { dev, games },
+            ))
+        }),
+        DONE2 => small(&values, |v| {
+            let (dev, sent) = (num(v, 0, "dev")?, num(v, 1, "sent")?);
+            Ok((crc::pull_done(dev, sent), LogFrame::PullDone { dev, sent }))
+        }),
+        ACKED2 => small(&values, |v| {
+            let game = num(v, 0, "game")?;
+            Ok((crc::acked(game), LogFrame::Acked { game }))
+        }),
+        ERROR2 => small(&values, |v| {
+            let (code, game) = (num(v, 0, "code")?, num(v, 1, "game")?);
+            Ok((crc::error(code, game), LogFrame::Error { code, game }))
+        }),
         _ => {
             return LogFrame::Other {
                 text: frame.display_message().to_string(),
@@ -141,5 +254,180 @@ fn end(v: &[String]) -> Result<LogFrame, String> {
         score: num(v, 1, "score")?,
         moves: num(v, 2, "moves")?,
         hash: num(v, 3, "hash")?,
+        partial: false,
+        start: None,
+        check: None,
     }))
+}
+
+/// The frame's own check value: its last parameter.
+fn check_value(v: &[String]) -> Result<u32, String> {
+    num(v, v.len().saturating_sub(1), "crc")
+}
+
+/// A v2 frame: its values read by `read`, which also computes the check they should have;
+/// a frame whose check differs is damaged, whatever its values say.
+fn checked(v: &[String], computed: u32, frame: LogFrame) -> Result<LogFrame, String> {
+    if check_value(v)? != computed {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    Ok(frame)
+}
+
+fn small(
+    v: &[String],
+    read: impl FnOnce(&[String]) -> Result<(u32, LogFrame), String>,
+) -> Result<LogFrame, String> {
+    let (computed, frame) = read(v)?;
+    checked(v, computed, frame)
+}
+
+fn boolean(v: &[String], i: usize, name: &str) -> Result<bool, String> {
+    match v.get(i).map(String::as_str) {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("field {name} is not a bool")),
+    }
+}
+
+fn hello2(v: &[String]) -> Result<LogFrame, String> {
+    let version: u8 = num(v, 0, "v")?;
+    let (dev, next, stored, unpulled) = (
+        num(v, 1, "dev")?,
+        num(v, 2, "next")?,
+        num(v, 3, "stored")?,
+        num(v, 4, "unpulled")?,
+    );
+    let computed = crc::hello(version, dev, next, stored, unpulled);
+    if check_value(v)? != computed {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    if version != PROTOCOL_VERSION {
+        return Err(format!(
+            "protocol version {version} in a hello frame (this host reads {PROTOCOL_VERSION})"
+        ));
+    }
+    Ok(LogFrame::Hello {
+        dev,
+        next,
+        stored,
+        unpulled,
+    })
+}
+
+fn start2(v: &[String]) -> Result<LogFrame, String> {
+    let fields = StartFields {
+        version: num(v, 0, "v")?,
+        dev: num(v, 1, "dev")?,
+        game: num(v, 2, "game")?,
+        seed: num(v, 3, "seed")?,
+        size: num(v, 4, "size")?,
+        four_numerator: num(v, 5, "four")?,
+        four_denominator: num(v, 6, "four")?,
+        opening: num(v, 7, "opening")?,
+        twos: num(v, 8, "twos")?,
+        win: num(v, 9, "win")?,
+        ends: boolean(v, 10, "ends")?,
+        scoring: num(v, 11, "scoring")?,
+    };
+    let computed = crc::start(&fields);
+    if check_value(v)? != computed {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    if fields.version != PROTOCOL_VERSION {
+        return Err(format!(
+            "protocol version {} in a game-start frame (this host reads {PROTOCOL_VERSION})",
+            fields.version
+        ));
+    }
+    let rules = fields.rules().map_err(str::to_string)?;
+    Ok(LogFrame::Start2 {
+        dev: fields.dev,
+        game: fields.game,
+        rules,
+        seed: fields.seed,
+        check: computed,
+    })
+}
+
+fn move2(v: &[String]) -> Result<LogFrame, String> {
+    let (game, seq, code, score, hash) = (
+        num(v, 0, "game")?,
+        num(v, 1, "seq")?,
+        num::<u8>(v, 2, "dir")?,
+        num(v, 3, "score")?,
+        num(v, 4, "hash")?,
+    );
+    if check_value(v)? != crc::moved(game, seq, code, score, hash) {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    let dir = Direction::from_code(code).ok_or_else(|| format!("direction code {code}"))?;
+    Ok(LogFrame::Move2 {
+        game,
+        mv: DeviceMove {
+            seq,
+            dir,
+            score,
+            hash,
+        },
+    })
+}
+
+fn end2(v: &[String]) -> Result<LogFrame, String> {
+    let (game, result, score, moves, hash, start) = (
+        num(v, 0, "game")?,
+        num::<u8>(v, 1, "result")?,
+        num(v, 2, "score")?,
+        num(v, 3, "moves")?,
+        num(v, 4, "hash")?,
+        num(v, 5, "start")?,
+    );
+    let computed = crc::end(game, result, score, moves, hash, start);
+    if check_value(v)? != computed {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    let status = match result {
+        0 => Status::Playing,
+        1 => Status::Won,
+        2 => Status::Over,
+        r => return Err(format!("result code {r}")),
+    };
+    Ok(LogFrame::End2 {
+        game,
+        end: GameEnd {
+            status,
+            score,
+            moves,
+            hash,
+            partial: false,
+            start: Some(start),
+            check: Some(computed),
+        },
+    })
+}
+
+fn partial2(v: &[String]) -> Result<LogFrame, String> {
+    let (game, moves, score, hash, start) = (
+        num(v, 0, "game")?,
+        num(v, 1, "moves")?,
+        num(v, 2, "score")?,
+        num(v, 3, "hash")?,
+        num(v, 4, "start")?,
+    );
+    let computed = crc::partial(game, moves, score, hash, start);
+    if check_value(v)? != computed {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    Ok(LogFrame::End2 {
+        game,
+        end: GameEnd {
+            status: Status::Playing,
+            score,
+            moves,
+            hash,
+            partial: true,
+            start: Some(start),
+            check: Some(computed),
+        },
+    })
 }

@@ -18,11 +18,12 @@ pub struct DeviceMove {
     pub hash: u64,
 }
 
-/// The game-end frame.
+/// The game-end frame, or (protocol v2, `partial`) the partial frame of a stored game that
+/// was interrupted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     /// How the game ended: [`Status::Won`], [`Status::Over`], or [`Status::Playing`] for a
-    /// game abandoned for another one (QEMU only).
+    /// game abandoned for another one (QEMU only) and for an interrupted game.
     pub status: Status,
     /// The final score.
     pub score: u64,
@@ -30,13 +31,27 @@ pub struct GameEnd {
     pub moves: u32,
     /// The final state hash.
     pub hash: u64,
+    /// Protocol v2: a partial frame: the game was interrupted (power cut, reset) after
+    /// `moves` stored moves; its log is a verified prefix, marked incomplete.
+    pub partial: bool,
+    /// Protocol v2: the digest of the game's start (`start=`), which must equal the check
+    /// of the game-start frame.
+    pub start: Option<u32>,
+    /// Protocol v2: this frame's own check (`crc=`), which the host names when it
+    /// acknowledges the game.
+    pub check: Option<u32>,
 }
 
 /// One game found in a capture: its start frame and what followed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceGame {
-    /// The game's number within the capture, from 1.
+    /// The game's number: protocol v2, the device's game number; v1, its number within
+    /// the capture, from 1.
     pub number: u32,
+    /// Protocol v2: the device id from the game-start frame (`None` for v1).
+    pub dev: Option<u64>,
+    /// Protocol v2: the game-start frame's check (the start digest its end must carry).
+    pub start_check: Option<u32>,
     /// The rules from the game-start frame.
     pub rules: Rules,
     /// The seed from the game-start frame.
@@ -67,7 +82,12 @@ impl DeviceGame {
             .collect();
         let mut log =
             MoveLog::from_moves(self.rules, self.seed, &moves, DEFAULT_CHECKPOINT_INTERVAL).ok()?;
-        log.complete = result.is_verified();
+        log.complete = result.is_verified() && !self.is_partial();
         Some(log)
+    }
+
+    /// Whether the game came with a partial frame: a stored game that was interrupted.
+    pub fn is_partial(&self) -> bool {
+        self.end.is_some_and(|e| e.partial)
     }
 }

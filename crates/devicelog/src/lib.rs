@@ -40,8 +40,11 @@ mod frame;
 mod game;
 pub mod pull;
 
-pub use capture::{decode_capture, Capture, CaptureDecoder, Damage, DamageKind, Event, Message};
+pub use capture::{
+    decode_capture, Capture, CaptureDecoder, Damage, DamageKind, DeviceFact, Event, Message,
+};
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
+pub use twenty48_deviceproto::PROTOCOL_VERSION;
