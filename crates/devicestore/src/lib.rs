@@ -42,8 +42,9 @@
 //! # Cost
 //!
 //! A 1000-move game takes 432 bytes: GAME 32 + 16 chunks x 24 + END 16 (3 bits a move plus 48
-//! bytes). A sector has 4080 bytes for records: 9 such games. 3,840 sectors (15 MB) hold
-//! 34,560 of them (the test `cost` measures both).
+//! bytes). A sector has 4080 bytes for records, and games run on into the next sector (CONT,
+//! 16 bytes): 9.38 such games a sector, so 3,840 sectors (15 MB) hold about 36,000 of them
+//! (measured by the tests in `tests/cost.rs`).
 //!
 //! # NOR rules
 //!
