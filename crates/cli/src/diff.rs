@@ -39,7 +39,8 @@ pub struct DiffArgs {
     /// Firmware ELF that decodes device captures
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
-    /// Which game of a capture to compare (1-based)
+    /// Which game of a capture to compare: the device's game number (protocol v2), or
+    /// its place in the capture, 1-based (v1)
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub game: u32,
     /// Print JSON instead of text
@@ -105,10 +106,19 @@ fn load(path: &Path, elf: Option<&Path>, game: u32) -> Result<Side> {
         )
     })?;
     let count = capture.games.len();
+    // Protocol v2 numbers games on the device, and a capture may hold one game twice (live,
+    // then from the store): the copy that verifies, else the longest, stands for it.
     let found = capture
         .games
         .into_iter()
-        .find(|g| g.number == game)
+        .filter(|g| g.number == game)
+        .max_by_key(|g| {
+            (
+                twenty48_devicelog::check(g).is_verified(),
+                g.moves.len(),
+                std::cmp::Reverse(g.offset),
+            )
+        })
         .with_context(|| {
             format!(
                 "{} holds {count} game(s), not a game {game}",

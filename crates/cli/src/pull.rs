@@ -1,7 +1,8 @@
-//! `twenty48 pull`: games off a device log (a capture file or a live serial port) into
-//! verified `.t48` files. The decoding, checking and writing is `twenty48_devicelog::pull`;
-//! this module reads the arguments, the bytes, and prints.
+//! `twenty48 pull`: games off a device log (a capture file, or a conversation with the board
+//! on a serial port) into verified `.t48` files. The decoding, checking and writing is
+//! `twenty48_devicelog::pull`; this module reads the arguments, talks to the port, and prints.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -9,23 +10,34 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
-use twenty48_devicelog::pull::{Progress, Pulled, Puller};
-use twenty48_devicelog::{Damage, DamageKind, Event};
+use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller, Summary};
+use twenty48_devicelog::{Damage, DeviceFact, Event};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
 
+/// How long the board may stay silent while the pull waits for its reply or an
+/// acknowledgement before the pull gives up on it.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// Pull games from a device: decode its defmt log with the firmware's ELF, replay every
-/// game on the host checking each move's score and hash, and write one verified .t48 per
-/// game into DIR.
+/// game on the host checking each frame and each move's score and hash, and write one
+/// verified .t48 per game into DIR.
 ///
-/// A game with missing or corrupted frames is reported by game and move number and is not
-/// written as if complete (--keep-partial writes its verified beginning, marked
-/// incomplete). From a serial port it keeps going across games until Ctrl-C.
+/// From a serial port (protocol v2) it asks the board for every stored game not yet
+/// acknowledged (--all: every stored game), writes each one durably, then acknowledges it,
+/// so the board marks it pulled; games played meanwhile arrive live and are kept the same
+/// way. It ends when the board's reply is done and acknowledged (--follow: keeps listening
+/// until Ctrl-C). Files are named by device and game number and never overwritten: a game
+/// already pulled is recognised, a different game under the same name is a conflict.
+///
+/// Lost, damaged, merged or conflicting frames and games are reported by game and move
+/// number; a game is never written as complete unless every frame of it verified
+/// (--keep-partial writes the verified beginning of a damaged game, marked incomplete).
 #[derive(Debug, Args)]
 #[command(
     group(ArgGroup::new("source").required(true).args(["port", "capture"])),
@@ -34,22 +46,32 @@ Examples:
   # A capture of the QEMU firmware's UART (see docs/firmware.md):
   twenty48 pull --elf crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu \\
       --capture capture.bin -o games/
-  # Live from the Arduino Nano RP2040 Connect; Ctrl-C to stop:
+  # Everything the Arduino Nano RP2040 Connect stored and nobody pulled yet:
   twenty48 pull --elf twenty48-nano-rp2040 --port /dev/ttyACM0 -o games/
+  # Then keep listening for games as they are played; Ctrl-C to stop:
+  twenty48 pull --elf twenty48-nano-rp2040 --port /dev/ttyACM0 -o games/ --follow
 
-Exit status: 0 every game verified, 1 a game damaged or unverified, 2 input unreadable."
+Exit status: 0 every game arrived and verified, 1 a game lost, damaged, conflicting or
+unverified, 2 input unreadable."
 )]
 pub struct PullArgs {
     /// The firmware ELF the device runs: its defmt table decodes the log.
     #[arg(long, value_name = "FIRMWARE.elf")]
     pub elf: PathBuf,
-    /// Read live from this serial port (the board's USB serial), until Ctrl-C.
+    /// Talk to the board on this serial port (its USB serial).
     #[arg(long, value_name = "PORT")]
     pub port: Option<String>,
     /// Baud rate of the serial port (USB serial ignores it).
     #[arg(long, value_name = "N", default_value_t = 115_200, requires = "port")]
     pub baud: u32,
-    /// Read a capture of the log bytes from FILE, or from standard input with `-`.
+    /// Ask for every stored game, acknowledged before or not (`{pull all}`).
+    #[arg(long, requires = "port")]
+    pub all: bool,
+    /// After the pull, keep listening for games played live, until Ctrl-C.
+    #[arg(long, requires = "port")]
+    pub follow: bool,
+    /// Read a capture of the log bytes from FILE, or from standard input with `-`
+    /// (nothing is acknowledged: there is no one to talk to).
     #[arg(long, value_name = "FILE")]
     pub capture: Option<PathBuf>,
     /// Directory for the `.t48` files (created if missing).
@@ -63,36 +85,62 @@ pub struct PullArgs {
     pub json: bool,
 }
 
-/// Runs `twenty48 pull`: exit status 0 when every game verified, 1 when a game did not
-/// (or frames of a game were lost); an error (status 2) when the ELF, the capture or the
-/// port cannot be read.
+/// Runs `twenty48 pull`: exit status 0 when every game arrived and verified, 1 when
+/// something was lost, damaged, conflicting or failed; an error (status 2) when the ELF,
+/// the capture or the port cannot be read.
 pub fn run(args: PullArgs) -> Result<ExitCode> {
     let elf = input::read(&args.elf)?;
-    let puller = Puller::new(&elf, &args.output, args.keep_partial)
+    let options = PullOptions {
+        keep_partial: args.keep_partial,
+        // A capture is seen whole before anything is written: two copies of one game that
+        // differ are then both left out.
+        defer: args.port.is_none(),
+    };
+    let puller = Puller::with_options(&elf, &args.output, options)
         .with_context(|| format!("cannot use {} as the firmware ELF", args.elf.display()))?;
     let mut pull = Pull {
         puller,
         report: Report::default(),
         json: args.json,
         bar: Bar::spinner("pulling", "moves"),
+        acks: Acks::default(),
     };
     if let Some(port) = &args.port {
-        pull.live(port, args.baud, &args.output)?;
+        pull.live(port, &args)?;
     } else if let Some(capture) = &args.capture {
         pull.capture(capture)?;
     }
     pull.finish()?;
     pull.bar.finish();
+    let summary = pull.puller.summary();
+    let ok = pull.report.ok(&summary, &pull.acks);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&pull.report.json())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&pull.report.json(&summary, &pull.acks, ok))?
+        );
     } else {
-        eprintln!("{}", pull.report.summary());
+        for line in pull.report.findings(&summary, &pull.acks) {
+            eprintln!("{line}");
+        }
+        eprintln!("{}", pull.report.summary(&summary));
     }
-    Ok(if pull.report.all_verified() {
+    Ok(if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FAILED)
     })
+}
+
+/// Acknowledgements sent and answered, by (game, check).
+#[derive(Default)]
+struct Acks {
+    /// Sent, not yet answered.
+    pending: BTreeMap<u32, u32>,
+    /// Answered `acked`.
+    done: BTreeMap<u32, u32>,
+    /// Refused by the device (an error frame naming the game).
+    refused: Vec<String>,
 }
 
 /// A pull under way: the library's puller and what it reported.
@@ -102,6 +150,16 @@ struct Pull {
     json: bool,
     /// Moves received, with rate, on a terminal; hidden elsewhere.
     bar: Bar,
+    acks: Acks,
+}
+
+/// What the conversation on a port has seen.
+#[derive(Default)]
+struct Conversation {
+    /// A `pull done` arrived.
+    done: bool,
+    /// Acknowledgements to send: (game, check).
+    to_ack: Vec<(u32, u32)>,
 }
 
 impl Pull {
@@ -112,19 +170,19 @@ impl Pull {
         }
     }
 
-    fn feed(&mut self, bytes: &[u8]) -> Result<()> {
+    fn feed(&mut self, bytes: &[u8], talk: &mut Conversation) -> Result<()> {
         let progress = self.puller.feed(bytes).context("writing a .t48 file")?;
-        self.handle(progress);
+        self.handle(progress, talk);
         Ok(())
     }
 
     fn finish(&mut self) -> Result<()> {
         let progress = self.puller.finish().context("writing a .t48 file")?;
-        self.handle(progress);
+        self.handle(progress, &mut Conversation::default());
         Ok(())
     }
 
-    fn handle(&mut self, progress: Vec<Progress>) {
+    fn handle(&mut self, progress: Vec<Progress>, talk: &mut Conversation) {
         for step in progress {
             match step {
                 Progress::Started(Event::GameStarted {
@@ -133,7 +191,6 @@ impl Pull {
                     seed,
                     ..
                 }) => {
-                    self.report.started = true;
                     let name = rules.preset().map_or("custom", |p| p.name());
                     self.say(format!(
                         "game {number}: started, {name} rules ({rules}), seed {seed}"
@@ -147,13 +204,36 @@ impl Pull {
                         self.say(format!("game {game}: {seq} moves"));
                     }
                 }
+                Progress::Pulled(pulled) if pulled.outcome == Outcome::Deferred => {}
                 Progress::Pulled(pulled) => {
                     self.say(describe(&pulled));
+                    if let Some(ack) = pulled.ack {
+                        talk.to_ack.push(ack);
+                    }
                     self.report.games.push(*pulled);
                 }
                 Progress::Damaged(damage) => {
                     self.say(format!("damage: {damage}"));
-                    self.report.damage.push((damage, self.report.started));
+                    self.report.damage.push(damage);
+                }
+                Progress::Device(fact) => {
+                    match fact {
+                        DeviceFact::PullDone { .. } => talk.done = true,
+                        DeviceFact::Acked { game, .. } => {
+                            if let Some(check) = self.acks.pending.remove(&game) {
+                                self.acks.done.insert(game, check);
+                            }
+                        }
+                        DeviceFact::Error { game, .. } if self.acks.pending.contains_key(&game) => {
+                            self.acks.pending.remove(&game);
+                            self.acks.refused.push(fact.to_string());
+                        }
+                        _ => {}
+                    }
+                    if !matches!(fact, DeviceFact::Acked { .. }) {
+                        self.say(fact.to_string());
+                    }
+                    self.report.facts.push(fact);
                 }
                 _ => {}
             }
@@ -168,6 +248,7 @@ impl Pull {
             Box::new(File::open(path).with_context(|| format!("cannot read {}", path.display()))?)
         };
         let mut buf = vec![0u8; 64 * 1024];
+        let mut talk = Conversation::default();
         loop {
             let n = match source.read(&mut buf) {
                 Ok(0) => return Ok(()),
@@ -175,17 +256,21 @@ impl Pull {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
             };
-            self.feed(&buf[..n])?;
+            self.feed(&buf[..n], &mut talk)?;
         }
     }
 
-    /// Reads a serial port until Ctrl-C, reopening it when the board goes away. Every byte
-    /// received is also appended to `DIR/capture-SECONDS.bin`, so nothing is lost.
-    fn live(&mut self, port: &str, baud: u32, out: &Path) -> Result<()> {
+    /// The conversation on a serial port: `{hello}`, `{pull}` (or `{pull all}`), every game
+    /// written then acknowledged, until the reply is done and every acknowledgement answered
+    /// (`--follow`: until Ctrl-C). Every byte received is also appended to
+    /// `DIR/capture-SECONDS.bin`. If the board goes away it waits for the port to come back
+    /// and asks again.
+    fn live(&mut self, port: &str, args: &PullArgs) -> Result<()> {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
             .context("cannot handle Ctrl-C")?;
+        let out = &args.output;
         fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
         let secs = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -193,20 +278,40 @@ impl Pull {
         let raw_path = out.join(format!("capture-{secs}.bin"));
         let mut raw = File::create(&raw_path)
             .with_context(|| format!("cannot create {}", raw_path.display()))?;
-        let mut serial = open_port(port, baud)?;
+        let mut serial = open_port(port, args.baud)?;
+        let request: &[u8] = if args.all {
+            b"{hello}{pull all}"
+        } else {
+            b"{hello}{pull}"
+        };
+        send(&mut *serial, request).with_context(|| format!("cannot write to {port}"))?;
         self.say(format!(
-            "reading {port} (raw bytes kept in {}); Ctrl-C to stop",
-            raw_path.display()
+            "asked {port} for its games (raw bytes kept in {}){}",
+            raw_path.display(),
+            if args.follow { "; Ctrl-C to stop" } else { "" }
         ));
+        let mut talk = Conversation::default();
         let mut buf = [0u8; 4096];
+        let mut last_heard = Instant::now();
         while !stop.load(Ordering::SeqCst) {
+            if talk.done && self.acks.pending.is_empty() && talk.to_ack.is_empty() && !args.follow {
+                break;
+            }
+            if !args.follow && last_heard.elapsed() > ANSWER_TIMEOUT {
+                self.report.silent = Some(format!(
+                    "{port} stopped answering for {} s before the pull was done and acknowledged",
+                    ANSWER_TIMEOUT.as_secs()
+                ));
+                break;
+            }
             match serial.read(&mut buf) {
                 Ok(0) => {}
                 Ok(n) => {
+                    last_heard = Instant::now();
                     raw.write_all(&buf[..n])
                         .and_then(|()| raw.flush())
                         .with_context(|| format!("cannot write {}", raw_path.display()))?;
-                    self.feed(&buf[..n])?;
+                    self.feed(&buf[..n], &mut talk)?;
                 }
                 Err(e)
                     if matches!(
@@ -220,16 +325,34 @@ impl Pull {
                             return Ok(());
                         }
                         std::thread::sleep(Duration::from_secs(1));
-                        if let Ok(s) = open_port(port, baud) {
+                        if let Ok(s) = open_port(port, args.baud) {
                             break s;
                         }
                     };
+                    // Whatever was under way is gone: ask again. Games already written are
+                    // recognised; unacknowledged ones come again.
+                    self.acks.pending.clear();
+                    talk.done = false;
+                    last_heard = Instant::now();
+                    let _ = send(&mut *serial, request);
                 }
+            }
+            // Acknowledge what is safely on disk.
+            for (game, check) in std::mem::take(&mut talk.to_ack) {
+                let text = format!("{{ack {game} {check}}}");
+                send(&mut *serial, text.as_bytes())
+                    .with_context(|| format!("cannot write to {port}"))?;
+                self.acks.pending.insert(game, check);
             }
         }
         self.say(format!("stopped after {} bytes", self.puller.bytes_fed()));
         Ok(())
     }
+}
+
+fn send(serial: &mut dyn serialport::SerialPort, bytes: &[u8]) -> io::Result<()> {
+    serial.write_all(bytes)?;
+    serial.flush()
 }
 
 fn open_port(port: &str, baud: u32) -> Result<Box<dyn serialport::SerialPort>> {
@@ -239,77 +362,172 @@ fn open_port(port: &str, baud: u32) -> Result<Box<dyn serialport::SerialPort>> {
         .with_context(|| format!("cannot open serial port {port}"))
 }
 
+/// The device and number a game is known by: `game 12` (v1) or `device 7e57...01 game 12`.
+fn name(pulled: &Pulled) -> String {
+    match pulled.game.dev {
+        Some(dev) => format!("device {dev:016x} game {}", pulled.game.number),
+        None => format!("game {}", pulled.game.number),
+    }
+}
+
 fn describe(pulled: &Pulled) -> String {
-    let game = &pulled.game;
     let mut line = match &pulled.check.problem {
+        None if pulled.game.is_partial() => format!(
+            "{}: verified, interrupted after {} moves (stored partial game), score {}",
+            name(pulled),
+            pulled.check.verified_moves,
+            pulled.check.score
+        ),
         None => format!(
-            "game {}: verified, {} moves, score {}, {}",
-            game.number, pulled.check.verified_moves, pulled.check.score, pulled.check.status
+            "{}: verified, {} moves, score {}, {}",
+            name(pulled),
+            pulled.check.verified_moves,
+            pulled.check.score,
+            pulled.check.status
         ),
         Some(problem) => format!("{problem}"),
     };
-    match &pulled.path {
-        Some(path) if pulled.is_verified() => {
-            let _ = write!(line, " -> {}", path.display());
+    let path = pulled.path.as_ref().map(|p| p.display().to_string());
+    let path = path.as_deref().unwrap_or("?");
+    match &pulled.outcome {
+        Outcome::Written => {
+            let _ = write!(line, " -> {path}");
         }
-        Some(path) => {
+        Outcome::AlreadyPulled => {
+            let _ = write!(line, "; already pulled ({path})");
+        }
+        Outcome::Duplicate => line.push_str("; a duplicate of a copy received before"),
+        Outcome::Conflict { reason } => {
+            let _ = write!(line, "; CONFLICT: {reason}; not written");
+        }
+        Outcome::DamagedPrefix => {
             let _ = write!(
                 line,
-                "; its first {} moves -> {} (partial)",
-                pulled.check.verified_moves,
-                path.display()
+                "; its first {} moves -> {path} (partial)",
+                pulled.check.verified_moves
             );
         }
-        None if !pulled.is_verified() => {
+        Outcome::NotWritten => {
             line.push_str("; not written (--keep-partial keeps the verified moves)")
         }
-        None => {}
+        _ => {}
     }
     line
 }
 
-/// Everything a pull found.
+/// Everything a pull found, as printed.
 #[derive(Default)]
 struct Report {
     games: Vec<Pulled>,
-    /// Damaged stretches, and whether a game had started before each.
-    damage: Vec<(Damage, bool)>,
-    started: bool,
+    damage: Vec<Damage>,
+    facts: Vec<DeviceFact>,
+    /// The board stopped answering.
+    silent: Option<String>,
 }
 
 impl Report {
-    /// Whether every game verified and nothing of a game was lost. Damage after the first
-    /// game started counts, and so does a frame of a game whose start was lost or a frame
-    /// that makes no sense, wherever it is; unreadable noise before the first game alone
-    /// does not.
-    fn all_verified(&self) -> bool {
-        let unverified = self.games.iter().any(|p| !p.is_verified());
-        let lost = self.damage.iter().any(|(d, after_start)| {
-            *after_start || !matches!(d.kind, DamageKind::Malformed | DamageKind::Unterminated)
-        });
+    /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
+    /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
+    /// does not count, but a capture of nothing but noise does.
+    fn ok(&self, summary: &Summary, acks: &Acks) -> bool {
         let nothing = self.games.is_empty() && !self.damage.is_empty();
-        !(unverified || lost || nothing)
+        summary.is_ok()
+            && !nothing
+            && self.silent.is_none()
+            && acks.refused.is_empty()
+            && acks.pending.is_empty()
     }
 
-    fn summary(&self) -> String {
+    /// The findings of the summary, one line each, for people.
+    fn findings(&self, s: &Summary, acks: &Acks) -> Vec<String> {
+        let mut out = Vec::new();
+        for (dev, game) in &s.duplicates {
+            out.push(format!(
+                "duplicate: device {dev:016x} game {game} received again with the same content (written once)"
+            ));
+        }
+        for (dev, game, reason) in &s.conflicts {
+            out.push(format!(
+                "CONFLICT: device {dev:016x} game {game}: {reason}; not written as complete"
+            ));
+        }
+        for gap in &s.gaps {
+            if gap.first == gap.last {
+                out.push(format!(
+                    "LOST: device {:016x} game {} was never received complete",
+                    gap.dev, gap.first
+                ));
+            } else {
+                out.push(format!(
+                    "LOST: device {:016x} games {}..={} were never received complete",
+                    gap.dev, gap.first, gap.last
+                ));
+            }
+        }
+        for l in &s.lost {
+            out.push(format!("LOST: {l}"));
+        }
+        for d in &s.damage {
+            out.push(format!("DAMAGE: {d}"));
+        }
+        for f in &s.failed {
+            out.push(format!("FAILED: {f}"));
+        }
+        for n in &s.notes {
+            out.push(format!("note: {n}"));
+        }
+        for r in &acks.refused {
+            out.push(format!("ACK FAILED: {r}"));
+        }
+        if !acks.pending.is_empty() {
+            let games: Vec<String> = acks.pending.keys().map(u32::to_string).collect();
+            out.push(format!(
+                "not acknowledged by the device: games {} (written; they come again next time and are recognised)",
+                games.join(", ")
+            ));
+        }
+        if let Some(silent) = &self.silent {
+            out.push(format!("FAILED: {silent}"));
+        }
+        out
+    }
+
+    fn summary(&self, s: &Summary) -> String {
         let verified = self.games.iter().filter(|p| p.is_verified()).count();
-        let written = self.games.iter().filter(|p| p.path.is_some()).count();
+        let written = self
+            .games
+            .iter()
+            .filter(|p| matches!(p.outcome, Outcome::Written | Outcome::DamagedPrefix))
+            .count();
+        let already = self
+            .games
+            .iter()
+            .filter(|p| p.outcome == Outcome::AlreadyPulled)
+            .count();
         format!(
-            "{} games: {verified} verified, {} damaged or unfinished; {written} files written; {} damaged stretches in the capture",
+            "{} games received: {verified} verified ({} partial), {} damaged or unfinished; {written} files written, {already} already pulled; {} duplicates, {} conflicts, {} gaps; {} damaged stretches in the capture",
             self.games.len(),
+            s.partial,
             self.games.len() - verified,
+            s.duplicates.len(),
+            s.conflicts.len(),
+            s.gaps.len(),
             self.damage.len()
         )
     }
 
-    fn json(&self) -> serde_json::Value {
+    fn json(&self, s: &Summary, acks: &Acks, ok: bool) -> serde_json::Value {
         let games: Vec<serde_json::Value> = self
             .games
             .iter()
             .map(|p| {
                 let g = &p.game;
+                let acked = g
+                    .dev
+                    .map(|_| acks.done.contains_key(&g.number) && p.ack.is_some());
                 serde_json::json!({
                     "number": g.number,
+                    "device": g.dev.map(|d| format!("{d:016x}")),
                     "seed": g.seed,
                     "rules": g.rules.preset().map_or("custom", |r| r.name()),
                     "moves_received": g.moves.len(),
@@ -317,14 +535,17 @@ impl Report {
                     "verified": p.is_verified(),
                     "problem": p.check.problem.as_ref().map(|e| e.to_string()),
                     "file": p.path.as_ref().map(|f| f.display().to_string()),
-                    "complete": p.path.is_some() && p.is_verified(),
+                    "complete": p.path.is_some() && p.is_verified() && !g.is_partial(),
+                    "partial": g.is_partial(),
+                    "outcome": outcome_name(&p.outcome),
+                    "acked": acked,
                 })
             })
             .collect();
         let damage: Vec<serde_json::Value> = self
             .damage
             .iter()
-            .map(|(d, _)| {
+            .map(|d| {
                 serde_json::json!({
                     "offset": d.offset,
                     "len": d.len,
@@ -333,10 +554,37 @@ impl Report {
                 })
             })
             .collect();
+        let hex = |d: u64| format!("{d:016x}");
         serde_json::json!({
             "games": games,
             "damage": damage,
-            "all_verified": self.all_verified(),
+            "received": s.received,
+            "partial": s.partial,
+            "duplicates": s.duplicates.iter().map(|&(d, g)| serde_json::json!({"device": hex(d), "game": g})).collect::<Vec<_>>(),
+            "conflicts": s.conflicts.iter().map(|(d, g, r)| serde_json::json!({"device": hex(*d), "game": g, "reason": r})).collect::<Vec<_>>(),
+            "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
+            "lost": s.lost,
+            "failed": s.failed,
+            "notes": s.notes,
+            "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "acks": {
+                "acked": acks.done.keys().collect::<Vec<_>>(),
+                "unanswered": acks.pending.keys().collect::<Vec<_>>(),
+                "refused": acks.refused,
+            },
+            "all_verified": ok,
         })
+    }
+}
+
+fn outcome_name(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::Written => "written",
+        Outcome::AlreadyPulled => "already_pulled",
+        Outcome::Duplicate => "duplicate",
+        Outcome::Conflict { .. } => "conflict",
+        Outcome::DamagedPrefix => "damaged_prefix",
+        Outcome::NotWritten => "not_written",
+        _ => "pending",
     }
 }
