@@ -15,12 +15,13 @@ use crate::progress::Progress;
 /// Which engines replay.
 #[derive(Clone, Copy, Debug, ValueEnum, Default)]
 pub enum Engines {
-    /// The 4x4 bitboard.
+    /// The 4x4 bitboard (other sizes use the reference engine), at the engine's full speed.
+    #[default]
     Fast,
     /// The reference engine.
     Reference,
-    /// Both, compared after every move.
-    #[default]
+    /// Verify on the fast engine, then compare it with the reference engine after every
+    /// move (an engine test; several times slower).
     Both,
 }
 
