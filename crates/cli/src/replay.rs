@@ -108,21 +108,24 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         EngineName::Reference => Engine::Reference,
     };
     let size = log.rules.size;
-    let mut states = Vec::new();
-    let result = replay(&log, engine, |s| states.push(s.clone()));
-    // Claims are checked by the verifier on the same engine.
-    let problem = match result {
-        Err(p) => Some(p),
-        Ok(_) => {
-            verify(
-                &log,
-                match engine {
-                    Engine::Reference => EngineChoice::Reference,
-                    _ => EngineChoice::Fast,
-                },
-            )
-            .problem
-        }
+    let choice = match engine {
+        Engine::Reference => EngineChoice::Reference,
+        _ => EngineChoice::Fast,
+    };
+    let (states, problem) = if args.final_only {
+        // Only the last state is shown: the verifier's report has it, without a state per
+        // move (the report's last state is the replay's, also where it stops at a problem).
+        let report = verify(&log, choice);
+        (report.last.into_iter().collect(), report.problem)
+    } else {
+        let mut states = Vec::new();
+        let result = replay(&log, engine, |s| states.push(s.clone()));
+        // Claims are checked by the verifier on the same engine.
+        let problem = match result {
+            Err(p) => Some(p),
+            Ok(_) => verify(&log, choice).problem,
+        };
+        (states, problem)
     };
     let shown: &[State] = if args.final_only {
         states.last().map_or(&[], std::slice::from_ref)
