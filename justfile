@@ -55,10 +55,14 @@ firmware-test: setup
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
 
 # Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays),
-# then the same workloads as figures against the targets (best and median of many runs).
+# then the same workloads as figures against the targets (best and median of many runs),
+# then `verify` (in-process and the release binary) against play_all on a corpus of greedy
+# games the benchmark records (T48_CORPUS_GAMES, default 2000).
 bench:
     cargo bench -p twenty48-engine --bench engine
     cargo bench -p twenty48-engine --bench figures
+    cargo build -q --release -p twenty48-cli
+    cargo bench -p twenty48-verify --bench corpus
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
 review:
