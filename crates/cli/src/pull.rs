@@ -275,9 +275,7 @@ impl Pull {
         let secs = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        let raw_path = out.join(format!("capture-{secs}.bin"));
-        let mut raw = File::create(&raw_path)
-            .with_context(|| format!("cannot create {}", raw_path.display()))?;
+        let (raw_path, mut raw) = new_capture_file(out, secs)?;
         let mut serial = open_port(port, args.baud)?;
         let request: &[u8] = if args.all {
             b"{hello}{pull all}"
@@ -348,6 +346,24 @@ impl Pull {
         self.say(format!("stopped after {} bytes", self.puller.bytes_fed()));
         Ok(())
     }
+}
+
+/// `DIR/capture-SECONDS.bin` (or `-2`, `-3`, ... when taken): a new file every time, never
+/// truncating the bytes of an earlier pull.
+fn new_capture_file(dir: &Path, secs: u64) -> Result<(PathBuf, File)> {
+    for n in 1u32.. {
+        let name = match n {
+            1 => format!("capture-{secs}.bin"),
+            n => format!("capture-{secs}-{n}.bin"),
+        };
+        let path = dir.join(name);
+        match File::options().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", path.display())),
+        }
+    }
+    unreachable!("a free capture file name")
 }
 
 fn send(serial: &mut dyn serialport::SerialPort, bytes: &[u8]) -> io::Result<()> {
