@@ -28,26 +28,37 @@ pub(crate) fn answer<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, reque
     }
 }
 
-/// Waits until the ring is at most half full, or the link stops taking bytes.
-fn make_room<B: Board>(board: &mut B, log: &mut Log) {
-    let mut idle = 0;
-    loop {
-        let before = pending_bytes();
-        drain(board);
-        log.report_lost();
-        if free_bytes() >= LOG_CAPACITY / 2 {
-            return;
-        }
-        if pending_bytes() < before {
-            idle = 0;
-        } else {
-            idle += 1;
-            if idle > LINK_PATIENCE {
+/// The pace of a pull reply: frames wait for the host to read, unless it stopped reading.
+struct Pace {
+    /// The link took bytes lately; once it has not for [`LINK_PATIENCE`] waits, the rest of
+    /// the reply goes out without waiting (the ring drops what does not fit, and says so).
+    alive: bool,
+}
+
+impl Pace {
+    /// Waits until the ring is at most half full, or the link stops taking bytes.
+    fn make_room<B: Board>(&mut self, board: &mut B, log: &mut Log) {
+        let mut idle = 0;
+        loop {
+            let before = pending_bytes();
+            drain(board);
+            log.report_lost();
+            if free_bytes() >= LOG_CAPACITY / 2 || !self.alive {
                 return;
             }
-        }
-        if !board.wait_link() {
-            return;
+            if pending_bytes() < before {
+                idle = 0;
+            } else {
+                idle += 1;
+                if idle > LINK_PATIENCE {
+                    self.alive = false;
+                    return;
+                }
+            }
+            if !board.wait_link() {
+                self.alive = false;
+                return;
+            }
         }
     }
 }
@@ -60,7 +71,8 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
         Ok(c) => c.unpulled,
         Err(_) => return device.log.error(ErrorCode::Store as u8, 0),
     };
-    make_room(device.board, &mut device.log);
+    let mut pace = Pace { alive: true };
+    pace.make_room(device.board, &mut device.log);
     device.log.pull_begin(games);
     let mut sent = 0u32;
     let mut after: Option<GameEntry> = None;
@@ -77,12 +89,12 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
         if entry.closing == Closing::InProgress || (entry.acked && !all) {
             continue;
         }
-        match send_game(device, &entry) {
+        match send_game(device, &entry, &mut pace) {
             Ok(()) => sent += 1,
             Err(_) => device.log.error(ErrorCode::Store as u8, entry.number),
         }
     }
-    make_room(device.board, &mut device.log);
+    pace.make_room(device.board, &mut device.log);
     device.log.pull_done(sent);
 }
 
@@ -91,21 +103,22 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
 fn send_game<B: Board, F: NorFlash>(
     device: &mut Device<'_, B, F>,
     entry: &GameEntry,
+    pace: &mut Pace,
 ) -> Result<(), StoreError<F::Error>> {
     let Device {
         board, store, log, ..
     } = device;
     let (board, store): (&mut B, &mut Store<F>) = (board, store);
-    make_room(board, log);
+    pace.make_room(board, log);
     let start = log.start(&start_fields(log.dev(), entry));
     let number = entry.number;
     let close = replay(store, entry, start, |seq, dir, game| {
         if free_bytes() < LOG_CAPACITY / 2 {
-            make_room(board, log);
+            pace.make_room(board, log);
         }
         log.moved(number, seq, dir, game.score(), game.state_hash());
     })?;
-    make_room(board, log);
+    pace.make_room(board, log);
     log.close(&close);
     Ok(())
 }
