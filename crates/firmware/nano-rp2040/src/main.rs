@@ -169,6 +169,17 @@ fn main() -> ! {
     let mut timer = hal::Timer::new(pac.TIMER, &mut pac.RESETS, &clocks);
     let rosc = hal::rosc::RingOscillator::new(pac.ROSC).initialize();
 
+    // The flash chip's id, then the store on its partition (which reads the whole store),
+    // before USB comes up: the host expects a device on the bus to answer within
+    // milliseconds.
+    let dev = flash::unique_id();
+    // SAFETY: the only partition; core 1 never runs; nothing else writes the flash.
+    let partition = unsafe { flash::Partition::new() };
+    let Ok(mut store) = Store::open(partition) else {
+        // Only a partition of the wrong geometry fails here (reads cannot fail).
+        panic!("store");
+    };
+
     let usb_bus: &'static UsbBusAllocator<hal::usb::UsbBus> = cortex_m::singleton!(
         : UsbBusAllocator<hal::usb::UsbBus> = UsbBusAllocator::new(hal::usb::UsbBus::new(
             pac.USBCTRL_REGS,
@@ -219,15 +230,6 @@ fn main() -> ! {
         pins.gpio5.into_push_pull_output(),
         &mut timer,
     );
-
-    // Before anything else uses the flash's partition: its id, then the store on it.
-    let dev = flash::unique_id();
-    // SAFETY: the only partition; core 1 never runs; nothing else writes the flash.
-    let partition = unsafe { flash::Partition::new() };
-    let Ok(mut store) = Store::open(partition) else {
-        // Only a partition of the wrong geometry fails here (reads cannot fail).
-        panic!("store");
-    };
 
     let mut board = NanoBoard {
         buttons,
