@@ -19,7 +19,8 @@ pub const DEFAULT_RULES: Rules = Rules::ARDUINO;
 pub const RESULT_SCREEN_MS: u32 = 2000;
 /// How long "Your score: N" stays up.
 pub const SCORE_SCREEN_MS: u32 = 3000;
-/// How long "Store full" stays up before the game goes on.
+/// How long "Store full" stays up (then the game goes on live only, or, for a game that
+/// could not start, the start screen comes back).
 pub const STORE_FULL_SCREEN_MS: u32 = 2000;
 
 /// How a game stopped.
@@ -37,9 +38,6 @@ pub(crate) struct Device<'a, B, F> {
     pub(crate) board: &'a mut B,
     pub(crate) store: &'a mut Store<F>,
     pub(crate) log: Log,
-    /// The number after the last game played: a game the store refused still gets a number
-    /// (the store's next one), and the next game must not reuse it.
-    next_number: u32,
 }
 
 /// A game being played.
@@ -66,7 +64,6 @@ pub fn run<B: Board, F: NorFlash>(board: &mut B, rules: Rules, store: &mut Store
         board,
         store,
         log: Log::new(dev),
-        next_number: 0,
     };
     device.hello();
     let mut next: Option<GameSetup> = None;
@@ -117,14 +114,9 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
         }
     }
 
-    /// The number the next new game gets.
-    fn next_number(&self) -> u32 {
-        self.store.next_game_number().max(self.next_number)
-    }
-
     /// `t48 hello`.
     pub(crate) fn hello(&mut self) {
-        let next = self.next_number();
+        let next = self.store.next_game_number();
         match self.store.counts() {
             Ok(c) => self.log.hello(next, c.stored, c.unpulled),
             Err(_) => {
@@ -135,8 +127,8 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
         }
     }
 
-    /// The store refused game `number` from move `at_move` on: a full frame, and the
-    /// "Store full" screen for a while.
+    /// The store refused game `number` from move `at_move` on (move 0: the game was not
+    /// started): a full frame, and the "Store full" screen for a while.
     fn refused(&mut self, number: u32, at_move: u32, e: StoreError<F::Error>) {
         if !matches!(e, StoreError::Full) {
             defmt::warn!("t48 store error");
@@ -161,22 +153,23 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
             rules: setup.rules,
             seed: setup.seed,
         };
-        let begun = self.store.begin_game(&start);
-        let number = match begun {
+        // A game the store cannot begin is not played: every game played has a number of
+        // its own in the store, so no number is ever given to two games.
+        let number = match self.store.begin_game(&start) {
             Ok(number) => number,
-            Err(_) => self.next_number(),
+            Err(e) => {
+                let next = self.store.next_game_number();
+                self.refused(next, 0, e);
+                return Stop::Finished;
+            }
         };
-        self.next_number = number.saturating_add(1);
         let fields = StartFields::new(self.log.dev(), number, &setup.rules, setup.seed);
         let mut live = Live {
             game,
             number,
             start: self.log.start(&fields),
-            stored: begun.is_ok(),
+            stored: true,
         };
-        if let Err(e) = begun {
-            self.refused(number, 0, e);
-        }
         loop {
             if live.game.status().is_finished() {
                 let result = live.game.status() as u8;
