@@ -54,6 +54,16 @@ firmware-test: setup
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
 
+# Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
+# block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
+# and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
+firmware: setup
+    cd crates/firmware && cargo build -q --release
+    mkdir -p target/firmware
+    cargo run -q --release -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
+    @echo "UF2 (Nano RP2040 Connect): $(pwd)/target/firmware/twenty48-nano-rp2040.uf2"
+    @echo "ELF (QEMU lm3s6965evb):    $(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
+
 # Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays),
 # then the same workloads as figures against the targets (best and median of many runs),
 # then `verify` (in-process and the release binary) against play_all on a corpus of greedy
