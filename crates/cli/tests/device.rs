@@ -1,12 +1,15 @@
-//! `twenty48 pull` and `twenty48 diff --elf` through the real binary, on a capture the
-//! firmware makes under QEMU. Needs `qemu-system-arm` and the thumbv6m target: fails, never
-//! skips, without them.
+//! `twenty48 pull` and `twenty48 diff --elf` through the real binary, on captures the
+//! firmware makes under QEMU (protocol v2), and the pull conversation with the QEMU board on
+//! a pseudo-terminal. Needs `qemu-system-arm` and the thumbv6m target: fails, never skips,
+//! without them.
 
-use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+use twenty48_devicelog::decode_capture;
 
 fn firmware_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware")
@@ -19,10 +22,12 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Builds the firmware once and returns the QEMU board's ELF path.
+/// Builds the QEMU firmware once and returns a copy of its ELF, named by its contents (a
+/// rebuild in the firmware tree while the tests run must not change it under them).
 fn elf() -> &'static Path {
     static ELF: OnceLock<PathBuf> = OnceLock::new();
     ELF.get_or_init(|| {
+        use std::hash::{Hash, Hasher};
         let dir = firmware_dir();
         let target = dir.join("target");
         let status = Command::new(env!("CARGO"))
@@ -35,47 +40,104 @@ fn elf() -> &'static Path {
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building the firmware failed");
-        target.join("thumbv6m-none-eabi/release/twenty48-qemu")
+        let bytes = std::fs::read(target.join("thumbv6m-none-eabi/release/twenty48-qemu")).unwrap();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        bytes.hash(&mut h);
+        let copy = std::env::temp_dir().join(format!("t48-twenty48-qemu-{:016x}.elf", h.finish()));
+        if !copy.exists() {
+            let tmp = std::env::temp_dir().join(format!("t48-elf-{}", std::process::id()));
+            std::fs::write(&tmp, &bytes).unwrap();
+            std::fs::rename(&tmp, &copy).unwrap();
+        }
+        copy
     })
 }
 
-/// Plays `script` on the firmware under QEMU; returns the capture file.
-fn capture(script: &str, dir: &Path) -> PathBuf {
-    let input = dir.join("script.txt");
-    std::fs::write(&input, script).unwrap();
-    let out = dir.join("capture.bin");
-    let mut child = Command::new("qemu-system-arm")
-        .args(["-M", "lm3s6965evb", "-display", "none", "-monitor", "none"])
-        .args(["-semihosting-config", "enable=on,target=native", "-serial", "stdio"])
+fn qemu_command(flash: &Path, serial: &str) -> Command {
+    let mut cmd = Command::new("qemu-system-arm");
+    cmd.args(["-M", "lm3s6965evb", "-display", "none", "-monitor", "none"])
+        .args([
+            "-semihosting-config",
+            &format!(
+                "enable=on,target=native,arg=twenty48-qemu,arg=flash={},arg=sectors=8",
+                flash.display()
+            ),
+            "-serial",
+            serial,
+        ])
         .arg("-kernel")
-        .arg(elf())
-        .stdin(File::open(&input).unwrap())
-        .stdout(File::create(&out).unwrap())
+        .arg(elf());
+    cmd
+}
+
+/// A child process killed and reaped when dropped: no test leaves QEMU behind.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Plays `script` on the firmware under QEMU with the flash file `flash`; returns the capture.
+fn capture(script: &str, flash: &Path) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let child = qemu_command(flash, "stdio")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| {
             panic!("qemu-system-arm could not be started ({e}); install it (Debian: apt-get install qemu-system-arm)")
         });
+    let mut child = Reaped(child);
+    let mut stdin = child.0.stdin.take().unwrap();
+    let script = script.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&script);
+    });
+    let mut stdout = child.0.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = child.0.try_wait().unwrap() {
             assert!(status.success(), "QEMU exited with {status}");
             break;
         }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("QEMU did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+        assert!(Instant::now() < deadline, "QEMU did not finish within 60 s");
+        std::thread::sleep(Duration::from_millis(10));
     }
-    out
+    writer.join().unwrap();
+    reader.join().unwrap()
 }
 
+/// Runs `twenty48 args`, killed after 60 s.
 fn twenty48(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+    let child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
         .args(args)
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    let pid = child.id();
+    let watchdog = std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+            if !Path::new(&format!("/proc/{pid}")).exists() {
+                return false;
+            }
+        }
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        true
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = watchdog.join();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -84,11 +146,11 @@ fn twenty48(args: &[&str]) -> (i32, String, String) {
 }
 
 /// `twenty48 pull --elf ELF --capture CAPTURE -o OUT` and `extra` flags.
-fn pull(elf: &Path, capture: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
+fn pull(capture: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
     let mut args = vec![
         "pull",
         "--elf",
-        s(elf),
+        s(elf()),
         "--capture",
         s(capture),
         "-o",
@@ -102,85 +164,266 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+fn t48_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|n| n.ends_with(".t48"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Four games: the first won at 16 within its presses, the rest of that line starts a
+/// start-screen game (seed 1) that the next `{new}` abandons, then classic, then console
+/// ended by `{end}`.
 const SCRIPT: &str = "{new seed=42 rules=arduino win=4}\nLDRULDRULDRULDRU\n{new seed=7 rules=classic}\nLLUURRDDLURDLURD\n{new seed=9 rules=console}\nUUUULLLLDDDDRRRR\n{end}\nq\n";
+
+const DEV: &str = "7e57000000000001";
+
+/// The frames of a capture (start, end: the bytes before each 0x00) and the game each names
+/// (a start, move, end or partial frame), read by decoding each frame alone.
+fn frames_by_game(bytes: &[u8]) -> Vec<(usize, usize, Option<u32>)> {
+    let elf = std::fs::read(elf()).unwrap();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0 {
+            if i > start {
+                let alone = decode_capture(&elf, &bytes[start..=i]).unwrap();
+                let game = alone
+                    .games
+                    .first()
+                    .map(|g| g.number)
+                    .or_else(|| alone.damage.first().and_then(|d| d.game));
+                out.push((start, i, game));
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
 
 #[test]
 fn pull_writes_one_verified_log_per_device_game() {
     let dir = scratch("pull");
-    let cap = capture(SCRIPT, &dir);
+    let cap = dir.join("capture.bin");
+    std::fs::write(&cap, capture(SCRIPT, &dir.join("flash.bin"))).unwrap();
     let games = dir.join("games");
-    let (code, out, err) = pull(elf(), &cap, &games, &[]);
+    let (code, out, err) = pull(&cap, &games, &[]);
     assert_eq!(code, 0, "{out}{err}");
-    let mut files: Vec<_> = std::fs::read_dir(&games)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "t48"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 3, "{out}: {files:?}");
+    let files = t48_files(&games);
+    assert_eq!(
+        files,
+        (1..=4)
+            .map(|n| format!("{DEV}-g{n:06}.t48"))
+            .collect::<Vec<_>>()
+    );
     let (code, verdicts, _) = twenty48(&["verify", s(&games)]);
     assert_eq!(code, 0, "{verdicts}");
     assert!(!verdicts.contains("partial"), "{verdicts}");
+    // Again: nothing written twice.
+    let (code, _, err) = pull(&cap, &games, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 files written, 4 already pulled"), "{err}");
 
-    // The device and the host agree on every game of the capture; a pulled log against a
-    // device game that is not its own differs.
-    for n in 1..=3 {
+    // The device and the host agree on every game; a log against another game differs.
+    for n in 1..=4 {
         let (code, out, err) =
             twenty48(&["diff", s(&cap), "--elf", s(elf()), "--game", &n.to_string()]);
         assert_eq!(code, 0, "game {n}: {out}{err}");
         assert!(out.starts_with("identical"), "{out}");
     }
-    let (code, out, _) = twenty48(&[
-        "diff",
-        s(&cap),
-        s(&files[0]),
-        "--elf",
-        s(elf()),
-        "--game",
-        "2",
-    ]);
+    let first = games.join(&files[0]);
+    let (code, out, _) = twenty48(&["diff", s(&cap), s(&first), "--elf", s(elf()), "--game", "2"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("part at move"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Damaged and doctored captures through the binary: a whole game removed, a separator
+/// dropped, a game duplicated, two captures concatenated (one device; then two flashes
+/// that reuse the numbers: conflicts).
 #[test]
-fn pull_reports_a_damaged_game_and_writes_no_wrong_log() {
-    let dir = scratch("damaged");
-    let cap = capture(SCRIPT, &dir);
-    // Drop 40 bytes from the middle of the capture.
-    let mut bytes = std::fs::read(&cap).unwrap();
-    let mid = bytes.len() / 2;
-    bytes.drain(mid..mid + 40);
-    let damaged = dir.join("damaged.bin");
-    std::fs::write(&damaged, &bytes).unwrap();
+fn pull_reports_losses_merges_duplicates_and_conflicts() {
+    let dir = scratch("doctored");
+    let flash = dir.join("flash.bin");
+    let a = capture(SCRIPT, &flash);
+    let frames = frames_by_game(&a);
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    };
+    let run = |name: &str, bytes: &[u8], extra: &[&str]| {
+        let cap = write(name, bytes);
+        let out = dir.join(format!("{name}.out"));
+        let (code, stdout, err) = pull(&cap, &out, extra);
+        (code, format!("{stdout}{err}"), out)
+    };
 
-    let games = dir.join("games");
-    let (code, out, err) = pull(elf(), &damaged, &games, &[]);
-    assert_eq!(code, 1, "a damaged game fails the pull: {out}{err}");
-    let report = format!("{out}{err}");
+    // A whole game removed: game 2's frames cut out.
+    let g2: Vec<_> = frames.iter().filter(|f| f.2 == Some(2)).collect();
+    let (from, to) = (g2[0].0, g2.last().unwrap().1 + 1);
+    let mut removed = a[..from].to_vec();
+    removed.extend_from_slice(&a[to..]);
+    let (code, report, out) = run("removed.bin", &removed, &[]);
+    assert_eq!(code, 1, "{report}");
     assert!(
-        report
-            .lines()
-            .any(|l| l.starts_with("game ") && l.contains(", move ") && l.contains("sequence gap")),
-        "names the game and the move: {report}"
+        report.contains(&format!(
+            "LOST: device {DEV} game 2 was never received complete"
+        )),
+        "{report}"
     );
-    // Whatever was written verifies: no wrong log.
-    if games.exists() && std::fs::read_dir(&games).unwrap().next().is_some() {
-        let (code, verdicts, _) = twenty48(&["verify", s(&games)]);
-        assert_eq!(code, 0, "{verdicts}");
-        assert!(
-            !verdicts.contains("partial"),
-            "no partial log without --keep-partial"
-        );
-    }
+    assert_eq!(t48_files(&out).len(), 3);
 
-    let kept = dir.join("kept");
-    let (code, out, _) = pull(elf(), &damaged, &kept, &["--keep-partial"]);
-    assert_eq!(code, 1, "{out}");
-    let (code, verdicts, _) = twenty48(&["verify", s(&kept)]);
-    assert_eq!(code, 0, "partial logs verify as far as they go: {verdicts}");
-    assert!(verdicts.contains("partial"), "{verdicts}");
+    // A separator dropped between two move frames of game 1: merged, reported, game 1 lost.
+    let g1: Vec<_> = frames.iter().filter(|f| f.2 == Some(1)).collect();
+    let sep = g1[3].1;
+    let mut merged = a.clone();
+    merged.remove(sep);
+    let (code, report, out) = run("merged.bin", &merged, &["--json"]);
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("merged frames"), "{report}");
+    assert!(!t48_files(&out).contains(&format!("{DEV}-g000001.t48")));
+
+    // A game duplicated: written once, reported, not a failure.
+    let mut twice = a.clone();
+    twice.extend_from_slice(&a[from..to]);
+    let (code, report, out) = run("twice.bin", &twice, &[]);
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        report.contains(&format!("duplicate: device {DEV} game 2 received again")),
+        "{report}"
+    );
+    assert_eq!(t48_files(&out).len(), 4);
+
+    // Two captures of one device concatenated: the second session pulls everything again
+    // and plays one more game: duplicates, five games, no failure.
+    let b = capture(
+        "{new seed=5 win=5}\nLDRULDRULDRU\n{end}\n{pull all}\nq\n",
+        &flash,
+    );
+    let mut both = a.clone();
+    both.extend_from_slice(&b);
+    let (code, report, out) = run("concatenated.bin", &both, &[]);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(t48_files(&out).len(), 5, "{report}");
+    assert!(report.contains("duplicate:"), "{report}");
+
+    // Two flashes, the same numbers, other games: conflicts, nothing written as complete
+    // for them, exit 1.
+    let other = capture(
+        "{new seed=77 rules=classic}\nLURDLURD\n{end}\nq\n",
+        &dir.join("other-flash.bin"),
+    );
+    let mut clash = a.clone();
+    clash.extend_from_slice(&other);
+    let (code, report, out) = run("conflict.bin", &clash, &["--json"]);
+    assert_eq!(code, 1, "{report}");
+    let json: serde_json::Value =
+        serde_json::from_str(&report[..report.rfind('}').unwrap() + 1]).unwrap();
+    assert_eq!(json["conflicts"][0]["game"], 1, "{report}");
+    assert!(!t48_files(&out).contains(&format!("{DEV}-g000001.t48")));
+    assert!(t48_files(&out).contains(&format!("{DEV}-g000002.t48")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The conversation through the real CLI: QEMU on a pseudo-terminal with a flash file a
+/// scripted run filled; `twenty48 pull --port` asks, writes, acknowledges; a second pull
+/// gets nothing new; `--all` gets everything again, already pulled.
+#[test]
+fn pull_on_a_port_writes_then_acknowledges() {
+    let dir = scratch("port");
+    let flash = dir.join("flash.bin");
+    capture(SCRIPT, &flash);
+    let mut child = Reaped(
+        qemu_command(&flash, "pty")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("qemu-system-arm starts"),
+    );
+    // QEMU names the pty ("char device redirected to /dev/pts/N") on stdout or stderr.
+    let (tx, rx) = std::sync::mpsc::channel();
+    for stream in [
+        Box::new(child.0.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.0.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("/dev/pts/") {
+                    let pty: String = line[at..].split_whitespace().next().unwrap().into();
+                    let _ = tx.send(pty);
+                }
+            }
+        });
+    }
+    let pty = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("QEMU names its pty");
+    let games = dir.join("games");
+    let port_pull = |extra: &[&str]| {
+        let mut args = vec!["pull", "--elf", s(elf()), "--port", &pty, "-o", s(&games)];
+        args.extend_from_slice(extra);
+        twenty48(&args)
+    };
+    let (code, out, err) = port_pull(&["--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["acks"]["acked"], serde_json::json!([1, 2, 3, 4]), "{out}");
+    assert_eq!(
+        t48_files(&games),
+        (1..=4)
+            .map(|n| format!("{DEV}-g{n:06}.t48"))
+            .collect::<Vec<_>>()
+    );
+    // Acknowledged: a second pull gets nothing.
+    let (code, _, err) = port_pull(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("pull reply of 0 games"), "{err}");
+    // Everything again with --all: recognised, not written twice.
+    let (code, _, err) = port_pull(&["--all"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 files written, 4 already pulled"), "{err}");
+    assert_eq!(t48_files(&games).len(), 4);
+    // Every pull kept its raw bytes.
+    let raw = std::fs::read_dir(&games)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("capture-")
+        })
+        .count();
+    assert_eq!(raw, 3);
+    drop(child);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A protocol v1 capture (the fixture the last v1 firmware made) still pulls.
+#[test]
+fn pull_still_reads_protocol_v1_captures() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v1");
+    let dir = scratch("v1");
+    let (code, out, err) = twenty48(&[
+        "pull",
+        "--elf",
+        s(&data.join("twenty48-qemu.elf")),
+        "--capture",
+        s(&data.join("capture.bin")),
+        "-o",
+        s(&dir),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(t48_files(&dir).len(), 5);
+    assert!(t48_files(&dir)[0].starts_with("game-001-seed-11"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -189,7 +432,15 @@ fn pull_refuses_a_file_that_is_not_a_firmware_elf() {
     let dir = scratch("badelf");
     let fake = dir.join("fake.elf");
     std::fs::write(&fake, b"not an elf").unwrap();
-    let (code, _, err) = pull(&fake, &fake, &dir, &[]);
+    let (code, _, err) = twenty48(&[
+        "pull",
+        "--elf",
+        s(&fake),
+        "--capture",
+        s(&fake),
+        "-o",
+        s(&dir),
+    ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("fake.elf"), "names the file: {err}");
     assert!(!err.contains("panicked"));
