@@ -19,17 +19,45 @@ pub fn pack(moves: &[Direction], out: &mut Vec<u8>) {
     }
 }
 
+/// The four directions each byte holds, first move first: one table look-up unpacks a
+/// byte (1 KiB, built at compile time).
+static BYTE_MOVES: [[Direction; 4]; 256] = {
+    let mut table = [[Direction::Up; 4]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut slot = 0;
+        while slot < 4 {
+            table[byte][slot] = Direction::ALL[(byte >> (2 * slot)) & 0b11];
+            slot += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// Unpacks `n` moves from exactly `packed_len(n)` bytes. Returns the moves, or `Err(j)`
 /// with the 0-based index of the first unused slot (`j >= n`) whose bits are not zero.
+///
+/// Whole bytes are unpacked four moves at a time through a table; only the last byte's
+/// slots are looked at one by one.
 pub fn unpack(bytes: &[u8], n: usize) -> Result<Vec<Direction>, usize> {
     debug_assert_eq!(bytes.len() as u64, packed_len(n as u64));
-    let mut moves = Vec::with_capacity(n);
-    for i in 0..bytes.len() * 4 {
-        let code = (bytes[i / 4] >> (2 * (i % 4))) & 0b11;
-        if i < n {
-            moves.push(Direction::from_code(code).unwrap_or(Direction::Up));
-        } else if code != 0 {
-            return Err(i);
+    let full = (n / 4).min(bytes.len());
+    // At most four moves a byte, whatever `n` says.
+    let mut moves = Vec::with_capacity(n.min(4 * bytes.len()));
+    moves.resize(4 * full, Direction::Up);
+    for (four, &byte) in moves.chunks_exact_mut(4).zip(&bytes[..full]) {
+        four.copy_from_slice(&BYTE_MOVES[byte as usize]);
+    }
+    // The rest: the last moves of a partial byte, then every unused slot, which must be 0.
+    for (i, &byte) in bytes.iter().enumerate().skip(full) {
+        for (slot, &direction) in BYTE_MOVES[byte as usize].iter().enumerate() {
+            let j = 4 * i + slot;
+            if j < n {
+                moves.push(direction);
+            } else if direction.code() != 0 {
+                return Err(j);
+            }
         }
     }
     Ok(moves)
@@ -49,5 +77,29 @@ mod tests {
         assert_eq!(unpack(&[0b0100_0011], 1), Err(3));
         assert_eq!(packed_len(0), 0);
         assert_eq!(packed_len(5), 2);
+    }
+
+    /// The table unpacks every byte as the bit layout says, at every length.
+    #[test]
+    fn every_byte_at_every_length() {
+        for byte in 0..=255u8 {
+            for n in 1..=4 {
+                let expected: Vec<Direction> = (0..n)
+                    .map(|i| Direction::from_code((byte >> (2 * i)) & 0b11).unwrap())
+                    .collect();
+                let padding = (n..4).find(|&j| (byte >> (2 * j)) & 0b11 != 0);
+                let bytes = [0b1110_0100, byte];
+                let got = unpack(&bytes, 4 + n);
+                match padding {
+                    Some(j) => assert_eq!(got, Err(4 + j), "{byte:08b} n {n}"),
+                    None => {
+                        assert_eq!(
+                            got.unwrap(),
+                            [&[Up, Right, Down, Left][..], &expected].concat()
+                        )
+                    }
+                }
+            }
+        }
     }
 }
