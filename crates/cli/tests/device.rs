@@ -338,7 +338,8 @@ fn pull_reports_losses_merges_duplicates_and_conflicts() {
 fn pull_on_a_port_writes_then_acknowledges() {
     let dir = scratch("port");
     let flash = dir.join("flash.bin");
-    capture(SCRIPT, &flash);
+    // The console game is in progress when the script ends: stored as interrupted.
+    capture(&SCRIPT.replace("{end}\n", ""), &flash);
     let mut child = Reaped(
         qemu_command(&flash, "pty")
             .stdin(Stdio::null())
@@ -375,13 +376,18 @@ fn pull_on_a_port_writes_then_acknowledges() {
     let (code, out, err) = port_pull(&["--json"]);
     assert_eq!(code, 0, "{out}{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(json["acks"]["acked"], serde_json::json!([1, 2, 3, 4]), "{out}");
     assert_eq!(
-        t48_files(&games),
-        (1..=4)
-            .map(|n| format!("{DEV}-g{n:06}.t48"))
-            .collect::<Vec<_>>()
+        json["acks"]["acked"],
+        serde_json::json!([1, 2, 3, 4]),
+        "{out}"
     );
+    // The interrupted game is a verified prefix, marked partial, and not a failure.
+    let mut expected: Vec<String> = (1..=3).map(|n| format!("{DEV}-g{n:06}.t48")).collect();
+    expected.push(format!("{DEV}-g000004.partial.t48"));
+    assert_eq!(t48_files(&games), expected);
+    assert_eq!(json["partial"], 1, "{out}");
+    let (code, verdicts, _) = twenty48(&["verify", s(&games)]);
+    assert_eq!(code, 0, "{verdicts}");
     // Acknowledged: a second pull gets nothing.
     let (code, _, err) = port_pull(&[]);
     assert_eq!(code, 0, "{err}");
