@@ -1,18 +1,23 @@
 //! Device logs of twenty48 firmware, decoded and verified. Always runs on the host.
 //!
-//! The firmware (crates/firmware) logs every game as defmt frames: a game-start frame
-//! (log format version, rules, seed), one frame per move that changed the board (sequence
-//! number, direction, score and state hash after it) and a game-end frame (result, score,
-//! move count, final hash); docs/firmware.md specifies them. This crate
+//! The firmware (crates/firmware) logs every game as defmt frames; docs/firmware.md
+//! specifies them. Protocol v2 (current): every frame carries a CRC-32 of its values
+//! (`twenty48_deviceproto`), games are numbered by the device and keyed here by (device id,
+//! game number), the device reports frames it dropped, and stored games come again in pull
+//! replies (start, moves, end or partial). Protocol v1 captures (no identity, no check)
+//! still decode. This crate
 //!
-//! - decodes captured bytes with `defmt-decoder` and the firmware's ELF, one rzCOBS frame
-//!   at a time, so a damaged stretch is skipped and reported with its byte offset
-//!   ([`decode_capture`], or [`CaptureDecoder`] for bytes arriving live);
+//! - decodes captured bytes with `defmt-decoder` and the firmware's ELF, one rzCOBS block
+//!   at a time, so a damaged stretch is skipped and reported with its byte offset; a v2
+//!   frame whose check fails, and a block holding a frame plus more bytes (two frames
+//!   merged by a lost separator), are damage, never a decoded frame ([`decode_capture`], or
+//!   [`CaptureDecoder`] for bytes arriving live);
 //! - rebuilds each game ([`DeviceGame`]) and replays it on the host engine, checking every
-//!   move's sequence number, score and hash ([`check`]), reporting the first problem by game
-//!   and move number ([`Problem`]);
+//!   move's sequence number, score and hash and the end frame's start digest ([`check`]),
+//!   reporting the first problem by game and move number ([`Problem`]);
 //! - turns what is certain into a `.t48` move log ([`DeviceGame::to_movelog`]) and writes it
-//!   ([`pull`], the library half of `twenty48 pull`).
+//!   once, never overwriting, accounting for duplicates, conflicts, gaps in the game
+//!   numbers and frames the device lost ([`pull`], the library half of `twenty48 pull`).
 //!
 //! ```no_run
 //! let elf = std::fs::read("twenty48-qemu")?;
