@@ -1,0 +1,118 @@
+//! The ST7920 (LCD12864) in serial mode, write only, paced to its datasheet (Sitronix ST7920
+//! V4.0: serial interface, instruction tables, "Initial setting (8-bit)" flow).
+//!
+//! Every byte to the controller goes out as three SPI bytes: a sync byte (`0xF8` for an
+//! instruction, `0xFA` for data: five ones, R/W = 0, RS, 0), then the high nibble and the low
+//! nibble, each in the upper four bits of a byte. After each, the driver waits the
+//! controller's execution time before the next sync byte starts: [`EXEC_US`] (72 µs in the
+//! datasheet at 540 kHz, with margin), longer for the steps of the initialisation flow. The
+//! 128x64 panel is GDRAM in the extended instruction set: 32 vertical addresses, each 16
+//! words of 16 pixels; horizontal words 0-7 are the upper 32 rows, 8-15 the lower 32.
+
+use crate::frame::{Frame, HEIGHT, ROW_BYTES};
+
+/// The SPI clock the board is expected to run (the datasheet's serial clock period is at
+/// least 400 ns at 5 V; 1 MHz leaves margin at 3.3 V as well).
+pub const SPI_HZ: u32 = 1_000_000;
+/// Time on the wire of one controller byte (three SPI bytes) at [`SPI_HZ`], in µs.
+pub const BYTE_US: u32 = 24 * 1_000_000 / SPI_HZ;
+/// The wait after an ordinary instruction or data byte (datasheet: 72 µs).
+pub const EXEC_US: u32 = 80;
+/// The wait after the display clear instruction (datasheet: 1.6 ms; the initialisation
+/// flow asks for more than 10 ms).
+pub const CLEAR_US: u32 = 10_000;
+/// The wait after power-on or reset before the first instruction (datasheet: more than
+/// 40 ms).
+pub const POWER_ON_US: u32 = 40_000;
+
+/// The wire to the controller: SPI (mode 3, MSB first, clock at most [`SPI_HZ`]) with chip
+/// select held, and a clock to wait on.
+pub trait Link {
+    /// Sends three bytes and returns when the last bit is out.
+    fn send(&mut self, bytes: &[u8; 3]);
+    /// Waits at least `us` microseconds.
+    fn delay_us(&mut self, us: u32);
+}
+
+/// Sync byte of an instruction (RS = 0).
+const SYNC_INSTRUCTION: u8 = 0xF8;
+/// Sync byte of data (RS = 1).
+const SYNC_DATA: u8 = 0xFA;
+
+/// The driver: remembers what the panel shows, so that [`St7920::update`] sends only what
+/// changed.
+pub struct St7920 {
+    shown: Frame,
+}
+
+fn byte(link: &mut impl Link, sync: u8, value: u8, wait_us: u32) {
+    link.send(&[sync, value & 0xF0, value << 4]);
+    link.delay_us(wait_us);
+}
+
+fn instruction(link: &mut impl Link, value: u8, wait_us: u32) {
+    byte(link, SYNC_INSTRUCTION, value, wait_us);
+}
+
+impl St7920 {
+    /// Initialises a controller that was just reset (or powered on), as the datasheet's
+    /// 8-bit initialisation flow, then enters the extended instruction set with graphics on
+    /// and clears the whole GDRAM. About 0.3 s.
+    pub fn init(link: &mut impl Link) -> St7920 {
+        link.delay_us(POWER_ON_US);
+        // Function set: 8-bit, basic instructions; twice, as the flow says.
+        instruction(link, 0x30, 100);
+        instruction(link, 0x30, EXEC_US);
+        // Display on, cursor and blink off.
+        instruction(link, 0x0C, 100);
+        // Display clear (DDRAM to spaces: no text over the graphics).
+        instruction(link, 0x01, CLEAR_US);
+        // Entry mode: address counter increments, no shift.
+        instruction(link, 0x06, EXEC_US);
+        // Extended instruction set (RE = 1, DL kept), then graphics display on (G = 1).
+        instruction(link, 0x34, EXEC_US);
+        instruction(link, 0x36, EXEC_US);
+        let mut lcd = St7920 {
+            shown: Frame::new(false),
+        };
+        lcd.send_rows(link, &Frame::new(false), true);
+        lcd
+    }
+
+    /// What the panel shows now (panel coordinates).
+    pub fn shown(&self) -> &Frame {
+        &self.shown
+    }
+
+    /// Sends what differs between `frame` and what the panel shows: for each pixel row with
+    /// a change, its GDRAM address and the 16-pixel words from the first changed one to the
+    /// last. Returns the number of controller bytes sent (each takes [`BYTE_US`] +
+    /// [`EXEC_US`]).
+    pub fn update(&mut self, link: &mut impl Link, frame: &Frame) -> usize {
+        self.send_rows(link, frame, false)
+    }
+
+    fn send_rows(&mut self, link: &mut impl Link, frame: &Frame, all: bool) -> usize {
+        let mut sent = 0;
+        for y in 0..HEIGHT {
+            let new = frame.row(y);
+            let old = self.shown.row(y);
+            let differs = |w: &usize| all || new[2 * w..2 * w + 2] != old[2 * w..2 * w + 2];
+            let words = ROW_BYTES / 2;
+            let Some(first) = (0..words).find(differs) else {
+                continue;
+            };
+            let last = (0..words).rev().find(differs).unwrap_or(first);
+            let vertical = (y % 32) as u8;
+            let horizontal = ((y / 32) * 8 + first) as u8;
+            instruction(link, 0x80 | vertical, EXEC_US);
+            instruction(link, 0x80 | horizontal, EXEC_US);
+            for &b in &new[2 * first..2 * last + 2] {
+                byte(link, SYNC_DATA, b, EXEC_US);
+            }
+            sent += 2 + 2 * (last - first + 1);
+        }
+        self.shown = frame.clone();
+        sent
+    }
+}
