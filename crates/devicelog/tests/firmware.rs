@@ -811,7 +811,8 @@ fn power_cuts_lose_at_most_the_move_in_flight() {
         .all(|f| !matches!(f, DeviceFact::Full { .. } | DeviceFact::Error { .. })));
     // Every erase, the operations around it, and evenly spread program operations.
     let mut cuts: Vec<u32> = t.erases.iter().flat_map(|&e| [e - 1, e, e + 1]).collect();
-    let step = ops.div_ceil(205).max(1);
+    // At least 200 cuts besides the erases.
+    let step = (ops / 210).max(1);
     cuts.extend((1..=ops).step_by(step as usize));
     cuts.sort_unstable();
     cuts.dedup();
