@@ -18,7 +18,8 @@ pub struct GameSetup {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {
     /// A button was released: a move towards this direction (on the start screen: start a
-    /// game with the default rules and a seed from [`Board::entropy`]).
+    /// game with the rules shown and a seed from [`Board::entropy`]; with
+    /// [`Board::PICKS_RULES`], left and right change the rules shown instead).
     Press(Direction),
     /// Start a game with these rules and seed now. A game in progress ends as abandoned.
     /// Only the QEMU board produces this (the real board has no way to ask for it).
@@ -38,6 +39,13 @@ pub enum Input {
 
 /// A board: buttons in, screen out, log bytes out, entropy in.
 pub trait Board {
+    /// Whether the player picks the rules on the start screen: left and right step through
+    /// the presets (classic, arduino, console, shown on the screen), up and down start the
+    /// game. Boards a person plays set it (the Nano RP2040 Connect); by default every button
+    /// starts a game with the rules shown, which the QEMU scripts rely on (a press on the
+    /// start screen starts an arduino game).
+    const PICKS_RULES: bool = false;
+
     /// Waits for the next input. Boards with a USB or serial link keep it serviced while
     /// waiting, and call back [`crate::log_ring::drain`] so the log keeps flowing.
     fn next_input(&mut self) -> Input;

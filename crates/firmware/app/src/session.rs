@@ -4,7 +4,7 @@
 use embedded_storage::nor_flash::NorFlash;
 use twenty48_deviceproto::StartFields;
 use twenty48_devicestore::{GameStart, Store, StoreError};
-use twenty48_engine::{Game, Rules, Status};
+use twenty48_engine::{Direction, Game, Preset, Rules, Status};
 
 use crate::board::{Board, GameSetup, Input};
 use crate::log_ring::drain;
@@ -52,9 +52,12 @@ struct Live {
 
 /// Runs the application until the board's input ends (never, on a real board).
 ///
-/// At boot: a hello frame. Start screen; any button starts a game with `rules` (the boards
-/// pass [`DEFAULT_RULES`], the `arduino` preset) and a seed from the board's entropy
-/// ([`Input::NewGame`] picks rules and seed instead); the game screen until the game is won
+/// At boot: a hello frame. Start screen, showing the rules of the next game (at first `rules`:
+/// the boards pass [`DEFAULT_RULES`], the `arduino` preset); on a board with
+/// [`Board::PICKS_RULES`] the left and right buttons step through the presets (classic,
+/// arduino, console) and up or down starts the game, elsewhere any button starts it; the
+/// seed is from the board's entropy ([`Input::NewGame`] picks rules and seed instead). The
+/// rules picked stay for the next games; the game screen until the game is won
 /// or over; the result, then the final score; back to the start screen. Every game is begun
 /// in `store` before its start frame, every move recorded before its move frame and before
 /// the next input is read, every end stored before its end frame. `dev` is the device id
@@ -67,12 +70,20 @@ pub fn run<B: Board, F: NorFlash>(board: &mut B, rules: Rules, store: &mut Store
     };
     device.hello();
     let mut next: Option<GameSetup> = None;
+    let mut rules = rules;
     loop {
         let setup = match next.take() {
             Some(setup) => setup,
             None => {
-                device.board.show(&Screen::Start);
+                device.board.show(&Screen::Start {
+                    rules: rules_name(&rules),
+                    choosable: B::PICKS_RULES,
+                });
                 match device.input() {
+                    Input::Press(dir @ (Direction::Left | Direction::Right)) if B::PICKS_RULES => {
+                        rules = step_preset(&rules, dir == Direction::Right).rules();
+                        continue;
+                    }
                     Input::Press(_) => GameSetup {
                         rules,
                         seed: device.board.entropy(),
@@ -90,6 +101,27 @@ pub fn run<B: Board, F: NorFlash>(board: &mut B, rules: Rules, store: &mut Store
         }
     }
     device.flush();
+}
+
+/// The name the start screen shows for `rules`: a preset's, or "custom".
+fn rules_name(rules: &Rules) -> &'static str {
+    Preset::ALL
+        .into_iter()
+        .find(|p| p.rules() == *rules)
+        .map_or("custom", Preset::name)
+}
+
+/// The preset after (`forward`) or before `rules` in classic, arduino, console, round and
+/// round; custom rules step to the first or last preset.
+fn step_preset(rules: &Rules, forward: bool) -> Preset {
+    let all = Preset::ALL;
+    let n = all.len();
+    match all.iter().position(|p| p.rules() == *rules) {
+        Some(i) if forward => all[(i + 1) % n],
+        Some(i) => all[(i + n - 1) % n],
+        None if forward => all[0],
+        None => all[n - 1],
+    }
 }
 
 impl<B: Board, F: NorFlash> Device<'_, B, F> {
@@ -178,7 +210,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
                 return Stop::Finished;
             }
             self.board.show(&Screen::Board {
-                cells: live.game.cells(),
+                cells: live.game.cells().into(),
                 score: live.game.score(),
             });
             match self.input() {
@@ -248,7 +280,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
     /// The screens after a game: the result, then the final score.
     fn finish(&mut self, game: &Game) {
         self.board.show(&Screen::Board {
-            cells: game.cells(),
+            cells: game.cells().into(),
             score: game.score(),
         });
         self.flush();
