@@ -454,3 +454,24 @@ fn random_damage_never_yields_a_wrong_log() {
         assert_no_wrong_log(&capture);
     }
 }
+
+/// A lost separator merges two frames into one block: the block is reported as merged
+/// (defmt-decoder alone would decode the first frame and drop the second without a word).
+#[test]
+fn a_dropped_separator_is_reported_as_merged_frames() {
+    let (_, bytes) = session();
+    let clean = decoded();
+    let (_, end) = move_frame(&clean, bytes, 2, 10);
+    let mut damaged = bytes.clone();
+    assert_eq!(damaged[end], 0);
+    damaged.remove(end);
+    let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+    assert_eq!(capture.damage.len(), 1, "{:?}", capture.damage);
+    assert!(matches!(
+        capture.damage[0].kind,
+        twenty48_devicelog::DamageKind::Merged { .. }
+    ));
+    assert_eq!(capture.damage[0].game, Some(2));
+    assert!(!check(&capture.games[1]).is_verified());
+    assert_no_wrong_log(&capture);
+}
