@@ -1,8 +1,15 @@
-//! The four buttons: debounced, a move on release, and the one table that maps them to
-//! directions.
+//! The four buttons: sampled once a millisecond from the timer's alarm 0 interrupt into a
+//! queue of releases (the debounce and the queue are `twenty48-buttons`, tested on the host
+//! with pin traces), so no press is lost while the main loop redraws the screen; and the one
+//! table that maps buttons to directions.
 
-use embedded_hal::digital::InputPin;
-use rp2040_hal::gpio::{DynPinId, FunctionSioInput, Pin, PullUp};
+use core::cell::RefCell;
+
+use critical_section::Mutex;
+use rp2040_hal::fugit::ExtU32;
+use rp2040_hal::pac::{self, interrupt};
+use rp2040_hal::timer::{Alarm, Alarm0};
+use twenty48_buttons::Buttons;
 use twenty48_firmware_app::engine::Direction;
 
 /// The direction of each button, in pin order D4, D5, D6, D7 (as the sketch wired them:
@@ -15,49 +22,45 @@ pub const BUTTON_DIRECTIONS: [Direction; 4] = [
     Direction::Right, // D7
 ];
 
-/// Milliseconds a button must read the same before its new state counts.
-pub const DEBOUNCE_MS: u8 = 20;
+/// The first button's GPIO: D4-D7 are GPIO16-GPIO19 on this board.
+const FIRST_GPIO: u32 = 16;
 
-type ButtonPin = Pin<DynPinId, FunctionSioInput, PullUp>;
+/// The debounced buttons and their queue, shared with the interrupt.
+static BUTTONS: Mutex<RefCell<Buttons<4>>> = Mutex::new(RefCell::new(Buttons::new()));
+/// The alarm that paces the samples.
+static ALARM: Mutex<RefCell<Option<Alarm0>>> = Mutex::new(RefCell::new(None));
 
-/// The buttons (to ground, with pull-ups: low = pressed), sampled once a millisecond.
-pub struct Buttons {
-    pins: [ButtonPin; 4],
-    /// The debounced state: pressed or not.
-    pressed: [bool; 4],
-    /// Milliseconds the raw reading has differed from the debounced state.
-    changing: [u8; 4],
+/// Starts sampling (the pins must already be inputs with pull-ups).
+pub fn start(mut alarm: Alarm0) {
+    let _ = alarm.schedule(1.millis());
+    alarm.enable_interrupt();
+    critical_section::with(|cs| ALARM.borrow_ref_mut(cs).replace(alarm));
+    // SAFETY: the handler only touches ALARM and BUTTONS, inside critical sections.
+    unsafe { pac::NVIC::unmask(pac::Interrupt::TIMER_IRQ_0) };
 }
 
-impl Buttons {
-    /// The buttons on D4, D5, D6, D7, in that order.
-    pub fn new(pins: [ButtonPin; 4]) -> Buttons {
-        Buttons {
-            pins,
-            pressed: [false; 4],
-            changing: [0; 4],
-        }
-    }
+/// The oldest release not yet taken, as a direction.
+pub fn next() -> Option<Direction> {
+    critical_section::with(|cs| BUTTONS.borrow_ref_mut(cs).pop())
+        .map(|i| BUTTON_DIRECTIONS[i as usize])
+}
 
-    /// Samples every button (call once a millisecond); returns the direction of a button
-    /// whose release has just been confirmed.
-    pub fn sample(&mut self) -> Option<Direction> {
-        let mut released = None;
-        for (i, pin) in self.pins.iter_mut().enumerate() {
-            let raw = pin.is_low().unwrap_or(false);
-            if raw == self.pressed[i] {
-                self.changing[i] = 0;
-                continue;
-            }
-            self.changing[i] += 1;
-            if self.changing[i] >= DEBOUNCE_MS {
-                self.changing[i] = 0;
-                self.pressed[i] = raw;
-                if !raw && released.is_none() {
-                    released = Some(BUTTON_DIRECTIONS[i]);
-                }
-            }
+/// Forgets the releases waiting (presses during a result screen are not moves).
+pub fn clear() {
+    critical_section::with(|cs| BUTTONS.borrow_ref_mut(cs).clear());
+}
+
+#[interrupt]
+fn TIMER_IRQ_0() {
+    // SAFETY: a read of the GPIO input register, which nothing writes.
+    let levels = unsafe { (*pac::SIO::ptr()).gpio_in().read().bits() };
+    // Buttons pull to ground: low = pressed.
+    let pressed = (!levels >> FIRST_GPIO) as u8 & 0x0F;
+    critical_section::with(|cs| {
+        BUTTONS.borrow_ref_mut(cs).sample(pressed);
+        if let Some(alarm) = ALARM.borrow_ref_mut(cs).as_mut() {
+            alarm.clear_interrupt();
+            let _ = alarm.schedule(1.millis());
         }
-        released
-    }
+    });
 }

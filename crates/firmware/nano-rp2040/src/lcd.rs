@@ -1,17 +1,20 @@
-//! The LCD12864 (ST7920) on SPI0, through the `st7920` driver.
-
-use core::convert::Infallible;
+//! The LCD12864 (ST7920) on SPI0, through the `twenty48-panel` driver (paced to the
+//! datasheet, redrawing only the 16-pixel words that changed; its tests check the bytes
+//! against a model of the controller).
 
 use embedded_hal::delay::DelayNs;
-use embedded_hal::spi::{ErrorType, Operation, SpiBus, SpiDevice};
+use embedded_hal::digital::OutputPin;
+use embedded_hal::spi::SpiBus;
 use rp2040_hal::gpio::bank0::{Gpio4, Gpio5, Gpio6, Gpio7};
 use rp2040_hal::gpio::{FunctionSioOutput, FunctionSpi, Pin, PullDown};
 use rp2040_hal::pac::SPI0;
 use rp2040_hal::spi::{Enabled, Spi};
-use st7920::ST7920;
+use rp2040_hal::Timer;
 use twenty48_firmware_app::Screen;
+use twenty48_panel::{Frame, Link, St7920};
 
-type Bus = Spi<
+/// SPI0 with its data (GPIO7) and clock (GPIO6) pins.
+pub type Bus = Spi<
     Enabled,
     SPI0,
     (
@@ -20,60 +23,59 @@ type Bus = Spi<
     ),
     8,
 >;
-type Reset = Pin<Gpio4, FunctionSioOutput, PullDown>;
-type ChipSelect = Pin<Gpio5, FunctionSioOutput, PullDown>;
+/// The panel's reset (D12).
+pub type Reset = Pin<Gpio4, FunctionSioOutput, PullDown>;
+/// The panel's chip select (its RS pin, active high; D10).
+pub type ChipSelect = Pin<Gpio5, FunctionSioOutput, PullDown>;
 
-/// The SPI bus as a device of its own: the driver raises the ST7920's (active-high) chip
-/// select itself.
-pub struct LcdSpi(Bus);
-
-impl ErrorType for LcdSpi {
-    type Error = Infallible;
+/// The wire to the panel: chip select raised around each three-byte unit, and the timer.
+struct Wire {
+    bus: Bus,
+    cs: ChipSelect,
+    timer: Timer,
 }
 
-impl SpiDevice for LcdSpi {
-    fn transaction(&mut self, operations: &mut [Operation<'_, u8>]) -> Result<(), Infallible> {
-        for op in operations {
-            match op {
-                Operation::Write(w) => self.0.write(w)?,
-                Operation::Read(r) => self.0.read(r)?,
-                Operation::Transfer(r, w) => self.0.transfer(r, w)?,
-                Operation::TransferInPlace(b) => self.0.transfer_in_place(b)?,
-                Operation::DelayNs(_) => {}
-            }
-        }
-        self.0.flush()
+impl Link for Wire {
+    fn send(&mut self, bytes: &[u8; 3]) {
+        let _ = self.cs.set_high();
+        let _ = self.bus.write(bytes);
+        let _ = self.bus.flush();
+        let _ = self.cs.set_low();
+    }
+
+    fn delay_us(&mut self, us: u32) {
+        self.timer.delay_us(us);
     }
 }
 
-/// Rows sent to the panel between two USB polls.
-pub const BAND_ROWS: u32 = 8;
-
-/// The display.
+/// The display: the driver, what it shows, and a frame to draw the next screen in.
 pub struct Lcd {
-    display: ST7920<LcdSpi, Reset, ChipSelect>,
+    wire: Wire,
+    driver: St7920,
+    frame: Frame,
 }
 
 impl Lcd {
-    /// Resets and initialises the panel (mounted rotated 180 degrees: drawn flipped).
-    pub fn new(bus: Bus, reset: Reset, cs: ChipSelect, delay: &mut impl DelayNs) -> Lcd {
-        let mut display = ST7920::new(LcdSpi(bus), reset, Some(cs), true);
-        let _ = display.init(delay);
-        Lcd { display }
+    /// Resets and initialises the panel (about 0.2 s; USB is serviced by its interrupt
+    /// meanwhile). `bus` must run at `twenty48_panel::SPI_HZ` or slower, mode 3.
+    pub fn new(bus: Bus, mut reset: Reset, mut cs: ChipSelect, mut timer: Timer) -> Lcd {
+        let _ = cs.set_low();
+        let _ = reset.set_low();
+        timer.delay_us(100);
+        let _ = reset.set_high();
+        let mut wire = Wire { bus, cs, timer };
+        let driver = St7920::init(&mut wire);
+        Lcd {
+            wire,
+            driver,
+            // The panel is mounted rotated 180 degrees: drawn flipped.
+            frame: Frame::new(true),
+        }
     }
 
-    /// Draws a screen and sends it to the panel in bands of [`BAND_ROWS`] rows, calling
-    /// `between` after each band (a whole frame takes about 50 ms on the wire; USB wants
-    /// servicing more often than that).
-    pub fn show(&mut self, screen: &Screen, delay: &mut impl DelayNs, between: &mut dyn FnMut()) {
-        self.display.clear_buffer();
-        let _ = screen.draw(&mut self.display);
-        for band in 0..(st7920::HEIGHT / BAND_ROWS) {
-            let y = (band * BAND_ROWS) as u8;
-            let _ = self
-                .display
-                .flush_region(0, y, st7920::WIDTH as u8, BAND_ROWS as u8, delay);
-            between();
-        }
+    /// Draws a screen and sends what changed; returns the controller bytes sent.
+    pub fn show(&mut self, screen: &Screen) -> usize {
+        let _ = screen.draw(&mut self.frame);
+        self.driver.update(&mut self.wire, &self.frame)
     }
 }
