@@ -183,7 +183,7 @@ impl Screen {
                     .draw(target)?;
                 if choosable {
                     let tiny = MonoTextStyle::new(&FONT_4X6, BinaryColor::On);
-                    let hint = "left/right: rules";
+                    let hint = "up/down start, left/right rules";
                     Text::with_text_style(hint, Point::new(64, 59), tiny, centered).draw(target)?;
                 }
             }
