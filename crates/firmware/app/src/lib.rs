@@ -28,6 +28,7 @@ pub mod log_ring;
 pub mod protocol;
 mod pull;
 pub mod screen;
+pub mod script;
 mod session;
 
 pub use board::{Board, GameSetup, Input};

@@ -1,4 +1,5 @@
-//! The input script read from UART0, one byte at a time.
+//! The test script and host requests read from a board's serial link, one byte at a time
+//! (the QEMU board's UART0, the AVR boards' USART0).
 //!
 //! - `U` `R` `D` `L` (either case): a button released, as a move towards that direction
 //!   (on the start screen, any of them starts a game: `arduino` rules, seeds 1, 2, 3, ...).
@@ -13,23 +14,32 @@
 //!   reading): the RAM ring fills and drops frames, reported later by a lost frame.
 //! - Host requests: `{hello}`, `{pull}`, `{pull all}`, `{ack N C}`; any other text in braces
 //!   is answered with an error frame (code 1 unknown, 2 malformed or longer than 48 bytes).
-//! - `q`, `Q` or byte 0x04: the script ends; the firmware exits QEMU.
+//! - `q`, `Q` or byte 0x04: the script ends ([`Input::End`]; the QEMU board exits QEMU).
 //! - `#` to the end of the line is a comment (outside braces); anything else is ignored.
 
-use twenty48_firmware_app::deviceproto::MAX_REQUEST;
-use twenty48_firmware_app::engine::{Direction, Preset, Rules, Win};
-use twenty48_firmware_app::{request_input, Framed, Framer, GameSetup, Input, BROKEN_REQUEST};
+use twenty48_deviceproto::MAX_REQUEST;
+use twenty48_engine::{Direction, Preset, Rules, Win};
+
+use crate::board::{GameSetup, Input};
+use crate::framer::{request_input, Framed, Framer, BROKEN_REQUEST};
 
 /// The longest text in braces (a `{new ...}` with a 20-digit seed fits).
 const MAX_COMMAND: usize = 64;
 
 /// The parser's state between bytes.
+#[derive(Debug)]
 pub struct Script {
     framer: Framer<MAX_COMMAND>,
     in_comment: bool,
     default_seed: u64,
     /// `{stall}` was read (and no `{unstall}` since).
     pub stalled: bool,
+}
+
+impl Default for Script {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Script {

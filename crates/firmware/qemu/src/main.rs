@@ -17,7 +17,6 @@
 
 mod flash;
 mod host;
-mod script;
 mod uart;
 
 use cortex_m_rt::entry;
@@ -26,11 +25,11 @@ use cortex_m_semihosting::nr;
 use lm3s6965 as _;
 use twenty48_firmware_app::deviceproto::QEMU_DEVICE_ID;
 use twenty48_firmware_app::devicestore::{Store, SECTOR_SIZE};
+use twenty48_firmware_app::script::Script;
 use twenty48_firmware_app::{log_ring, Board, Input, Screen};
 
 use crate::flash::FileFlash;
 use crate::host::File;
-use crate::script::Script;
 use crate::uart::Uart0;
 
 /// Flash sectors when the command line names none (256 KB).
