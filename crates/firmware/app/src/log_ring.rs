@@ -13,7 +13,12 @@ use critical_section::{CriticalSection, Mutex, RestoreState};
 use crate::Board;
 
 /// Bytes of RAM set aside for encoded log frames waiting to be sent.
+#[cfg(not(target_arch = "avr"))]
 pub const LOG_CAPACITY: usize = 4096;
+/// Bytes of RAM set aside for encoded log frames waiting to be sent: on AVR (2 KB or 8 KB of
+/// RAM, a blocking USART) room for a few frames; half of it holds the largest frame.
+#[cfg(target_arch = "avr")]
+pub const LOG_CAPACITY: usize = 256;
 
 /// The ring's positions; the bytes are in [`BUF`] (zero-initialised, so in `.bss`, not
 /// copied from flash).
