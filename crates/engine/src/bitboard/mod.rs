@@ -257,6 +257,7 @@ const fn compress_nibbles(m: u64) -> u32 {
 }
 
 /// For each byte and each `k < 8`: the position of its `k`-th set bit (8 when absent).
+#[cfg(not(target_arch = "avr"))]
 const SELECT8: [[u8; 8]; 256] = {
     let mut t = [[8u8; 8]; 256];
     let mut b = 0;
@@ -275,7 +276,31 @@ const SELECT8: [[u8; 8]; 256] = {
     t
 };
 
+/// Position of the `k`-th set bit of a 16-bit mask (`k < popcount`): on AVR without the
+/// 2 KB table, which would sit in its 2 or 8 KB of RAM (the same answer, tested below).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn select16(mask: u32, k: u32) -> u32 {
+    select16_loop(mask, k)
+}
+
+/// Position of the `k`-th set bit of a 16-bit mask (`k < popcount`), bit by bit.
+#[cfg_attr(not(any(test, target_arch = "avr")), allow(dead_code))]
+fn select16_loop(mask: u32, k: u32) -> u32 {
+    let mut seen = 0;
+    for bit in 0..16 {
+        if mask & (1 << bit) != 0 {
+            if seen == k {
+                return bit;
+            }
+            seen += 1;
+        }
+    }
+    16
+}
+
 /// Position of the `k`-th set bit of a 16-bit mask (`k < popcount`).
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn select16(mask: u32, k: u32) -> u32 {
     let low = mask & 0xFF;
@@ -355,6 +380,15 @@ impl Wide {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select16_loop_agrees_with_the_table_on_every_mask() {
+        for mask in 0u32..=0xFFFF {
+            for k in 0..mask.count_ones() {
+                assert_eq!(select16_loop(mask, k), select16(mask, k), "{mask:#x} {k}");
+            }
+        }
+    }
 
     fn naive_transpose(x: u64) -> u64 {
         let mut out = 0;
