@@ -5,10 +5,10 @@
 //! `(i % 4) * 2` and up; erased = 3 = left); bytes 16..24 the commit bits (slot `i` in byte
 //! `16 + i / 8`, bit `i % 8`; 0 = committed).
 
-use embedded_storage::nor_flash::ReadNorFlash;
+use embedded_storage::nor_flash::{NorFlash, ReadNorFlash};
 use twenty48_engine::Direction;
 
-use crate::nor::SECTOR_SIZE;
+use crate::sector::sector_size;
 
 /// Bytes in a chunk.
 pub(crate) const CHUNK_LEN: u32 = 24;
@@ -52,7 +52,7 @@ pub(crate) struct Segment {
 /// Reads the segment whose chunk 0 starts at sector offset `start` of the sector at flash
 /// address `base`. Chunk k+1 belongs to it iff chunk k is full and chunk k+1 fits in the
 /// sector. The caller checks that chunk 0 fits.
-pub(crate) fn read_segment<F: ReadNorFlash>(
+pub(crate) fn read_segment<F: NorFlash>(
     flash: &mut F,
     base: u32,
     start: u32,
@@ -64,7 +64,7 @@ pub(crate) fn read_segment<F: ReadNorFlash>(
         flash.read(base + at + COMMITS, &mut commits)?;
         let n = committed(&commits);
         moves += n;
-        if n == SLOTS && at + 2 * CHUNK_LEN <= SECTOR_SIZE {
+        if n == SLOTS && at + 2 * CHUNK_LEN <= sector_size::<F>() {
             at += CHUNK_LEN;
         } else {
             return Ok(Segment {

@@ -9,7 +9,8 @@ pub enum StoreError<E> {
     /// The flash reported an error.
     Flash(E),
     /// The flash is not one the store works on: it needs byte reads and writes
-    /// (`READ_SIZE` and `WRITE_SIZE` 1), 4096-byte erase sectors, and at least one sector.
+    /// (`READ_SIZE` and `WRITE_SIZE` 1), erase sectors of a power of two from 128 to 65536
+    /// bytes, and at least one sector.
     Geometry {
         /// The flash's `WRITE_SIZE`.
         write_size: usize,
@@ -51,8 +52,9 @@ impl<E: fmt::Debug> fmt::Display for StoreError<E> {
                 capacity,
             } => write!(
                 f,
-                "the store needs 1-byte writes and 4096-byte sectors, not {write_size}-byte \
-                 writes and {erase_size}-byte sectors ({capacity} bytes)"
+                "the store needs 1-byte writes and sectors of a power of two from 128 to 65536 \
+                 bytes, not {write_size}-byte writes and {erase_size}-byte sectors ({capacity} \
+                 bytes)"
             ),
             StoreError::Full => f.write_str("the store is full of games not yet pulled"),
             StoreError::Corrupt => f.write_str("the stored game does not hold together"),

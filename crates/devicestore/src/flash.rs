@@ -3,17 +3,18 @@
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
 
-use crate::nor::{self, NorError, PAGE_SIZE, SECTOR_SIZE};
+use crate::nor::{self, Geometry, NorError, PAGE_SIZE, SECTOR_SIZE};
 
 /// NOR flash held in a byte buffer `B` (an array, a `Vec<u8>`, a `&mut [u8]`), whose length
-/// is a whole number of 4096-byte sectors.
+/// is a whole number of `SECTOR`-byte sectors (by default 4096, as on the RP2040; 128 or 256
+/// for an AVR's EEPROM). Pages are 256 bytes, or a sector when that is smaller.
 ///
 /// Each sector erase and each page program counts as one operation. After
 /// [`cut_power_at`](MemFlash::cut_power_at) the chosen operation is torn and every later
 /// operation (reads too) fails with [`NorError::PowerCut`]: take the bytes out with
 /// [`into_inner`](MemFlash::into_inner) and build a new `MemFlash` to "power up" again.
 #[derive(Debug)]
-pub struct MemFlash<B> {
+pub struct MemFlash<B, const SECTOR: usize = { SECTOR_SIZE as usize }> {
     mem: B,
     ops: u32,
     cut: Option<(u32, u64)>,
@@ -22,14 +23,31 @@ pub struct MemFlash<B> {
 }
 
 impl<B: AsRef<[u8]> + AsMut<[u8]>> MemFlash<B> {
-    /// Flash over `mem` as it is (a new chip would be all 0xFF).
+    /// Flash of 4096-byte sectors over `mem` as it is (a new chip would be all 0xFF).
     ///
     /// # Panics
     ///
     /// When the length of `mem` is not a multiple of 4096.
     pub fn new(mem: B) -> MemFlash<B> {
+        MemFlash::new_sized(mem)
+    }
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
+    const GEOMETRY: Geometry = Geometry::new(SECTOR as u32);
+
+    /// Flash of `SECTOR`-byte sectors over `mem` as it is: `MemFlash::<_, 128>::new_sized(mem)`.
+    ///
+    /// # Panics
+    ///
+    /// When `SECTOR` is not a power of two, or the length of `mem` is not a multiple of it.
+    pub fn new_sized(mem: B) -> MemFlash<B, SECTOR> {
         assert!(
-            mem.as_ref().len() % SECTOR_SIZE as usize == 0,
+            SECTOR.is_power_of_two(),
+            "MemFlash: the sector size is not a power of two"
+        );
+        assert!(
+            mem.as_ref().len() % SECTOR == 0,
             "MemFlash: the buffer is not a whole number of sectors"
         );
         MemFlash {
@@ -43,7 +61,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> MemFlash<B> {
 
     /// Panic (instead of returning [`NorError::SetsBit`] or another rule error) when asked to
     /// break a NOR rule: for tests, where such a request is a bug in the caller.
-    pub fn strict(mut self) -> MemFlash<B> {
+    pub fn strict(mut self) -> MemFlash<B, SECTOR> {
         self.strict = true;
         self
     }
@@ -107,14 +125,14 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> MemFlash<B> {
 
     fn erase_sector(&mut self, at: usize) -> Result<(), NorError> {
         let torn = self.operation()?;
-        let sector = &mut self.mem.as_mut()[at..at + SECTOR_SIZE as usize];
+        let sector = &mut self.mem.as_mut()[at..at + SECTOR];
         match torn {
             None => {
                 nor::apply_erase(sector);
                 Ok(())
             }
             Some(r) => {
-                let j = (r % SECTOR_SIZE as u64) as usize;
+                let j = (r % SECTOR as u64) as usize;
                 nor::apply_erase(&mut sector[..j]);
                 sector[j] |= (r >> 32) as u8;
                 Err(NorError::PowerCut)
@@ -124,7 +142,9 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> MemFlash<B> {
 
     fn program_page(&mut self, offset: u32, data: &[u8]) -> Result<(), NorError> {
         let cap = self.mem.as_ref().len();
-        let range = nor::check_program(offset, data.len(), cap).map_err(|e| self.fail(e))?;
+        let range = Self::GEOMETRY
+            .check_program(offset, data.len(), cap)
+            .map_err(|e| self.fail(e))?;
         // Check the rule before counting: a rejected program changes nothing.
         let mut scratch = [0u8; PAGE_SIZE as usize];
         let old = &mut scratch[..data.len()];
@@ -156,11 +176,11 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-impl<B> ErrorType for MemFlash<B> {
+impl<B, const SECTOR: usize> ErrorType for MemFlash<B, SECTOR> {
     type Error = NorError;
 }
 
-impl<B: AsRef<[u8]> + AsMut<[u8]>> ReadNorFlash for MemFlash<B> {
+impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> ReadNorFlash for MemFlash<B, SECTOR> {
     const READ_SIZE: usize = 1;
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), NorError> {
@@ -178,22 +198,23 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> ReadNorFlash for MemFlash<B> {
     }
 }
 
-impl<B: AsRef<[u8]> + AsMut<[u8]>> NorFlash for MemFlash<B> {
+impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> NorFlash for MemFlash<B, SECTOR> {
     const WRITE_SIZE: usize = 1;
-    const ERASE_SIZE: usize = SECTOR_SIZE as usize;
+    const ERASE_SIZE: usize = SECTOR;
 
     /// Erases the sectors of `from..to`, one operation each.
     fn erase(&mut self, from: u32, to: u32) -> Result<(), NorError> {
-        let range =
-            nor::check_erase(from, to, self.mem.as_ref().len()).map_err(|e| self.fail(e))?;
-        for at in range.step_by(SECTOR_SIZE as usize) {
+        let range = Self::GEOMETRY
+            .check_erase(from, to, self.mem.as_ref().len())
+            .map_err(|e| self.fail(e))?;
+        for at in range.step_by(SECTOR) {
             self.erase_sector(at)?;
         }
         Ok(())
     }
 
     /// Programs `bytes` at `offset` as one page program. Writes crossing a page boundary are
-    /// rejected, as the chip would: split them with [`nor::page_pieces`].
+    /// rejected, as the chip would: split them with [`Geometry::page_pieces`].
     fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), NorError> {
         if bytes.is_empty() {
             return Ok(());

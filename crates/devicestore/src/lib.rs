@@ -29,8 +29,8 @@
 //!
 //! # The design
 //!
-//! A log of records over 4096-byte sectors used as a ring (the lead's design, protocol v2,
-//! section 4): a sector header (`"T48S"`, seq, next game number, crc), then GAME records with
+//! A log of records over the flash's erase sectors used as a ring (the lead's design, protocol
+//! v2, section 4): a sector header (`"T48S"`, seq, next game number, crc), then GAME records with
 //! their 24-byte chunks of 64 moves (2 bits a direction, 1 commit bit a move), CONT records
 //! where a game goes on in the next sector, and END records. Everything is written once per
 //! erase, by clearing bits. A move is stored in two steps (direction, then commit bit), so a
@@ -39,18 +39,47 @@
 //! when every game starting in them was acknowledged by the host ([`Store::ack`]); otherwise
 //! the store says [`StoreError::Full`] and erases nothing.
 //!
+//! # Sector size
+//!
+//! A sector is the flash's `ERASE_SIZE`: any power of two from 128 to 65536 bytes
+//! ([`nor::MIN_SECTOR_SIZE`], [`nor::MAX_SECTOR_SIZE`]). The RP2040's serial NOR and the QEMU
+//! board have 4096 ([`SECTOR_SIZE`]); an AVR's EEPROM presented as NOR flash may have 256 or 128
+//! (a 128-byte sector still holds its header and a GAME record with its first chunk). Records
+//! and chunks are the same bytes whatever the size; only how many fit in a sector changes.
+//! Programs are split at 256-byte pages, or at sectors when those are smaller.
+//! [`MemFlash`] takes the sector size as a const parameter (4096 by default):
+//!
+//! ```
+//! use twenty48_devicestore::{MemFlash, Store};
+//!
+//! // An Arduino Uno's 1 KB EEPROM as eight 128-byte sectors.
+//! let eeprom = MemFlash::<_, 128>::new_sized([0xFF; 1024]);
+//! let store = Store::open(eeprom)?;
+//! assert_eq!(store.next_game_number(), 1);
+//! # Ok::<(), twenty48_devicestore::StoreError<twenty48_devicestore::nor::NorError>>(())
+//! ```
+//!
 //! # Cost
 //!
 //! A 1000-move game takes 432 bytes: GAME 32 + 16 chunks x 24 + END 16 (3 bits a move plus 48
-//! bytes). A sector has 4080 bytes for records, and games run on into the next sector (CONT,
-//! 16 bytes): 9.38 such games a sector, so 3,840 sectors (15 MB) hold about 36,000 of them
-//! (measured by the tests in `tests/cost.rs`).
+//! bytes). A sector has its size less 16 bytes for records, and games run on into the next
+//! sector (CONT, 16 bytes). Measured by the tests in `tests/cost.rs`, whole 1000-move games:
+//!
+//! | flash | sectors | 1000-move games | longest single game |
+//! | --- | --- | --- | --- |
+//! | Nano RP2040 Connect, 15 MB | 3,840 of 4096 bytes | 36,095 (9.4 a sector) | |
+//! | Arduino Mega 2560 EEPROM, 4 KB | 16 of 256 bytes | 8 | 9,152 moves |
+//! | Arduino Uno EEPROM, 1 KB | 8 of 128 bytes | 1 | 1,984 moves |
+//!
+//! Small sectors cost more a game: every sector spends 16 bytes on its header and, when a game
+//! goes on into it, 16 on a CONT, and the end of a sector too short for the next record is
+//! left unused.
 //!
 //! # NOR rules
 //!
 //! [`nor`] has the rules as plain functions (erase whole aligned sectors; a program stays in
-//! one 256-byte page and never turns a 0 bit into 1), shared by [`MemFlash`] and any other
-//! emulation (the QEMU board's file-backed flash).
+//! one page and never turns a 0 bit into 1), shared by [`MemFlash`] and any other emulation
+//! (the QEMU board's file-backed flash).
 #![no_std]
 #![deny(missing_docs)]
 
@@ -71,5 +100,6 @@ pub use flash::MemFlash;
 pub use game::{Closing, Counts, GameEntry, GameStart};
 pub use store::Store;
 
-/// Bytes in a flash sector (the erase unit the store requires).
+/// Bytes in a sector of the RP2040's flash and the QEMU board's (the default of
+/// [`MemFlash`]); the store takes the sector size from the flash it is given.
 pub const SECTOR_SIZE: u32 = nor::SECTOR_SIZE;

@@ -1,11 +1,13 @@
 //! The NOR flash rules, as plain functions any flash emulation can share (the host tests'
 //! [`MemFlash`](crate::MemFlash) and the QEMU board's file-backed flash).
 //!
-//! - Erase works on whole [`SECTOR_SIZE`]-byte sectors at aligned addresses and sets every
-//!   byte to 0xFF.
-//! - A program operation stays within one [`PAGE_SIZE`]-byte page and only clears bits:
-//!   new = old AND data. A program that would need a 0 bit to become 1 is rejected (the
-//!   store never asks for one).
+//! - Erase works on whole sectors at aligned addresses and sets every byte to 0xFF. A sector
+//!   is [`SECTOR_SIZE`] (4096) bytes on the RP2040's serial NOR and the QEMU board; the store
+//!   takes any power of two from [`MIN_SECTOR_SIZE`] to [`MAX_SECTOR_SIZE`] (an AVR's EEPROM
+//!   presented as NOR flash has 128- or 256-byte "sectors"). [`Geometry`] has the sizes.
+//! - A program operation stays within one page ([`PAGE_SIZE`], 256 bytes, or the sector when
+//!   that is smaller) and only clears bits: new = old AND data. A program that would need a 0
+//!   bit to become 1 is rejected (the store never asks for one).
 //! - Each sector erase and each page program is one operation (what a power cut interrupts).
 
 use core::fmt;
@@ -13,10 +15,96 @@ use core::ops::Range;
 
 use embedded_storage::nor_flash::{NorFlashError, NorFlashErrorKind};
 
-/// Bytes in an erase sector.
+/// Bytes in an erase sector of the RP2040's serial NOR and the QEMU board's flash (the
+/// default of [`MemFlash`](crate::MemFlash)).
 pub const SECTOR_SIZE: u32 = 4096;
+/// The smallest sector the store works on (a sector header and a GAME record with its first
+/// chunk, 72 bytes, must fit).
+pub const MIN_SECTOR_SIZE: u32 = 128;
+/// The largest sector the store works on.
+pub const MAX_SECTOR_SIZE: u32 = 65536;
 /// Bytes in a program page (W25Q / AT25 serial NOR): one program never crosses a page boundary.
+/// A flash with smaller sectors has pages of a sector.
 pub const PAGE_SIZE: u32 = 256;
+
+/// The sizes of a NOR flash's erase sector and program page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// Bytes in an erase sector (a power of two).
+    pub sector: u32,
+    /// Bytes in a program page: [`PAGE_SIZE`], or the sector when that is smaller.
+    pub page: u32,
+}
+
+impl Geometry {
+    /// 4096-byte sectors and 256-byte pages: the RP2040's flash and the QEMU board's.
+    pub const DEFAULT: Geometry = Geometry::new(SECTOR_SIZE);
+
+    /// Sectors of `sector` bytes (a power of two) and pages of [`PAGE_SIZE`] or, when the
+    /// sector is smaller, of a sector.
+    pub const fn new(sector: u32) -> Geometry {
+        let page = if sector < PAGE_SIZE {
+            sector
+        } else {
+            PAGE_SIZE
+        };
+        Geometry { sector, page }
+    }
+
+    /// Checks an erase of `from..to` on a flash of `capacity` bytes: both ends on sector
+    /// boundaries, within the flash. Returns the byte range.
+    pub fn check_erase(
+        &self,
+        from: u32,
+        to: u32,
+        capacity: usize,
+    ) -> Result<Range<usize>, NorError> {
+        if from > to || from % self.sector != 0 || to % self.sector != 0 {
+            return Err(NorError::NotAligned { from, to });
+        }
+        check_range(from, (to - from) as usize, capacity)
+    }
+
+    /// Checks a program of `len` bytes at `offset` on a flash of `capacity` bytes: within the
+    /// flash and within one page. Returns the byte range.
+    pub fn check_program(
+        &self,
+        offset: u32,
+        len: usize,
+        capacity: usize,
+    ) -> Result<Range<usize>, NorError> {
+        let range = check_range(offset, len, capacity)?;
+        if len > 0 && offset / self.page != (offset + len as u32 - 1) / self.page {
+            return Err(NorError::CrossesPage {
+                offset,
+                len: len as u32,
+            });
+        }
+        Ok(range)
+    }
+
+    /// Splits a write of `len` bytes at `offset` into page programs: yields each piece as
+    /// `(flash offset, range within the data)`.
+    pub fn page_pieces(
+        &self,
+        offset: u32,
+        len: usize,
+    ) -> impl Iterator<Item = (u32, Range<usize>)> {
+        let page = self.page;
+        let mut done = 0usize;
+        core::iter::from_fn(move || {
+            if done >= len {
+                return None;
+            }
+            let at = offset + done as u32;
+            let room = (page - at % page) as usize;
+            let n = room.min(len - done);
+            let piece = (at, done..done + n);
+            done += n;
+            Some(piece)
+        })
+    }
+}
 
 /// A broken NOR rule, or a simulated power cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,11 +152,11 @@ impl fmt::Display for NorError {
             }
             NorError::NotAligned { from, to } => write!(
                 f,
-                "erase of {from:#x}..{to:#x} is not aligned to {SECTOR_SIZE}-byte sectors"
+                "erase of {from:#x}..{to:#x} is not aligned to the flash's sectors"
             ),
             NorError::CrossesPage { offset, len } => write!(
                 f,
-                "program of {len} bytes at {offset:#x} crosses a {PAGE_SIZE}-byte page boundary"
+                "program of {len} bytes at {offset:#x} crosses a page boundary"
             ),
             NorError::SetsBit { offset, old, data } => write!(
                 f,
@@ -103,26 +191,15 @@ pub fn check_range(offset: u32, len: usize, capacity: usize) -> Result<Range<usi
     }
 }
 
-/// Checks an erase of `from..to` on a flash of `capacity` bytes: both ends on sector
-/// boundaries, within the flash. Returns the byte range.
+/// Checks an erase of `from..to` on a flash of 4096-byte sectors ([`Geometry::check_erase`]).
 pub fn check_erase(from: u32, to: u32, capacity: usize) -> Result<Range<usize>, NorError> {
-    if from > to || from % SECTOR_SIZE != 0 || to % SECTOR_SIZE != 0 {
-        return Err(NorError::NotAligned { from, to });
-    }
-    check_range(from, (to - from) as usize, capacity)
+    Geometry::DEFAULT.check_erase(from, to, capacity)
 }
 
-/// Checks a program of `len` bytes at `offset` on a flash of `capacity` bytes: within the
-/// flash and within one page. Returns the byte range.
+/// Checks a program of `len` bytes at `offset` on a flash of 256-byte pages
+/// ([`Geometry::check_program`]).
 pub fn check_program(offset: u32, len: usize, capacity: usize) -> Result<Range<usize>, NorError> {
-    let range = check_range(offset, len, capacity)?;
-    if len > 0 && offset / PAGE_SIZE != (offset + len as u32 - 1) / PAGE_SIZE {
-        return Err(NorError::CrossesPage {
-            offset,
-            len: len as u32,
-        });
-    }
-    Ok(range)
+    Geometry::DEFAULT.check_program(offset, len, capacity)
 }
 
 /// Programs `data` over `old` (the flash bytes at `offset`): new = old AND data. Rejects the
@@ -155,21 +232,10 @@ pub fn apply_erase(bytes: &mut [u8]) {
     bytes.fill(0xFF);
 }
 
-/// Splits a write of `len` bytes at `offset` into page programs: yields each piece as
-/// `(flash offset, range within the data)`.
+/// Splits a write of `len` bytes at `offset` into 256-byte page programs
+/// ([`Geometry::page_pieces`]).
 pub fn page_pieces(offset: u32, len: usize) -> impl Iterator<Item = (u32, Range<usize>)> {
-    let mut done = 0usize;
-    core::iter::from_fn(move || {
-        if done >= len {
-            return None;
-        }
-        let at = offset + done as u32;
-        let room = (PAGE_SIZE - at % PAGE_SIZE) as usize;
-        let n = room.min(len - done);
-        let piece = (at, done..done + n);
-        done += n;
-        Some(piece)
-    })
+    Geometry::DEFAULT.page_pieces(offset, len)
 }
 
 #[cfg(test)]
@@ -184,5 +250,15 @@ mod tests {
         assert_eq!(it.next(), None);
         assert_eq!(page_pieces(0, 256).count(), 1);
         assert_eq!(page_pieces(0, 0).count(), 0);
+        // Pages of a 128-byte sector.
+        let small = Geometry::new(128);
+        assert_eq!(small.page, 128);
+        let mut it = small.page_pieces(120, 20);
+        assert_eq!(it.next(), Some((120, 0..8)));
+        assert_eq!(it.next(), Some((128, 8..20)));
+        assert_eq!(it.next(), None);
+        assert!(small.check_program(127, 2, 1024).is_err());
+        assert!(small.check_erase(128, 384, 1024).is_ok());
+        assert!(small.check_erase(64, 128, 1024).is_err());
     }
 }

@@ -5,7 +5,7 @@
 //! the head (the highest seq) round to the head is oldest first. A CONT or END continues the
 //! game before it only across sectors whose seqs follow each other.
 
-use embedded_storage::nor_flash::ReadNorFlash;
+use embedded_storage::nor_flash::NorFlash;
 use twenty48_engine::Direction;
 
 use crate::chunk::{read_directions, read_segment};
@@ -25,7 +25,7 @@ pub(crate) struct Summary {
 /// Reads `count` sectors from physical index `first` on (wrapping at `sectors`) and calls
 /// `emit` with each game with a GAME record, in order, when it closes. `emit` returns `true`
 /// to stop. `in_progress`: the number of the game being written, if any.
-pub(crate) fn scan<F: ReadNorFlash>(
+pub(crate) fn scan<F: NorFlash>(
     flash: &mut F,
     sectors: u32,
     first: u32,
@@ -158,7 +158,7 @@ impl<E> From<E> for ReadError<E> {
 
 /// Calls `f` with each of the `entry.moves` stored moves of `entry`, following its CONT
 /// segments through the next sectors in ring order.
-pub(crate) fn read_moves<F: ReadNorFlash>(
+pub(crate) fn read_moves<F: NorFlash>(
     flash: &mut F,
     sectors: u32,
     entry: &GameEntry,
@@ -174,7 +174,7 @@ pub(crate) fn read_moves<F: ReadNorFlash>(
         _ => return Err(ReadError::Corrupt),
     }
     let mut b = [0u8; GAME_LEN as usize];
-    flash.read(base(sector) + offset, &mut b)?;
+    flash.read(base::<F>(sector) + offset, &mut b)?;
     match GameRecord::decode(&b) {
         Some(r) if r.number == entry.number && r.start == entry.start => {}
         _ => return Err(ReadError::Corrupt),
@@ -182,9 +182,9 @@ pub(crate) fn read_moves<F: ReadNorFlash>(
     let mut start = offset + GAME_LEN;
     let mut done = 0u32;
     for _ in 0..sectors {
-        let segment = read_segment(flash, base(sector), start)?;
+        let segment = read_segment(flash, base::<F>(sector), start)?;
         let n = segment.moves.min(entry.moves - done);
-        read_directions(flash, base(sector) + start, n, &mut f)?;
+        read_directions(flash, base::<F>(sector) + start, n, &mut f)?;
         done += n;
         if done == entry.moves {
             return Ok(());
@@ -196,7 +196,7 @@ pub(crate) fn read_moves<F: ReadNorFlash>(
             _ => return Err(ReadError::Corrupt),
         }
         let mut c = [0u8; CONT_LEN as usize];
-        flash.read(base(sector) + HEADER_LEN, &mut c)?;
+        flash.read(base::<F>(sector) + HEADER_LEN, &mut c)?;
         match ContRecord::decode(&c) {
             Some(r) if r.number == entry.number && r.first_move == done => {}
             _ => return Err(ReadError::Corrupt),

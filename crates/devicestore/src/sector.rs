@@ -1,37 +1,43 @@
 //! One sector: its header and the records after it, read in order.
 
-use embedded_storage::nor_flash::ReadNorFlash;
+use embedded_storage::nor_flash::NorFlash;
 
 use crate::chunk::{read_segment, Segment, CHUNK_LEN};
-use crate::nor::SECTOR_SIZE;
 use crate::record::{
     ContRecord, EndRecord, GameRecord, Header, CONT, CONT_LEN, END, END_LEN, GAME, GAME_LEN,
     HEADER_LEN,
 };
 
+/// Bytes in a sector of `F`: its `ERASE_SIZE` (a power of two from 128 to 65536, checked by
+/// [`Store::open`](crate::Store::open)).
+pub(crate) const fn sector_size<F: NorFlash>() -> u32 {
+    F::ERASE_SIZE as u32
+}
+
 /// The flash address of sector `index`.
-pub(crate) fn base(index: u32) -> u32 {
-    index * SECTOR_SIZE
+pub(crate) fn base<F: NorFlash>(index: u32) -> u32 {
+    index * sector_size::<F>()
 }
 
 /// Reads sector `index`'s header.
-pub(crate) fn read_header<F: ReadNorFlash>(flash: &mut F, index: u32) -> Result<Header, F::Error> {
+pub(crate) fn read_header<F: NorFlash>(flash: &mut F, index: u32) -> Result<Header, F::Error> {
     let mut b = [0u8; HEADER_LEN as usize];
-    flash.read(base(index), &mut b)?;
+    flash.read(base::<F>(index), &mut b)?;
     Ok(Header::decode(&b))
 }
 
 /// Whether every byte of sector `index` from offset `from` on is 0xFF.
-pub(crate) fn erased_from<F: ReadNorFlash>(
+pub(crate) fn erased_from<F: NorFlash>(
     flash: &mut F,
     index: u32,
     from: u32,
 ) -> Result<bool, F::Error> {
     let mut buf = [0u8; 64];
     let mut at = from;
-    while at < SECTOR_SIZE {
-        let n = (SECTOR_SIZE - at).min(buf.len() as u32) as usize;
-        flash.read(base(index) + at, &mut buf[..n])?;
+    let size = sector_size::<F>();
+    while at < size {
+        let n = (size - at).min(buf.len() as u32) as usize;
+        flash.read(base::<F>(index) + at, &mut buf[..n])?;
         if buf[..n].iter().any(|&b| b != 0xFF) {
             return Ok(false);
         }
@@ -95,24 +101,25 @@ pub(crate) struct Walk {
 
 /// Reads sector `index`'s records from offset 16 in order, calling `visit` for each, until the
 /// end of the data, the sector's end, an invalid record, or the visitor stops.
-pub(crate) fn walk<F: ReadNorFlash>(
+pub(crate) fn walk<F: NorFlash>(
     flash: &mut F,
     index: u32,
     mut visit: impl FnMut(Item) -> Flow,
 ) -> Result<Walk, F::Error> {
-    let base = base(index);
+    let base = base::<F>(index);
+    let size = sector_size::<F>();
     let mut at = HEADER_LEN;
     let mut last_end = true;
     let done = |stop, at, last_end| Ok(Walk { stop, at, last_end });
     loop {
-        if at >= SECTOR_SIZE {
+        if at >= size {
             return done(Stop::Full, at, last_end);
         }
         let mut kind = [0u8];
         flash.read(base + at, &mut kind)?;
         let (item, next) = match kind[0] {
             0xFF => return done(Stop::Clean, at, last_end),
-            GAME if at + GAME_LEN + CHUNK_LEN <= SECTOR_SIZE => {
+            GAME if at + GAME_LEN + CHUNK_LEN <= size => {
                 let mut b = [0u8; GAME_LEN as usize];
                 flash.read(base + at, &mut b)?;
                 let Some(record) = GameRecord::decode(&b) else {
@@ -126,7 +133,7 @@ pub(crate) fn walk<F: ReadNorFlash>(
                 };
                 (item, segment.end)
             }
-            CONT if at + CONT_LEN + CHUNK_LEN <= SECTOR_SIZE => {
+            CONT if at + CONT_LEN + CHUNK_LEN <= size => {
                 let mut b = [0u8; CONT_LEN as usize];
                 flash.read(base + at, &mut b)?;
                 let Some(record) = ContRecord::decode(&b) else {
@@ -135,7 +142,7 @@ pub(crate) fn walk<F: ReadNorFlash>(
                 let segment = read_segment(flash, base, at + CONT_LEN)?;
                 (Item::Cont { record, segment }, segment.end)
             }
-            END if at + END_LEN <= SECTOR_SIZE => {
+            END if at + END_LEN <= size => {
                 let mut b = [0u8; END_LEN as usize];
                 flash.read(base + at, &mut b)?;
                 let Some(record) = EndRecord::decode(&b) else {

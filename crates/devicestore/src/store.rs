@@ -6,12 +6,12 @@ use twenty48_engine::Direction;
 use crate::chunk::{commit_bit, direction_bits, with_direction, CHUNK_LEN, SLOTS};
 use crate::error::StoreError;
 use crate::game::{Closing, Counts, GameEntry, GameStart};
-use crate::nor::{page_pieces, SECTOR_SIZE};
+use crate::nor::{Geometry, MAX_SECTOR_SIZE, MIN_SECTOR_SIZE};
 use crate::record::{
     ContRecord, EndRecord, GameRecord, Header, ACK_AT, CONT_LEN, END_LEN, GAME_LEN, HEADER_LEN,
 };
 use crate::ring::{self, ReadError};
-use crate::sector::{self, base, read_header, Flow, Item, Stop};
+use crate::sector::{self, base, read_header, sector_size, Flow, Item, Stop};
 
 type Result<T, F> =
     core::result::Result<T, StoreError<<F as embedded_storage::nor_flash::ErrorType>::Error>>;
@@ -53,16 +53,25 @@ pub struct Store<F> {
 }
 
 impl<F: NorFlash> Store<F> {
+    /// Bytes in a sector: the flash's `ERASE_SIZE`.
+    const SECTOR: u32 = sector_size::<F>();
+
     /// Opens the store on the whole of `flash`: reads every sector header and the games,
     /// decides where new records go and what the next game number is. Writes nothing.
+    ///
+    /// The flash must read and write single bytes, have sectors (`ERASE_SIZE`) of a power of
+    /// two from 128 to 65536 bytes, and hold at least one sector (`Geometry` otherwise).
     pub fn open(mut flash: F) -> Result<Store<F>, F> {
         let capacity = flash.capacity();
+        let erase = F::ERASE_SIZE;
         if F::READ_SIZE != 1
             || F::WRITE_SIZE != 1
-            || F::ERASE_SIZE != SECTOR_SIZE as usize
-            || capacity % SECTOR_SIZE as usize != 0
+            || !erase.is_power_of_two()
+            || !(MIN_SECTOR_SIZE..=MAX_SECTOR_SIZE).contains(&(erase as u32))
+            || capacity % erase != 0
             || capacity == 0
-            || capacity / SECTOR_SIZE as usize > u32::MAX as usize / SECTOR_SIZE as usize
+            // Every sector's end address fits in a u32.
+            || capacity as u64 + erase as u64 > 1 << 32
         {
             return Err(StoreError::Geometry {
                 write_size: F::WRITE_SIZE,
@@ -70,7 +79,7 @@ impl<F: NorFlash> Store<F> {
                 capacity,
             });
         }
-        let sectors = (capacity / SECTOR_SIZE as usize) as u32;
+        let sectors = (capacity / erase) as u32;
         let mut head: Option<Head> = None;
         let mut next = 1u32;
         for index in 0..sectors {
@@ -141,7 +150,7 @@ impl<F: NorFlash> Store<F> {
             return Err(StoreError::BadRules);
         }
         let at = match self.pos {
-            Some(p) if p + GAME_LEN + CHUNK_LEN <= SECTOR_SIZE => p,
+            Some(p) if p + GAME_LEN + CHUNK_LEN <= Self::SECTOR => p,
             _ => self.fresh_sector()?,
         };
         let number = self.next;
@@ -172,7 +181,7 @@ impl<F: NorFlash> Store<F> {
         }
         let in_segment = g.moves - g.segment_first;
         if in_segment > 0 && in_segment % SLOTS == 0 {
-            if g.chunk % SECTOR_SIZE + 2 * CHUNK_LEN <= SECTOR_SIZE {
+            if g.chunk % Self::SECTOR + 2 * CHUNK_LEN <= Self::SECTOR {
                 g.chunk += CHUNK_LEN;
             } else {
                 match self.fresh_sector() {
@@ -223,15 +232,17 @@ impl<F: NorFlash> Store<F> {
             return Err(StoreError::Full);
         }
         let in_segment = g.moves - g.segment_first;
-        let offset = g.chunk % SECTOR_SIZE;
+        let offset = g.chunk % Self::SECTOR;
         // A full last chunk has an empty chunk after it, when one fits (the extent rule).
-        let segment_end =
-            if in_segment > 0 && in_segment % SLOTS == 0 && offset + 2 * CHUNK_LEN <= SECTOR_SIZE {
-                offset + 2 * CHUNK_LEN
-            } else {
-                offset + CHUNK_LEN
-            };
-        let at = if segment_end + END_LEN <= SECTOR_SIZE {
+        let segment_end = if in_segment > 0
+            && in_segment % SLOTS == 0
+            && offset + 2 * CHUNK_LEN <= Self::SECTOR
+        {
+            offset + 2 * CHUNK_LEN
+        } else {
+            offset + CHUNK_LEN
+        };
+        let at = if segment_end + END_LEN <= Self::SECTOR {
             segment_end
         } else {
             self.fresh_sector()?
@@ -336,7 +347,10 @@ impl<F: NorFlash> Store<F> {
             .find_game(number)?
             .ok_or(StoreError::UnknownGame { number })?;
         if !entry.acked {
-            self.program(base(entry.loc.sector) + entry.loc.offset + ACK_AT, &[0])?;
+            self.program(
+                base::<F>(entry.loc.sector) + entry.loc.offset + ACK_AT,
+                &[0],
+            )?;
         }
         Ok(())
     }
@@ -397,7 +411,7 @@ impl<F: NorFlash> Store<F> {
     }
 
     fn head_base(&self) -> u32 {
-        self.head.map_or(0, |h| base(h.index))
+        self.head.map_or(0, |h| base::<F>(h.index))
     }
 
     fn read_byte(&mut self, addr: u32) -> Result<u8, F> {
@@ -408,7 +422,7 @@ impl<F: NorFlash> Store<F> {
 
     /// Programs `data` at `addr`, one page at a time. A failure halts the store.
     fn program(&mut self, addr: u32, data: &[u8]) -> Result<(), F> {
-        for (at, range) in page_pieces(addr, data.len()) {
+        for (at, range) in Geometry::new(Self::SECTOR).page_pieces(addr, data.len()) {
             if let Err(e) = self.flash.write(at, &data[range]) {
                 self.halted = true;
                 return Err(StoreError::Flash(e));
@@ -448,14 +462,14 @@ impl<F: NorFlash> Store<F> {
             }
         }
         if !sector::erased_from(&mut self.flash, target, 0).map_err(StoreError::Flash)? {
-            let at = base(target);
-            if let Err(e) = self.flash.erase(at, at + SECTOR_SIZE) {
+            let at = base::<F>(target);
+            if let Err(e) = self.flash.erase(at, at + Self::SECTOR) {
                 self.halted = true;
                 return Err(StoreError::Flash(e));
             }
         }
         let seq = self.head.map_or(1, |h| h.seq.wrapping_add(1));
-        self.program(base(target), &Header::encode(seq, self.next))?;
+        self.program(base::<F>(target), &Header::encode(seq, self.next))?;
         self.head = Some(Head { index: target, seq });
         self.pos = Some(HEADER_LEN);
         Ok(HEADER_LEN)

@@ -1,20 +1,28 @@
 //! A full store: games not acknowledged are never erased (the store says Full); acknowledged
-//! ones make room, oldest sector first.
+//! ones make room, oldest sector first. On 4096-byte sectors, and on an AVR's EEPROM (4 KB of
+//! 256-byte sectors, 1 KB of 128-byte ones).
 
 mod common;
 
 use common::*;
-use twenty48_devicestore::{Closing, Store, StoreError};
+use twenty48_devicestore::{Closing, StoreError};
 
-fn headers(flash: &Flash) -> Vec<Vec<u8>> {
-    (0..flash.bytes().len() / 4096)
-        .map(|s| flash.bytes()[s * 4096..s * 4096 + 16].to_vec())
+fn headers<const S: usize>(flash: &Flash<S>) -> Vec<Vec<u8>> {
+    (0..flash.bytes().len() / S)
+        .map(|s| flash.bytes()[s * S..s * S + 16].to_vec())
         .collect()
 }
 
-/// Plays 1000-move games until the store is full; returns the model (the last game cut short
-/// and interrupted).
-fn fill(store: &mut TestStore, rng: &mut Rng) -> Vec<Expected> {
+fn seqs(headers: &[Vec<u8>]) -> Vec<u32> {
+    headers
+        .iter()
+        .map(|h| u32::from_le_bytes(h[4..8].try_into().unwrap()))
+        .collect()
+}
+
+/// Plays games of `len` moves until the store is full; returns the model (the last game cut
+/// short and interrupted).
+fn fill<const S: usize>(store: &mut TestStore<S>, rng: &mut Rng, len: usize) -> Vec<Expected> {
     let mut model = Vec::new();
     for i in 0.. {
         let before = headers(store.flash());
@@ -32,7 +40,7 @@ fn fill(store: &mut TestStore, rng: &mut Rng) -> Vec<Expected> {
             acked: false,
         };
         let mut full = false;
-        for d in rng.dirs(1000) {
+        for d in rng.dirs(len) {
             match store.record_move(d) {
                 Ok(()) => e.moves.push(d),
                 Err(StoreError::Full) => full = true,
@@ -57,11 +65,14 @@ fn fill(store: &mut TestStore, rng: &mut Rng) -> Vec<Expected> {
     model
 }
 
-#[test]
-fn unacknowledged_games_fill_the_store_and_stay() {
-    let mut store = Store::open(blank(4)).unwrap();
-    let model = fill(&mut store, &mut Rng(1));
-    assert!(model.len() > 30, "{} games", model.len());
+fn unacknowledged_games_fill_the_store_and_stay<const S: usize>(
+    sectors: usize,
+    len: usize,
+    at_least: usize,
+) {
+    let mut store = open_blank::<S>(sectors);
+    let model = fill(&mut store, &mut Rng(1), len);
+    assert!(model.len() > at_least, "{} games", model.len());
     let before = headers(store.flash());
     assert_eq!(
         store.begin_game(&start(99)).err(),
@@ -80,9 +91,26 @@ fn unacknowledged_games_fill_the_store_and_stay() {
 }
 
 #[test]
-fn acknowledged_games_are_reclaimed_oldest_sector_first() {
-    let mut store = Store::open(blank(4)).unwrap();
-    let mut model = fill(&mut store, &mut Rng(2));
+fn unacknowledged_games_fill_the_store_and_stay_4096() {
+    unacknowledged_games_fill_the_store_and_stay::<4096>(4, 1000, 30);
+}
+
+#[test]
+fn unacknowledged_games_fill_the_store_and_stay_256() {
+    unacknowledged_games_fill_the_store_and_stay::<256>(16, 300, 20);
+}
+
+#[test]
+fn unacknowledged_games_fill_the_store_and_stay_128() {
+    unacknowledged_games_fill_the_store_and_stay::<128>(8, 100, 6);
+}
+
+fn acknowledged_games_are_reclaimed_oldest_sector_first<const S: usize>(
+    sectors: usize,
+    len: usize,
+) {
+    let mut store = open_blank::<S>(sectors);
+    let mut model = fill(&mut store, &mut Rng(2), len);
     // Every game acknowledged but the first: the oldest sector holds it, so still full (the
     // store never skips to a younger sector).
     for e in &mut model[1..] {
@@ -96,17 +124,15 @@ fn acknowledged_games_are_reclaimed_oldest_sector_first() {
     assert_matches(&mut store, &model);
     // Now the oldest sector (physical 0) is erased and reused: its games are gone, the rest
     // stay.
-    let seq_before: Vec<u32> = headers(store.flash())
-        .iter()
-        .map(|h| u32::from_le_bytes(h[4..8].try_into().unwrap()))
-        .collect();
+    let seq_before = seqs(&headers(store.flash()));
     let mut rng = Rng(3);
     play(&mut store, &mut model, start(51), &rng.dirs(10), 1);
-    let seq_after: Vec<u32> = headers(store.flash())
-        .iter()
-        .map(|h| u32::from_le_bytes(h[4..8].try_into().unwrap()))
-        .collect();
-    assert_eq!(seq_after[0], seq_before[3] + 1, "sector 0 reclaimed first");
+    let seq_after = seqs(&headers(store.flash()));
+    assert_eq!(
+        seq_after[0],
+        seq_before[sectors - 1] + 1,
+        "sector 0 reclaimed first"
+    );
     assert_eq!(seq_after[1..], seq_before[1..]);
     let mut store = reopen(store);
     let listed = read_all(&mut store);
@@ -116,14 +142,33 @@ fn acknowledged_games_are_reclaimed_oldest_sector_first() {
 }
 
 #[test]
-fn a_game_longer_than_the_store_gets_full() {
-    let mut store = Store::open(blank(4)).unwrap();
+fn acknowledged_games_are_reclaimed_oldest_sector_first_4096() {
+    acknowledged_games_are_reclaimed_oldest_sector_first::<4096>(4, 1000);
+}
+
+#[test]
+fn acknowledged_games_are_reclaimed_oldest_sector_first_256() {
+    acknowledged_games_are_reclaimed_oldest_sector_first::<256>(16, 300);
+}
+
+#[test]
+fn acknowledged_games_are_reclaimed_oldest_sector_first_128() {
+    acknowledged_games_are_reclaimed_oldest_sector_first::<128>(8, 100);
+}
+
+/// One game of `len` moves in a blank store that holds between `least` and `len` of them.
+fn a_game_longer_than_the_store_gets_full<const S: usize>(
+    sectors: usize,
+    len: usize,
+    least: usize,
+) {
+    let mut store = open_blank::<S>(sectors);
     let mut rng = Rng(4);
     let start = start(1);
     let number = store.begin_game(&start).unwrap();
     let mut stored = Vec::new();
     let mut fulls = 0;
-    for d in rng.dirs(50_000) {
+    for d in rng.dirs(len) {
         match store.record_move(d) {
             Ok(()) => {
                 assert_eq!(fulls, 0, "a move stored after Full");
@@ -133,11 +178,7 @@ fn a_game_longer_than_the_store_gets_full() {
             Err(e) => panic!("{e}"),
         }
     }
-    assert!(
-        fulls > 0 && stored.len() > 40_000,
-        "{} stored",
-        stored.len()
-    );
+    assert!(fulls > 0 && stored.len() > least, "{} stored", stored.len());
     assert_eq!(store.end_game(2).err(), Some(StoreError::Full));
     let model = vec![Expected {
         number,
@@ -159,4 +200,19 @@ fn a_game_longer_than_the_store_gets_full() {
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].0.number, n);
     assert_eq!(listed[0].0.closing, Closing::Ended { result: 0 });
+}
+
+#[test]
+fn a_game_longer_than_the_store_gets_full_4096() {
+    a_game_longer_than_the_store_gets_full::<4096>(4, 50_000, 40_000);
+}
+
+#[test]
+fn a_game_longer_than_the_store_gets_full_256() {
+    a_game_longer_than_the_store_gets_full::<256>(16, 10_000, 9_000);
+}
+
+#[test]
+fn a_game_longer_than_the_store_gets_full_128() {
+    a_game_longer_than_the_store_gets_full::<128>(8, 2_500, 1_900);
 }

@@ -8,8 +8,8 @@ use twenty48_devicestore::{crc32, MemFlash, Store, StoreError};
 
 /// Opens, lists every game and reads its moves (errors allowed, panics not), then plays a game
 /// on the strict flash and finds it after a reopening. Returns the games listed at first.
-fn survive(bytes: Vec<u8>) -> usize {
-    let mut store = match Store::open(MemFlash::new(bytes).strict()) {
+fn survive<const S: usize>(bytes: Vec<u8>) -> usize {
+    let mut store = match Store::open(MemFlash::<_, S>::new_sized(bytes).strict()) {
         Ok(s) => s,
         Err(e) => panic!("open failed: {e}"),
     };
@@ -48,16 +48,16 @@ fn survive(bytes: Vec<u8>) -> usize {
     entries.len()
 }
 
-#[test]
-fn random_bytes_never_panic() {
+/// Random bytes over `sectors` `S`-byte sectors.
+fn random_bytes_never_panic<const S: usize>(sectors: usize) {
     for seed in 0..200u64 {
         let mut rng = Rng(seed);
-        let mut bytes: Vec<u8> = (0..4 * 4096).map(|_| rng.next() as u8).collect();
+        let mut bytes: Vec<u8> = (0..sectors * S).map(|_| rng.next() as u8).collect();
         // Half the time, give some sectors valid headers over the random records.
         if seed % 2 == 1 {
-            for s in 0..4 {
+            for s in 0..sectors {
                 if rng.next() % 3 > 0 {
-                    let h = &mut bytes[s * 4096..s * 4096 + 16];
+                    let h = &mut bytes[s * S..s * S + 16];
                     h[..4].copy_from_slice(b"T48S");
                     h[4..12].copy_from_slice(&(rng.next() % 8).to_le_bytes());
                     let crc = crc32(&h[..12]);
@@ -65,22 +65,37 @@ fn random_bytes_never_panic() {
                 }
                 // And some erased stretches, like a fresh log.
                 if rng.next() % 2 == 0 {
-                    let at = s * 4096 + 16 + (rng.next() % 4000) as usize;
-                    bytes[at..(s + 1) * 4096].fill(0xFF);
+                    let at = s * S + 16 + (rng.next() % (S as u64 - 96)) as usize;
+                    bytes[at..(s + 1) * S].fill(0xFF);
                 }
             }
         }
-        assert_eq!(survive(bytes), 0, "seed {seed}: a game in random bytes");
+        assert_eq!(
+            survive::<S>(bytes),
+            0,
+            "seed {seed}: a game in random bytes"
+        );
     }
 }
 
 #[test]
-fn damaged_stores_never_panic() {
+fn random_bytes_never_panic_4096() {
+    random_bytes_never_panic::<4096>(4);
+}
+
+#[test]
+fn random_bytes_never_panic_128() {
+    random_bytes_never_panic::<128>(8);
+}
+
+/// Stores of `games` games of up to `longest` moves on `sectors` `S`-byte sectors, with a few
+/// random bytes changed.
+fn damaged_stores_never_panic<const S: usize>(sectors: usize, games: u64, longest: u64) {
     let mut model = Vec::new();
-    let mut store = Store::open(blank(4)).unwrap();
+    let mut store = open_blank::<S>(sectors);
     let mut rng = Rng(7);
-    for i in 0..30 {
-        let n = (rng.next() % 1500) as usize;
+    for i in 0..games {
+        let n = (rng.next() % longest) as usize;
         play(&mut store, &mut model, start(i), &rng.dirs(n), 2);
     }
     let good = store.into_flash().into_inner();
@@ -92,7 +107,17 @@ fn damaged_stores_never_panic() {
             let at = (rng.next() % bytes.len() as u64) as usize;
             bytes[at] = rng.next() as u8;
         }
-        listed += survive(bytes);
+        listed += survive::<S>(bytes);
     }
     assert!(listed > 0);
+}
+
+#[test]
+fn damaged_stores_never_panic_4096() {
+    damaged_stores_never_panic::<4096>(4, 30, 1500);
+}
+
+#[test]
+fn damaged_stores_never_panic_128() {
+    damaged_stores_never_panic::<128>(32, 15, 200);
 }

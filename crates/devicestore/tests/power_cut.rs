@@ -2,12 +2,15 @@
 //! before the cut survives, the game in flight keeps a prefix of its moves, nothing is
 //! invented, numbers are never reused, and the store goes on working.
 //!
-//! Each session runs on a 4-sector flash filled beforehand with acknowledged games, so that
-//! it writes every kind of operation: GAME records, direction and commit bytes, END records
-//! (one alone in a fresh sector), CONT records, sector headers, the erase of a reclaimed
-//! sector, and acks.
+//! Each session runs on a flash filled beforehand with acknowledged games, so that it writes
+//! every kind of operation: GAME records, direction and commit bytes, END records (one alone
+//! in a fresh sector), CONT records, sector headers, the erase of a reclaimed sector, and
+//! acks. The flashes: 4 sectors of 4096 bytes (the RP2040's), and an AVR's EEPROM: 1 KB and
+//! 4 KB of 128- and 256-byte sectors.
 
 mod common;
+
+use std::ops::Range;
 
 use common::*;
 use twenty48_devicestore::{nor::NorError, Closing, GameStart, MemFlash, Store, StoreError};
@@ -48,7 +51,11 @@ impl InFlight {
 
 /// Runs `steps` until the first error, which must be the power cut. Returns the call it
 /// interrupted.
-fn run(store: &mut TestStore, model: &mut Vec<Expected>, steps: &[Step]) -> Option<InFlight> {
+fn run<const S: usize>(
+    store: &mut TestStore<S>,
+    model: &mut Vec<Expected>,
+    steps: &[Step],
+) -> Option<InFlight> {
     for &step in steps {
         let current = model.len() - 1;
         let (flight, result) = match step {
@@ -91,7 +98,7 @@ fn run(store: &mut TestStore, model: &mut Vec<Expected>, steps: &[Step]) -> Opti
 }
 
 /// Checks the reopened store against the model and the interrupted call.
-fn check(store: &mut TestStore, model: &[Expected], flight: InFlight) {
+fn check<const S: usize>(store: &mut TestStore<S>, model: &[Expected], flight: InFlight) {
     let got = read_all(store);
     let mut listed = got.iter().peekable();
     let mut kept_one = false;
@@ -150,17 +157,23 @@ fn check(store: &mut TestStore, model: &[Expected], flight: InFlight) {
     assert!(store.next_game_number() > last.max(begun));
 }
 
-/// A store of 4 sectors, all in use with acknowledged games but the last, its head with about
-/// `room` bytes free; and the model of it.
-fn setup(room: u32) -> (Vec<u8>, Vec<Expected>) {
-    let mut store = Store::open(blank(4)).unwrap();
+/// A store of `sectors` `S`-byte sectors, all in use with acknowledged games (of `lens` moves,
+/// and a shorter one) but the last, its head with about `room` bytes free; and the model of
+/// it.
+fn setup<const S: usize>(
+    sectors: usize,
+    room: u32,
+    lens: Range<usize>,
+) -> (Vec<u8>, Vec<Expected>) {
+    let mut store = open_blank::<S>(sectors);
     let mut model = Vec::new();
     let mut rng = Rng(room as u64);
     let mut i = 0;
     loop {
+        assert!(i < 10_000, "no game left {room} bytes free in the head");
         let full = store.counts().unwrap().free_sectors == 0;
-        let (head, used) = head(store.flash().bytes());
-        let free = 4096 - used;
+        let (head, used) = head::<S>(store.flash().bytes());
+        let free = S as u32 - used;
         if full && free >= room + 48 + 24 {
             // A filler game leaves `room` bytes (to within 23).
             let chunks = (free - room - 48) / 24;
@@ -171,16 +184,23 @@ fn setup(room: u32) -> (Vec<u8>, Vec<Expected>) {
                 &rng.dirs(64 * (chunks as usize - 1) + 1),
                 2,
             );
-            assert_eq!(head, self::head(store.flash().bytes()).0);
+            assert_eq!(head, self::head::<S>(store.flash().bytes()).0);
             break;
         }
-        play(&mut store, &mut model, start(i), &rng.dirs(3000), 2);
-        i += 1;
-    }
-    for e in &mut model[..] {
+        // Acknowledged at once: when the ring wraps, the oldest sectors are reclaimed.
+        let len = match lens.len() {
+            1 => lens.start,
+            n => lens.start + (rng.next() % n as u64) as usize,
+        };
+        play(&mut store, &mut model, start(i), &rng.dirs(len), 2);
+        let e = model.last_mut().unwrap();
         store.ack(e.number).unwrap();
         e.acked = true;
+        i += 1;
     }
+    let e = model.last_mut().unwrap();
+    store.ack(e.number).unwrap();
+    e.acked = true;
     // The last one is acked during the session: set its ack byte back.
     let mut bytes = store.into_flash().into_inner();
     let last = model.last_mut().unwrap();
@@ -191,10 +211,10 @@ fn setup(room: u32) -> (Vec<u8>, Vec<Expected>) {
 
 /// The head sector (highest seq) and how many of its bytes are used (up to the last byte
 /// that is not 0xFF).
-fn head(bytes: &[u8]) -> (usize, u32) {
+fn head<const S: usize>(bytes: &[u8]) -> (usize, u32) {
     let mut best = None;
-    for s in 0..bytes.len() / 4096 {
-        let h = &bytes[s * 4096..s * 4096 + 16];
+    for s in 0..bytes.len() / S {
+        let h = &bytes[s * S..s * S + 16];
         if &h[..4] == b"T48S" {
             let seq = u32::from_le_bytes(h[4..8].try_into().unwrap());
             if best.is_none_or(|(_, q)| seq > q) {
@@ -203,9 +223,9 @@ fn head(bytes: &[u8]) -> (usize, u32) {
         }
     }
     let Some((s, _)) = best else {
-        return (0, 4096);
+        return (0, S as u32);
     };
-    let sector = &bytes[s * 4096..(s + 1) * 4096];
+    let sector = &bytes[s * S..(s + 1) * S];
     let used = sector.iter().rposition(|&b| b != 0xFF).map_or(0, |p| p + 1);
     // Round up past a record's trailing 0xFF bytes to the 8-byte grid.
     (s, (used as u32).div_ceil(8) * 8)
@@ -243,34 +263,49 @@ fn session(first: usize) -> Vec<Step> {
 
 const SEEDS: u64 = 3;
 
-/// Cuts the power at every operation of the session with `SEEDS` seeds; returns the number of
-/// cases and how many cut each kind of call (begin, move, end, ack).
-fn cut_everywhere(room: u32) -> (usize, [usize; 4]) {
-    let (bytes, model0) = setup(room);
+/// Opens a store on a strict copy of `bytes`, cut at operation `cut` if any.
+fn open_at<const S: usize>(bytes: &[u8], cut: Option<(u32, u64)>) -> TestStore<S> {
+    let mut flash = MemFlash::<_, S>::new_sized(bytes.to_vec()).strict();
+    if let Some((k, seed)) = cut {
+        flash.cut_power_at(k, seed);
+    }
+    Store::open(flash).unwrap()
+}
+
+/// Cuts the power at every operation of the session with `SEEDS` seeds, on the store of
+/// [`setup`]; returns the number of cases and how many cut each kind of call (begin, move,
+/// end, ack).
+fn cut_everywhere<const S: usize>(
+    sectors: usize,
+    room: u32,
+    lens: Range<usize>,
+) -> (usize, [usize; 4]) {
+    let (bytes, model0) = setup::<S>(sectors, room, lens);
     let steps = session(model0.len());
     // The whole session once, to count its operations and check it needs a reclaim.
-    let mut store = Store::open(MemFlash::new(bytes.clone()).strict()).unwrap();
+    let mut store = open_at::<S>(&bytes, None);
     let mut model = model0.clone();
     assert!(run(&mut store, &mut model, &steps).is_none());
     let total = store.flash().ops();
     // A sector header changed: the session reclaimed (erased) a sector.
     let after = store.flash().bytes();
-    assert!((0..4).any(|s| after[s * 4096..s * 4096 + 16] != bytes[s * 4096..s * 4096 + 16]));
-    let starts: Vec<char> = (0..4).map(|s| after[s * 4096 + 16] as char).collect();
-    println!("room {room}: {total} operations; records opening the sectors: {starts:?}");
+    assert!((0..sectors).any(|s| after[s * S..s * S + 16] != bytes[s * S..s * S + 16]));
+    let starts: String = (0..sectors).map(|s| after[s * S + 16] as char).collect();
+    println!(
+        "{sectors} sectors of {S} bytes, room {room}: {total} operations; records opening \
+         the sectors: {starts}"
+    );
     let mut cases = 0;
     let mut kinds = [0; 4];
     for k in 1..=total {
         for seed in 0..SEEDS {
-            let mut flash = MemFlash::new(bytes.clone()).strict();
-            flash.cut_power_at(k, seed);
-            let mut store = Store::open(flash).unwrap();
+            let mut store = open_at::<S>(&bytes, Some((k, seed)));
             let mut model = model0.clone();
             let flight = run(&mut store, &mut model, &steps)
                 .unwrap_or_else(|| panic!("op {k} of {total} did not cut the session"));
             kinds[flight.kind()] += 1;
             let bytes = store.into_flash().into_inner();
-            let mut store = Store::open(MemFlash::new(bytes).strict()).unwrap();
+            let mut store = open_at::<S>(&bytes, None);
             check(&mut store, &model, flight);
             // The store goes on: another game, stored and found after a reopening.
             let before = store.next_game_number();
@@ -296,14 +331,46 @@ fn cut_everywhere(room: u32) -> (usize, [usize; 4]) {
 
 #[test]
 fn power_cut_with_a_cont_and_a_reclaim_mid_game() {
-    let (cases, kinds) = cut_everywhere(464);
+    let (cases, kinds) = cut_everywhere::<4096>(4, 464, 3000..3001);
     println!("{cases} power-cut cases (begin, move, end, ack: {kinds:?})");
     assert!(kinds.iter().all(|&n| n > 0));
 }
 
 #[test]
 fn power_cut_with_an_end_alone_in_a_fresh_sector() {
-    let (cases, kinds) = cut_everywhere(180);
+    let (cases, kinds) = cut_everywhere::<4096>(4, 180, 3000..3001);
+    println!("{cases} power-cut cases (begin, move, end, ack: {kinds:?})");
+    assert!(kinds.iter().all(|&n| n > 0));
+}
+
+/// An Arduino Uno's EEPROM: 1 KB of 128-byte sectors.
+#[test]
+fn power_cut_on_1_kb_of_128_byte_sectors() {
+    let (cases, kinds) = cut_everywhere::<128>(8, 20, 50..250);
+    println!("{cases} power-cut cases (begin, move, end, ack: {kinds:?})");
+    assert!(kinds.iter().all(|&n| n > 0));
+}
+
+/// An Arduino Mega 2560's EEPROM: 4 KB of 256-byte sectors.
+#[test]
+fn power_cut_on_4_kb_of_256_byte_sectors() {
+    let (cases, kinds) = cut_everywhere::<256>(16, 100, 100..700);
+    println!("{cases} power-cut cases (begin, move, end, ack: {kinds:?})");
+    assert!(kinds.iter().all(|&n| n > 0));
+}
+
+/// 4 KB of 128-byte sectors.
+#[test]
+fn power_cut_on_4_kb_of_128_byte_sectors() {
+    let (cases, kinds) = cut_everywhere::<128>(32, 20, 50..250);
+    println!("{cases} power-cut cases (begin, move, end, ack: {kinds:?})");
+    assert!(kinds.iter().all(|&n| n > 0));
+}
+
+/// 1 KB of 256-byte sectors.
+#[test]
+fn power_cut_on_1_kb_of_256_byte_sectors() {
+    let (cases, kinds) = cut_everywhere::<256>(4, 100, 100..700);
     println!("{cases} power-cut cases (begin, move, end, ack: {kinds:?})");
     assert!(kinds.iter().all(|&n| n > 0));
 }

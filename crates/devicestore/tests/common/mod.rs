@@ -5,12 +5,23 @@
 use twenty48_devicestore::{nor::NorError, Closing, GameEntry, GameStart, MemFlash, Store};
 use twenty48_engine::{Direction, Preset};
 
-pub type Flash = MemFlash<Vec<u8>>;
-pub type TestStore = Store<Flash>;
+/// A flash of `S`-byte sectors (4096 unless said).
+pub type Flash<const S: usize = 4096> = MemFlash<Vec<u8>, S>;
+pub type TestStore<const S: usize = 4096> = Store<Flash<S>>;
 
-/// A blank (all 0xFF) strict flash of `sectors` sectors.
+/// A blank (all 0xFF) strict flash of `sectors` 4096-byte sectors.
 pub fn blank(sectors: usize) -> Flash {
-    MemFlash::new(vec![0xFF; sectors * 4096]).strict()
+    blank_sized(sectors)
+}
+
+/// A blank (all 0xFF) strict flash of `sectors` `S`-byte sectors.
+pub fn blank_sized<const S: usize>(sectors: usize) -> Flash<S> {
+    MemFlash::new_sized(vec![0xFF; sectors * S]).strict()
+}
+
+/// Opens a store on a blank flash of `sectors` `S`-byte sectors.
+pub fn open_blank<const S: usize>(sectors: usize) -> TestStore<S> {
+    Store::open(blank_sized(sectors)).unwrap()
 }
 
 /// SplitMix64.
@@ -52,7 +63,7 @@ pub struct Expected {
 }
 
 /// Every stored game with its moves, oldest first.
-pub fn read_all(store: &mut TestStore) -> Vec<(GameEntry, Vec<Direction>)> {
+pub fn read_all<const S: usize>(store: &mut TestStore<S>) -> Vec<(GameEntry, Vec<Direction>)> {
     let mut entries = Vec::new();
     store.for_each_game(|g| entries.push(*g)).unwrap();
     entries
@@ -67,8 +78,8 @@ pub fn read_all(store: &mut TestStore) -> Vec<(GameEntry, Vec<Direction>)> {
 }
 
 /// Plays `moves` as a whole game and ends it with `result`, appending it to `model`.
-pub fn play(
-    store: &mut TestStore,
+pub fn play<const S: usize>(
+    store: &mut TestStore<S>,
     model: &mut Vec<Expected>,
     start: GameStart,
     moves: &[Direction],
@@ -90,7 +101,7 @@ pub fn play(
 
 /// Asserts that the store lists exactly the `model` games (all ended or interrupted), with
 /// their numbers, starts, moves, closings and acks.
-pub fn assert_matches(store: &mut TestStore, model: &[Expected]) {
+pub fn assert_matches<const S: usize>(store: &mut TestStore<S>, model: &[Expected]) {
     let got = read_all(store);
     assert_eq!(got.len(), model.len(), "number of games");
     for ((g, moves), e) in got.iter().zip(model) {
@@ -106,7 +117,7 @@ pub fn assert_matches(store: &mut TestStore, model: &[Expected]) {
 }
 
 /// Reopens the store on the same flash (a power cycle).
-pub fn reopen(store: TestStore) -> TestStore {
+pub fn reopen<const S: usize>(store: TestStore<S>) -> TestStore<S> {
     Store::open(store.into_flash()).unwrap()
 }
 
