@@ -80,11 +80,11 @@ struct Run {
 }
 
 /// Runs the firmware under QEMU on the flash file `flash` (`sectors` x 4 KB), with `script`
-/// on UART0, a power cut at flash operation `cut` if given.
+/// on UART0, a power cut at flash operation `cut.0` (torn with seed `cut.1`) if given.
 ///
 /// # Panics
 /// When `qemu-system-arm` is missing or hangs (it is killed first).
-fn qemu(script: &[u8], flash: &Path, sectors: u32, cut: Option<u32>) -> Run {
+fn qemu(script: &[u8], flash: &Path, sectors: u32, cut: Option<(u32, u64)>) -> Run {
     let elf = elf_path();
     if !elf.exists() {
         // Written under a temporary name, then renamed: parallel tests never see half a file.
@@ -97,7 +97,7 @@ fn qemu(script: &[u8], flash: &Path, sectors: u32, cut: Option<u32>) -> Run {
         flash.display()
     );
     if let Some(k) = cut {
-        let _ = write!(config, ",arg=cut={k}");
+        let _ = write!(config, ",arg=cut={},arg=tear={}", k.0, k.1);
     }
     let mut child = match Command::new("qemu-system-arm")
         .args(["-M", "lm3s6965evb", "-display", "none", "-monitor", "none"])
@@ -604,7 +604,8 @@ fn simulate(
             .unwrap_or_else(|_| panic!("game {number} ends"));
         t.ended.push(Some(ops(sim)));
         script.push_str(&p.script());
-        if i % 10 == 9 {
+        // A pull now and then (each reads the whole store: a few only, for time).
+        if i % 30 == 29 {
             script.push_str("{pull}\n");
         }
         let _ = writeln!(script, "{{ack {number} {}}}", p.end_check(number));
@@ -809,14 +810,23 @@ fn power_cuts_lose_at_most_the_move_in_flight() {
         .facts
         .iter()
         .all(|f| !matches!(f, DeviceFact::Full { .. } | DeviceFact::Error { .. })));
-    // Every erase, the operations around it, and evenly spread program operations.
-    let mut cuts: Vec<u32> = t.erases.iter().flat_map(|&e| [e - 1, e, e + 1]).collect();
-    // At least 200 cuts besides the erases.
+    // Every erase, the operations around it, and evenly spread program operations (at
+    // least 200 besides the erases), each torn with the seed K; each erase torn four more
+    // ways (other tear seeds: other prefixes of the sector erased).
+    let mut cuts: Vec<(u32, u64)> = t
+        .erases
+        .iter()
+        .flat_map(|&e| [e - 1, e, e + 1])
+        .map(|k| (k, k as u64))
+        .collect();
     let step = (ops / 210).max(1);
-    cuts.extend((1..=ops).step_by(step as usize));
+    cuts.extend((1..=ops).step_by(step as usize).map(|k| (k, k as u64)));
+    for &e in &t.erases {
+        cuts.extend((1..=4).map(|seed| (e, 0x7ea2_0000 + seed)));
+    }
     cuts.sort_unstable();
     cuts.dedup();
-    cuts.retain(|&k| (1..=ops).contains(&k));
+    cuts.retain(|&(k, _)| (1..=ops).contains(&k));
     let cuts = std::sync::Mutex::new(cuts.into_iter());
     let failures = std::sync::Mutex::new(Vec::new());
     let tried = AtomicU32::new(0);
@@ -824,12 +834,12 @@ fn power_cuts_lose_at_most_the_move_in_flight() {
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
-                let Some(k) = cuts.lock().unwrap().next() else {
+                let Some((k, tear)) = cuts.lock().unwrap().next() else {
                     break;
                 };
-                let flash = scratch(&format!("cut{k}.flash"));
+                let flash = scratch(&format!("cut{k}-{tear}.flash"));
                 std::fs::copy(&prefilled, &flash).unwrap();
-                let cut = qemu(script.as_bytes(), &flash, 4, Some(k));
+                let cut = qemu(script.as_bytes(), &flash, 4, Some((k, tear)));
                 let restart = qemu(b"{pull all}\nq\n", &flash, 4, None);
                 let _ = std::fs::remove_file(&flash);
                 tried.fetch_add(1, Ordering::Relaxed);
@@ -844,7 +854,8 @@ fn power_cuts_lose_at_most_the_move_in_flight() {
                     check_after_cut(k, session, &decoded(&restart.capture))
                 };
                 if let Err(e) = verdict {
-                    failures.lock().unwrap().push(format!("cut at op {k}: {e}"));
+                    let failure = format!("cut at op {k} (tear {tear}): {e}");
+                    failures.lock().unwrap().push(failure);
                 }
             });
         }
