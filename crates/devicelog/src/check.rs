@@ -454,6 +454,36 @@ mod tests {
     }
 
     #[test]
+    fn a_partial_game_verifies_as_a_prefix_marked_incomplete() {
+        let mut game = logged(3, "LURDLURDLURD");
+        let end = game.end.as_mut().unwrap();
+        end.partial = true;
+        end.start = Some(7);
+        game.start_check = Some(7);
+        assert!(check(&game).is_verified());
+        assert!(game.is_partial());
+        let log = game.to_movelog(false).unwrap();
+        assert!(!log.complete, "an interrupted game is never complete");
+        assert_eq!(log.moves.len(), game.moves.len());
+    }
+
+    #[test]
+    fn an_end_naming_another_start_is_caught() {
+        let mut game = logged(3, "LURDLURD");
+        game.start_check = Some(7);
+        game.end.as_mut().unwrap().start = Some(8);
+        assert_eq!(
+            check(&game).problem,
+            Some(Problem::StartMismatch {
+                game: 1,
+                expected: 7,
+                actual: 8
+            })
+        );
+        assert!(game.to_movelog(false).is_none());
+    }
+
+    #[test]
     fn problems_read_like_sentences() {
         let p = Problem::SequenceGap {
             game: 2,
