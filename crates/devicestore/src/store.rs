@@ -50,6 +50,8 @@ pub struct Store<F> {
     next: u32,
     game: Option<Writing>,
     halted: bool,
+    /// What [`Store::counts`] answers: counted at open, kept up to date by every write.
+    counts: Counts,
 }
 
 impl<F: NorFlash> Store<F> {
@@ -82,14 +84,16 @@ impl<F: NorFlash> Store<F> {
         let sectors = (capacity / erase) as u32;
         let mut head: Option<Head> = None;
         let mut next = 1u32;
+        let mut counts = Counts::default();
         for index in 0..sectors {
-            if let Header::InUse { seq, next_game } =
-                read_header(&mut flash, index).map_err(StoreError::Flash)?
-            {
-                next = next.max(next_game);
-                if head.is_none_or(|h| seq > h.seq) {
-                    head = Some(Head { index, seq });
+            match read_header(&mut flash, index).map_err(StoreError::Flash)? {
+                Header::InUse { seq, next_game } => {
+                    next = next.max(next_game);
+                    if head.is_none_or(|h| seq > h.seq) {
+                        head = Some(Head { index, seq });
+                    }
                 }
+                _ => counts.free_sectors += 1,
             }
         }
         let mut store = Store {
@@ -100,18 +104,16 @@ impl<F: NorFlash> Store<F> {
             next,
             game: None,
             halted: false,
+            counts,
         };
         let Some(h) = head else {
             return Ok(store);
         };
-        let summary = ring::scan(
-            &mut store.flash,
-            sectors,
-            h.index + 1,
-            sectors,
-            None,
-            |_| false,
-        )
+        let summary = ring::scan(&mut store.flash, sectors, h.index + 1, sectors, None, |g| {
+            store.counts.stored += 1;
+            store.counts.unpulled += u32::from(!g.acked);
+            false
+        })
         .map_err(StoreError::Flash)?;
         store.next = store.next.max(summary.next_number);
         if let Some((index, w)) = summary.last {
@@ -228,6 +230,9 @@ impl<F: NorFlash> Store<F> {
     pub fn end_game(&mut self, result: u8) -> Result<(), F> {
         self.check_writable()?;
         let g = self.game.take().ok_or(StoreError::NoGame)?;
+        // No longer in progress: listed from now on, ended or interrupted.
+        self.counts.stored += 1;
+        self.counts.unpulled += 1;
         if g.full {
             return Err(StoreError::Full);
         }
@@ -304,26 +309,26 @@ impl<F: NorFlash> Store<F> {
             .map_err(StoreError::Flash)?;
         } else {
             // `after` was reclaimed: go on from the first later number.
-            self.scan_all(|g| {
-                if g.number > after.number {
-                    found = Some(*g);
-                }
-                found.is_some()
-            })?;
+            if let Some(later) = after.number.checked_add(1) {
+                found = self.first_from(later)?;
+            }
         }
         Ok(found)
     }
 
     /// The stored game with this number, if any.
+    ///
+    /// Reads about log2(sectors) sector headers, as a binary search does, to find the newest
+    /// sector whose header's next game number is at most `number` (the sectors before it hold
+    /// older games only), and the games from there on up to the first numbered `number` or
+    /// more: a few sectors, however big the store. (In flash damaged other than by power cuts,
+    /// so that games are no longer in the order of their numbers, a game listed by
+    /// [`for_each_game`](Store::for_each_game) may not be found.)
     pub fn find_game(&mut self, number: u32) -> Result<Option<GameEntry>, F> {
-        let mut found = None;
-        self.scan_all(|g| {
-            if g.number == number {
-                found = Some(*g);
-            }
-            found.is_some()
-        })?;
-        Ok(found)
+        if number >= self.next && self.next != u32::MAX {
+            return Ok(None);
+        }
+        Ok(self.first_from(number)?.filter(|g| g.number == number))
     }
 
     /// Calls `f` with each stored move of `entry`, in order (`entry.moves` calls).
@@ -351,12 +356,24 @@ impl<F: NorFlash> Store<F> {
                 base::<F>(entry.loc.sector) + entry.loc.offset + ACK_AT,
                 &[0],
             )?;
+            self.counts.unpulled = self.counts.unpulled.saturating_sub(1);
         }
         Ok(())
     }
 
     /// How many games are stored and not acknowledged, and how many sectors are free.
+    ///
+    /// Reads nothing: counted at open and kept up to date by every write (after a failed
+    /// write, counted again from the flash).
     pub fn counts(&mut self) -> Result<Counts, F> {
+        if self.halted {
+            return self.recount();
+        }
+        Ok(self.counts)
+    }
+
+    /// [`counts`](Store::counts) read from the flash: every game and every sector header.
+    fn recount(&mut self) -> Result<Counts, F> {
         let mut counts = Counts::default();
         self.scan_all(|g| {
             if g.closing != Closing::InProgress {
@@ -384,6 +401,67 @@ impl<F: NorFlash> Store<F> {
     /// The flash back.
     pub fn into_flash(self) -> F {
         self.flash
+    }
+
+    /// The ring position (0: the sector after the head, the oldest; `sectors - 1`: the head)
+    /// where a scan for game `number` starts: the newest sector in use whose header's next
+    /// game number is at most `number` (0 when none). Every GAME record before it is of an
+    /// older game: a sector's header has the number the next new game got when it was opened.
+    ///
+    /// A binary search over the positions, reading a header at each step: the next game
+    /// numbers of the sectors in use grow from the oldest to the head. A sector not in use
+    /// (never used, or a torn erase or header: before the sectors in use, unless the flash is
+    /// damaged) counts as the first sector in use after it.
+    fn jump(&mut self, number: u32) -> Result<u32, F> {
+        let Some(h) = self.head else {
+            return Ok(0);
+        };
+        let (mut lo, mut hi) = (0, self.sectors);
+        // Positions before `lo` hold games older than `number` only; from `hi` on, none.
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let mut older = None;
+            for p in mid..hi {
+                let index = (h.index + 1 + p) % self.sectors;
+                if let Header::InUse { next_game, .. } =
+                    read_header(&mut self.flash, index).map_err(StoreError::Flash)?
+                {
+                    older = (next_game <= number).then_some(p);
+                    break;
+                }
+            }
+            match older {
+                Some(p) => lo = p + 1,
+                None => hi = mid,
+            }
+        }
+        Ok(lo.saturating_sub(1))
+    }
+
+    /// The first game in store order whose number is `number` or more, read from the sector
+    /// [`Store::jump`] gives (games are in the order of their numbers).
+    fn first_from(&mut self, number: u32) -> Result<Option<GameEntry>, F> {
+        let Some(h) = self.head else {
+            return Ok(None);
+        };
+        let from = self.jump(number)?;
+        let in_progress = self.game_in_progress();
+        let mut found = None;
+        ring::scan(
+            &mut self.flash,
+            self.sectors,
+            h.index + 1 + from,
+            self.sectors - from,
+            in_progress,
+            |g| {
+                if g.number >= number {
+                    found = Some(*g);
+                }
+                found.is_some()
+            },
+        )
+        .map_err(StoreError::Flash)?;
+        Ok(found)
     }
 
     fn scan_all(&mut self, emit: impl FnMut(&GameEntry) -> bool) -> Result<(), F> {
@@ -438,6 +516,9 @@ impl<F: NorFlash> Store<F> {
     fn fresh_sector(&mut self) -> Result<u32, F> {
         let target = self.head.map_or(0, |h| (h.index + 1) % self.sectors);
         let header = read_header(&mut self.flash, target).map_err(StoreError::Flash)?;
+        // The games listed with a GAME record in the target (all acknowledged), gone once it
+        // is reclaimed; or the free sector it takes.
+        let mut gone = Counts::default();
         if let Header::InUse { .. } = header {
             let in_progress = self.game_in_progress();
             let mut reclaimable = true;
@@ -460,6 +541,16 @@ impl<F: NorFlash> Store<F> {
             if !reclaimable {
                 return Err(StoreError::Full);
             }
+            // The target is the oldest sector: a scan of the store reads it first, from
+            // nothing, just as a scan of it alone does.
+            ring::scan(&mut self.flash, self.sectors, target, 1, None, |g| {
+                gone.stored += 1;
+                gone.unpulled += u32::from(!g.acked);
+                false
+            })
+            .map_err(StoreError::Flash)?;
+        } else {
+            gone.free_sectors = 1;
         }
         if !sector::erased_from(&mut self.flash, target, 0).map_err(StoreError::Flash)? {
             let at = base::<F>(target);
@@ -470,6 +561,11 @@ impl<F: NorFlash> Store<F> {
         }
         let seq = self.head.map_or(1, |h| h.seq.wrapping_add(1));
         self.program(base::<F>(target), &Header::encode(seq, self.next))?;
+        // Saturating: in damaged flash the counts may be off (never below zero).
+        let c = &mut self.counts;
+        c.stored = c.stored.saturating_sub(gone.stored);
+        c.unpulled = c.unpulled.saturating_sub(gone.unpulled);
+        c.free_sectors = c.free_sectors.saturating_sub(gone.free_sectors);
         self.head = Some(Head { index: target, seq });
         self.pos = Some(HEADER_LEN);
         Ok(HEADER_LEN)

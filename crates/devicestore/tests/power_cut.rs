@@ -151,6 +151,7 @@ fn check<const S: usize>(store: &mut TestStore<S>, model: &[Expected], flight: I
         assert_eq!(g.closing, Closing::Interrupted);
     }
     assert!(listed.next().is_none(), "invented games");
+    assert_lookups(store);
     // Numbers are never reused.
     let last = got.last().map_or(0, |(g, _)| g.number);
     let begun = model.last().map_or(0, |e| e.number);
@@ -316,6 +317,7 @@ fn cut_everywhere<const S: usize>(
                 store.record_move(d).unwrap();
             }
             store.end_game(1).unwrap();
+            assert_lookups(&mut store);
             let mut store = reopen(store);
             let g = store.find_game(number).unwrap().unwrap();
             assert_eq!(g.closing, Closing::Ended { result: 1 });

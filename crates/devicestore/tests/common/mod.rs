@@ -2,7 +2,9 @@
 //! and reading everything back.
 #![allow(dead_code)]
 
-use twenty48_devicestore::{nor::NorError, Closing, GameEntry, GameStart, MemFlash, Store};
+use twenty48_devicestore::{
+    crc32, nor::NorError, Closing, Counts, GameEntry, GameStart, MemFlash, Store,
+};
 use twenty48_engine::{Direction, Preset};
 
 /// A flash of `S`-byte sectors (4096 unless said).
@@ -113,6 +115,45 @@ pub fn assert_matches<const S: usize>(store: &mut TestStore<S>, model: &[Expecte
             .map_or(Closing::Interrupted, |result| Closing::Ended { result });
         assert_eq!(g.closing, closing, "game {}", e.number);
         assert_eq!(g.acked, e.acked, "game {}", e.number);
+    }
+}
+
+/// The counts read from the flash: every listed game but the one in progress, and every
+/// sector without a valid header.
+pub fn recount<const S: usize>(store: &mut TestStore<S>) -> Counts {
+    let mut counts = Counts::default();
+    store
+        .for_each_game(|g| {
+            if g.closing != Closing::InProgress {
+                counts.stored += 1;
+                counts.unpulled += u32::from(!g.acked);
+            }
+        })
+        .unwrap();
+    let bytes = store.flash().bytes();
+    counts.free_sectors = (0..bytes.len() / S)
+        .filter(|s| {
+            let h = &bytes[s * S..s * S + 16];
+            !(h[..4] == *b"T48S" && crc32(&h[..12]).to_le_bytes() == h[12..])
+        })
+        .count() as u32;
+    counts
+}
+
+/// Asserts that the store's counts are the recount, and that `find_game` finds every listed
+/// game (and no number not listed, up to the next number and a little past it).
+pub fn assert_lookups<const S: usize>(store: &mut TestStore<S>) {
+    let recount = recount(store);
+    assert_eq!(store.counts().unwrap(), recount, "cached counts");
+    let mut listed = Vec::new();
+    store.for_each_game(|g| listed.push(*g)).unwrap();
+    for g in &listed {
+        assert_eq!(store.find_game(g.number).unwrap(), Some(*g));
+    }
+    for n in 0..store.next_game_number() + 2 {
+        if !listed.iter().any(|g| g.number == n) {
+            assert_eq!(store.find_game(n).unwrap(), None, "game {n}");
+        }
     }
 }
 
