@@ -10,6 +10,7 @@ use twenty48_engine::Rules;
 use crate::error::DeviceLogError;
 use crate::frame::{self, LogFrame};
 use crate::game::{DeviceGame, DeviceMove};
+use crate::rzcobs;
 
 /// What was wrong with a stretch of the capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -357,7 +358,7 @@ impl CaptureDecoder {
     /// Decodes one block (the bytes between two separators) to a frame, checking that the
     /// frame is all the block holds.
     fn decode_block(&self, bytes: &[u8]) -> Result<LogFrame, DamageKind> {
-        let raw = rzcobs_decode(bytes).ok_or(DamageKind::Malformed)?;
+        let raw = rzcobs::decode(bytes).ok_or(DamageKind::Malformed)?;
         let (frame, consumed) = self.table.decode(&raw).map_err(|_| DamageKind::Malformed)?;
         // rzCOBS decodes in groups of 7 bytes: the first group may bring up to 6 zero bytes
         // of padding at the end. Anything else after the frame is another frame.
@@ -547,44 +548,6 @@ impl CaptureDecoder {
 /// rzCOBS, decoded (defmt's default encoding): `data` is one whole encoded frame without
 /// its `0x00` separator. `None` when the bytes are not a valid encoding.
 ///
-/// rzCOBS is read from the end: each control byte says, for the bytes before it, which
-/// are zeros (0x01..=0x7f: a bit per byte of a 7-byte group, set for a zero) or how many
-/// non-zero bytes follow a zero (0x80..=0xfe: a zero and `(x & 0x7f) + 7` bytes; 0xff:
-/// 134 bytes, no zero). defmt-decoder has the same algorithm but keeps it private, and
-/// hands on only the frame, not what was left after it; decoding here lets the host see
-/// two merged frames.
-pub(crate) fn rzcobs_decode(data: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(data.len() + data.len() / 7 + 1);
-    let mut rest = data.iter().rev().copied();
-    while let Some(x) = rest.next() {
-        match x {
-            0 => return None,
-            0x01..=0x7f => {
-                for i in 0..7 {
-                    if x & (1 << (6 - i)) == 0 {
-                        out.push(rest.next()?);
-                    } else {
-                        out.push(0);
-                    }
-                }
-            }
-            0x80..=0xfe => {
-                out.push(0);
-                for _ in 0..(x & 0x7f) + 7 {
-                    out.push(rest.next()?);
-                }
-            }
-            0xff => {
-                for _ in 0..134 {
-                    out.push(rest.next()?);
-                }
-            }
-        }
-    }
-    out.reverse();
-    Some(out)
-}
-
 /// Decodes a whole capture with the firmware's ELF: every game, every damaged stretch.
 ///
 /// Damage in the capture is reported in [`Capture::damage`], never as an error; the error

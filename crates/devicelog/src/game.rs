@@ -1,9 +1,6 @@
 //! A game as the device logged it.
 
 use twenty48_engine::{Direction, Rules, Status};
-use twenty48_movelog::{MoveLog, DEFAULT_CHECKPOINT_INTERVAL};
-
-use crate::check::check;
 
 /// One move frame: a move that changed the board on the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,27 +62,6 @@ pub struct DeviceGame {
 }
 
 impl DeviceGame {
-    /// A move log of what is certain about this game.
-    ///
-    /// A game that [checks](check) clean gives a complete log of all its moves. Otherwise,
-    /// with `keep_partial`, the log holds the moves before the first problem and is marked
-    /// incomplete (`complete == false`); without it, `None`. Never a log with a move the
-    /// host could not confirm.
-    pub fn to_movelog(&self, keep_partial: bool) -> Option<MoveLog> {
-        let result = check(self);
-        if !result.is_verified() && !keep_partial {
-            return None;
-        }
-        let moves: Vec<Direction> = self.moves[..result.verified_moves as usize]
-            .iter()
-            .map(|m| m.dir)
-            .collect();
-        let mut log =
-            MoveLog::from_moves(self.rules, self.seed, &moves, DEFAULT_CHECKPOINT_INTERVAL).ok()?;
-        log.complete = result.is_verified() && !self.is_partial();
-        Some(log)
-    }
-
     /// Whether the game came with a partial frame: a stored game that was interrupted.
     pub fn is_partial(&self) -> bool {
         self.end.is_some_and(|e| e.partial)

@@ -44,6 +44,7 @@ mod error;
 mod frame;
 mod game;
 pub mod pull;
+mod rzcobs;
 
 pub use capture::{
     decode_capture, Capture, CaptureDecoder, Damage, DamageKind, DeviceFact, Event, Message,

@@ -3,7 +3,6 @@
 //! `twenty48_devicelog::pull`; this module reads the arguments, talks to the port, and prints.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,11 +13,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
-use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller, Summary};
-use twenty48_devicelog::{Damage, DeviceFact, Event};
+use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Puller};
+use twenty48_devicelog::{DeviceFact, Event};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
+
+mod report;
+
+use report::{describe, Report};
 
 /// How long the board may stay silent while the pull waits for its reply or an
 /// acknowledgement before the pull gives up on it.
@@ -376,231 +379,4 @@ fn open_port(port: &str, baud: u32) -> Result<Box<dyn serialport::SerialPort>> {
         .timeout(Duration::from_millis(200))
         .open()
         .with_context(|| format!("cannot open serial port {port}"))
-}
-
-/// The device and number a game is known by: `game 12` (v1) or `device 7e57...01 game 12`.
-fn name(pulled: &Pulled) -> String {
-    match pulled.game.dev {
-        Some(dev) => format!("device {dev:016x} game {}", pulled.game.number),
-        None => format!("game {}", pulled.game.number),
-    }
-}
-
-fn describe(pulled: &Pulled) -> String {
-    let mut line = match &pulled.check.problem {
-        None if pulled.game.is_partial() => format!(
-            "{}: verified, interrupted after {} moves (stored partial game), score {}",
-            name(pulled),
-            pulled.check.verified_moves,
-            pulled.check.score
-        ),
-        None => format!(
-            "{}: verified, {} moves, score {}, {}",
-            name(pulled),
-            pulled.check.verified_moves,
-            pulled.check.score,
-            pulled.check.status
-        ),
-        Some(problem) => format!("{problem}"),
-    };
-    let path = pulled.path.as_ref().map(|p| p.display().to_string());
-    let path = path.as_deref().unwrap_or("?");
-    match &pulled.outcome {
-        Outcome::Written => {
-            let _ = write!(line, " -> {path}");
-        }
-        Outcome::AlreadyPulled => {
-            let _ = write!(line, "; already pulled ({path})");
-        }
-        Outcome::Duplicate => line.push_str("; a duplicate of a copy received before"),
-        Outcome::Conflict { reason } => {
-            let _ = write!(line, "; CONFLICT: {reason}; not written");
-        }
-        Outcome::DamagedPrefix => {
-            let _ = write!(
-                line,
-                "; its first {} moves -> {path} (partial)",
-                pulled.check.verified_moves
-            );
-        }
-        Outcome::NotWritten => {
-            line.push_str("; not written (--keep-partial keeps the verified moves)")
-        }
-        _ => {}
-    }
-    line
-}
-
-/// Everything a pull found, as printed.
-#[derive(Default)]
-struct Report {
-    games: Vec<Pulled>,
-    damage: Vec<Damage>,
-    facts: Vec<DeviceFact>,
-    /// The board stopped answering.
-    silent: Option<String>,
-}
-
-impl Report {
-    /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
-    /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
-    /// does not count, but a capture of nothing but noise does.
-    fn ok(&self, summary: &Summary, acks: &Acks) -> bool {
-        let nothing = self.games.is_empty() && !self.damage.is_empty();
-        summary.is_ok()
-            && !nothing
-            && self.silent.is_none()
-            && acks.refused.is_empty()
-            && acks.pending.is_empty()
-    }
-
-    /// The findings of the summary, one line each, for people.
-    fn findings(&self, s: &Summary, acks: &Acks) -> Vec<String> {
-        let mut out = Vec::new();
-        for (dev, game) in &s.duplicates {
-            out.push(format!(
-                "duplicate: device {dev:016x} game {game} received again with the same content (written once)"
-            ));
-        }
-        for (dev, game, reason) in &s.conflicts {
-            out.push(format!(
-                "CONFLICT: device {dev:016x} game {game}: {reason}; not written as complete"
-            ));
-        }
-        for gap in &s.gaps {
-            if gap.first == gap.last {
-                out.push(format!(
-                    "LOST: device {:016x} game {} was never received complete",
-                    gap.dev, gap.first
-                ));
-            } else {
-                out.push(format!(
-                    "LOST: device {:016x} games {}..={} were never received complete",
-                    gap.dev, gap.first, gap.last
-                ));
-            }
-        }
-        for l in &s.lost {
-            out.push(format!("LOST: {l}"));
-        }
-        for d in &s.damage {
-            out.push(format!("DAMAGE: {d}"));
-        }
-        for f in &s.failed {
-            out.push(format!("FAILED: {f}"));
-        }
-        for n in &s.notes {
-            out.push(format!("note: {n}"));
-        }
-        for r in &acks.refused {
-            out.push(format!("ACK FAILED: {r}"));
-        }
-        if !acks.pending.is_empty() {
-            let games: Vec<String> = acks.pending.keys().map(u32::to_string).collect();
-            out.push(format!(
-                "not acknowledged by the device: games {} (written; they come again next time and are recognised)",
-                games.join(", ")
-            ));
-        }
-        if let Some(silent) = &self.silent {
-            out.push(format!("FAILED: {silent}"));
-        }
-        out
-    }
-
-    fn summary(&self, s: &Summary) -> String {
-        let verified = self.games.iter().filter(|p| p.is_verified()).count();
-        let written = self
-            .games
-            .iter()
-            .filter(|p| matches!(p.outcome, Outcome::Written | Outcome::DamagedPrefix))
-            .count();
-        let already = self
-            .games
-            .iter()
-            .filter(|p| p.outcome == Outcome::AlreadyPulled)
-            .count();
-        format!(
-            "{} games received: {verified} verified ({} partial), {} damaged or unfinished; {written} files written, {already} already pulled; {} duplicates, {} conflicts, {} gaps; {} damaged stretches in the capture",
-            self.games.len(),
-            s.partial,
-            self.games.len() - verified,
-            s.duplicates.len(),
-            s.conflicts.len(),
-            s.gaps.len(),
-            self.damage.len()
-        )
-    }
-
-    fn json(&self, s: &Summary, acks: &Acks, ok: bool) -> serde_json::Value {
-        let games: Vec<serde_json::Value> = self
-            .games
-            .iter()
-            .map(|p| {
-                let g = &p.game;
-                let acked = g
-                    .dev
-                    .map(|_| acks.done.contains_key(&g.number) && p.ack.is_some());
-                serde_json::json!({
-                    "number": g.number,
-                    "device": g.dev.map(|d| format!("{d:016x}")),
-                    "seed": g.seed,
-                    "rules": g.rules.preset().map_or("custom", |r| r.name()),
-                    "moves_received": g.moves.len(),
-                    "verified_moves": p.check.verified_moves,
-                    "verified": p.is_verified(),
-                    "problem": p.check.problem.as_ref().map(|e| e.to_string()),
-                    "file": p.path.as_ref().map(|f| f.display().to_string()),
-                    "complete": p.path.is_some() && p.is_verified() && !g.is_partial(),
-                    "partial": g.is_partial(),
-                    "outcome": outcome_name(&p.outcome),
-                    "acked": acked,
-                })
-            })
-            .collect();
-        let damage: Vec<serde_json::Value> = self
-            .damage
-            .iter()
-            .map(|d| {
-                serde_json::json!({
-                    "offset": d.offset,
-                    "len": d.len,
-                    "game": d.game,
-                    "report": d.to_string(),
-                })
-            })
-            .collect();
-        let hex = |d: u64| format!("{d:016x}");
-        serde_json::json!({
-            "games": games,
-            "damage": damage,
-            "received": s.received,
-            "partial": s.partial,
-            "duplicates": s.duplicates.iter().map(|&(d, g)| serde_json::json!({"device": hex(d), "game": g})).collect::<Vec<_>>(),
-            "conflicts": s.conflicts.iter().map(|(d, g, r)| serde_json::json!({"device": hex(*d), "game": g, "reason": r})).collect::<Vec<_>>(),
-            "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
-            "lost": s.lost,
-            "failed": s.failed,
-            "notes": s.notes,
-            "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "acks": {
-                "acked": acks.done.keys().collect::<Vec<_>>(),
-                "unanswered": acks.pending.keys().collect::<Vec<_>>(),
-                "refused": acks.refused,
-            },
-            "all_verified": ok,
-        })
-    }
-}
-
-fn outcome_name(o: &Outcome) -> &'static str {
-    match o {
-        Outcome::Written => "written",
-        Outcome::AlreadyPulled => "already_pulled",
-        Outcome::Duplicate => "duplicate",
-        Outcome::Conflict { .. } => "conflict",
-        Outcome::DamagedPrefix => "damaged_prefix",
-        Outcome::NotWritten => "not_written",
-        _ => "pending",
-    }
 }

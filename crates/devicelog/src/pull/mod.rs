@@ -9,142 +9,23 @@
 //! Protocol v1 games have no identity and are written as before, one file per game.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
-use twenty48_movelog::{write_atomic, MoveLog, EXTENSION};
+use twenty48_movelog::MoveLog;
 
 use crate::capture::{CaptureDecoder, Damage, DamageKind, DeviceFact, Event};
-use crate::check::{check, GameCheck};
+use crate::check::check;
 use crate::error::DeviceLogError;
 use crate::game::DeviceGame;
 
-/// What became of one game received.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// Verified and written to a new file.
-    Written,
-    /// Verified; the directory already held the very same file (pulled before).
-    AlreadyPulled,
-    /// Verified; the same game with the same content was received earlier in this pull.
-    Duplicate,
-    /// Verified, but another copy of the same game (same device and number) differs: not
-    /// written as complete, never overwriting a file.
-    Conflict {
-        /// What differs.
-        reason: String,
-    },
-    /// Not verified: its verified moves were written marked incomplete (`--keep-partial`).
-    DamagedPrefix,
-    /// Not verified and not written.
-    NotWritten,
-    /// Not checked yet: the pull writes when the capture ends (capture files).
-    Deferred,
-}
+mod files;
+mod report;
 
-/// What became of one game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pulled {
-    /// The game as the device logged it.
-    pub game: DeviceGame,
-    /// Its host replay.
-    pub check: GameCheck,
-    /// The file written (or already there), if any: the whole game when it verified, a
-    /// stored interrupted game as a verified prefix marked incomplete (`.partial.t48`),
-    /// else (with `keep_partial`) the verified moves of a damaged game marked incomplete.
-    pub path: Option<PathBuf>,
-    /// What was done with it.
-    pub outcome: Outcome,
-    /// Protocol v2: the acknowledgement to send the device, `(game, check)`, once the game
-    /// is safely on disk (written, already pulled or a duplicate of either).
-    pub ack: Option<(u32, u32)>,
-}
-
-impl Pulled {
-    /// Whether the game verified (whole, or as the stored prefix of an interrupted game).
-    pub fn is_verified(&self) -> bool {
-        self.check.is_verified()
-    }
-
-    /// Whether the game is safely in the directory: verified and written now or before.
-    pub fn is_received(&self) -> bool {
-        self.is_verified()
-            && matches!(
-                self.outcome,
-                Outcome::Written | Outcome::AlreadyPulled | Outcome::Duplicate
-            )
-    }
-}
-
-/// Progress of a pull, one step at a time.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Progress {
-    /// A game began (its number, seed and rules are in the event).
-    Started(Event),
-    /// A move frame arrived for game `game`.
-    Moved {
-        /// Game number.
-        game: u32,
-        /// The move's sequence number in its game.
-        seq: u32,
-    },
-    /// A game was closed, checked and (perhaps) written.
-    Pulled(Box<Pulled>),
-    /// A damaged stretch of the capture.
-    Damaged(Damage),
-    /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
-    Device(DeviceFact),
-}
-
-/// A run of game numbers of one device never received complete.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Gap {
-    /// Device id.
-    pub dev: u64,
-    /// First missing number.
-    pub first: u32,
-    /// Last missing number.
-    pub last: u32,
-}
-
-/// Everything a pull found, in the terms of the report: what was received, what was lost.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Games (v2: distinct device and number) received and safely in the directory.
-    pub received: usize,
-    /// Of those, stored games that were interrupted (partial, verified prefixes).
-    pub partial: usize,
-    /// Copies of a game received again with the same content: `(device, game)`.
-    pub duplicates: Vec<(u64, u32)>,
-    /// Games received with different contents under the same number.
-    pub conflicts: Vec<(u64, u32, String)>,
-    /// Game numbers never seen complete (between numbers seen, and up to the hello's
-    /// `next`).
-    pub gaps: Vec<Gap>,
-    /// Games that arrived damaged or unfinished and never arrived whole.
-    pub failed: Vec<String>,
-    /// Frames the device said it dropped, whose game never arrived whole: failures.
-    pub lost: Vec<String>,
-    /// Facts that do not fail the pull: live losses of games that arrived whole from the
-    /// store, full stores, damage of games that arrived whole later, errors.
-    pub notes: Vec<String>,
-    /// Damage not accounted for by a game (after the first frame): failures.
-    pub damage: Vec<String>,
-}
-
-impl Summary {
-    /// Whether every game arrived and verified (notes allowed).
-    pub fn is_ok(&self) -> bool {
-        self.conflicts.is_empty()
-            && self.gaps.is_empty()
-            && self.failed.is_empty()
-            && self.lost.is_empty()
-            && self.damage.is_empty()
-    }
-}
+use files::{differs, v2_name, write_new, Written};
+pub use files::{file_name, file_name_v2, save};
+pub use report::{Gap, Outcome, Progress, Pulled, Summary};
 
 /// How a pull writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -638,130 +519,6 @@ fn describe_problem(p: &Pulled) -> String {
         Some(problem) => format!("{problem}"),
         None => format!("game {}: not written", p.game.number),
     }
-}
-
-/// Why two verified copies of one game are not the same game, or `None` when they are
-/// (a partial copy that is a prefix of a complete one is the same game).
-fn differs(a: &MoveLog, b: &MoveLog) -> Option<String> {
-    if a.rules != b.rules || a.seed != b.seed {
-        return Some("the copies have different rules or seeds".into());
-    }
-    let (short, long) = if a.moves.len() <= b.moves.len() {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    if long.moves[..short.moves.len()] != short.moves[..] {
-        return Some("the copies have different moves".into());
-    }
-    if short.moves.len() != long.moves.len() && short.complete {
-        return Some("a complete copy is shorter than another copy".into());
-    }
-    if a.complete && b.complete && a.encode() != b.encode() {
-        return Some("the copies differ".into());
-    }
-    None
-}
-
-/// The file name of a pulled v1 game: `game-NNN-seed-SEED.t48`, or `...partial.t48` for an
-/// incomplete log.
-pub fn file_name(game: &DeviceGame, complete: bool) -> String {
-    if let Some(dev) = game.dev {
-        return file_name_v2(dev, game.number, complete);
-    }
-    let partial = if complete { "" } else { ".partial" };
-    format!(
-        "game-{:03}-seed-{}{partial}.{EXTENSION}",
-        game.number, game.seed
-    )
-}
-
-/// The file name of a protocol v2 game: `DEVICE-gNNNNNN.t48` (device id in 16 hex digits,
-/// game number in at least 6 digits), `.partial.t48` for a stored game that was interrupted.
-pub fn file_name_v2(dev: u64, game: u32, complete: bool) -> String {
-    v2_name(dev, game, if complete { "" } else { "partial" })
-}
-
-fn v2_name(dev: u64, game: u32, kind: &str) -> String {
-    let dot = if kind.is_empty() { "" } else { "." };
-    format!("{dev:016x}-g{game:06}{dot}{kind}.{EXTENSION}")
-}
-
-/// What [`write_new`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Written {
-    /// The file is new.
-    New,
-    /// The file was there with the same bytes.
-    Identical,
-    /// The file was there with other bytes; left as it was.
-    Differs,
-}
-
-/// Writes `bytes` to `path` durably (synced, then linked into place, then the directory
-/// synced) unless `path` exists; never overwrites.
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<Written> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let existing = |path: &Path| -> io::Result<Written> {
-        Ok(if fs::read(path)? == bytes {
-            Written::Identical
-        } else {
-            Written::Differs
-        })
-    };
-    if path.exists() {
-        return existing(path);
-    }
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        // A hard link fails when the name exists: no exists-then-rename race.
-        match fs::hard_link(&tmp, path) {
-            Ok(()) => {
-                #[cfg(unix)]
-                File::open(dir)?.sync_all()?;
-                Ok(Written::New)
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => existing(path),
-            Err(e) => Err(e),
-        }
-    })();
-    let _ = fs::remove_file(&tmp);
-    result
-}
-
-/// Checks a game and writes what is certain of it into `out_dir` (atomically): the v1
-/// path, one file per game received.
-///
-/// # Errors
-/// When the directory or the file cannot be written.
-pub fn save(game: DeviceGame, out_dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
-    let check = check(&game);
-    let mut path = None;
-    let mut outcome = Outcome::NotWritten;
-    if let Some(log) = game.to_movelog(keep_partial) {
-        fs::create_dir_all(out_dir)?;
-        let p = out_dir.join(file_name(&game, log.complete));
-        write_atomic(&p, &log.encode())?;
-        path = Some(p);
-        outcome = if check.is_verified() {
-            Outcome::Written
-        } else {
-            Outcome::DamagedPrefix
-        };
-    }
-    Ok(Pulled {
-        game,
-        check,
-        path,
-        outcome,
-        ack: None,
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,133 @@
+//! What a pull reports: each game's outcome, gaps, and the summary.
+
+use std::path::PathBuf;
+
+use crate::capture::{Damage, DeviceFact, Event};
+use crate::check::GameCheck;
+use crate::game::DeviceGame;
+
+/// What became of one game received.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Verified and written to a new file.
+    Written,
+    /// Verified; the directory already held the very same file (pulled before).
+    AlreadyPulled,
+    /// Verified; the same game with the same content was received earlier in this pull.
+    Duplicate,
+    /// Verified, but another copy of the same game (same device and number) differs: not
+    /// written as complete, never overwriting a file.
+    Conflict {
+        /// What differs.
+        reason: String,
+    },
+    /// Not verified: its verified moves were written marked incomplete (`--keep-partial`).
+    DamagedPrefix,
+    /// Not verified and not written.
+    NotWritten,
+    /// Not checked yet: the pull writes when the capture ends (capture files).
+    Deferred,
+}
+
+/// What became of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pulled {
+    /// The game as the device logged it.
+    pub game: DeviceGame,
+    /// Its host replay.
+    pub check: GameCheck,
+    /// The file written (or already there), if any: the whole game when it verified, a
+    /// stored interrupted game as a verified prefix marked incomplete (`.partial.t48`),
+    /// else (with `keep_partial`) the verified moves of a damaged game marked incomplete.
+    pub path: Option<PathBuf>,
+    /// What was done with it.
+    pub outcome: Outcome,
+    /// Protocol v2: the acknowledgement to send the device, `(game, check)`, once the game
+    /// is safely on disk (written, already pulled or a duplicate of either).
+    pub ack: Option<(u32, u32)>,
+}
+
+impl Pulled {
+    /// Whether the game verified (whole, or as the stored prefix of an interrupted game).
+    pub fn is_verified(&self) -> bool {
+        self.check.is_verified()
+    }
+
+    /// Whether the game is safely in the directory: verified and written now or before.
+    pub fn is_received(&self) -> bool {
+        self.is_verified()
+            && matches!(
+                self.outcome,
+                Outcome::Written | Outcome::AlreadyPulled | Outcome::Duplicate
+            )
+    }
+}
+
+/// Progress of a pull, one step at a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Progress {
+    /// A game began (its number, seed and rules are in the event).
+    Started(Event),
+    /// A move frame arrived for game `game`.
+    Moved {
+        /// Game number.
+        game: u32,
+        /// The move's sequence number in its game.
+        seq: u32,
+    },
+    /// A game was closed, checked and (perhaps) written.
+    Pulled(Box<Pulled>),
+    /// A damaged stretch of the capture.
+    Damaged(Damage),
+    /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
+    Device(DeviceFact),
+}
+
+/// A run of game numbers of one device never received complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// Device id.
+    pub dev: u64,
+    /// First missing number.
+    pub first: u32,
+    /// Last missing number.
+    pub last: u32,
+}
+
+/// Everything a pull found, in the terms of the report: what was received, what was lost.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games (v2: distinct device and number) received and safely in the directory.
+    pub received: usize,
+    /// Of those, stored games that were interrupted (partial, verified prefixes).
+    pub partial: usize,
+    /// Copies of a game received again with the same content: `(device, game)`.
+    pub duplicates: Vec<(u64, u32)>,
+    /// Games received with different contents under the same number.
+    pub conflicts: Vec<(u64, u32, String)>,
+    /// Game numbers never seen complete (between numbers seen, and up to the hello's
+    /// `next`).
+    pub gaps: Vec<Gap>,
+    /// Games that arrived damaged or unfinished and never arrived whole.
+    pub failed: Vec<String>,
+    /// Frames the device said it dropped, whose game never arrived whole: failures.
+    pub lost: Vec<String>,
+    /// Facts that do not fail the pull: live losses of games that arrived whole from the
+    /// store, full stores, damage of games that arrived whole later, errors.
+    pub notes: Vec<String>,
+    /// Damage not accounted for by a game (after the first frame): failures.
+    pub damage: Vec<String>,
+}
+
+impl Summary {
+    /// Whether every game arrived and verified (notes allowed).
+    pub fn is_ok(&self) -> bool {
+        self.conflicts.is_empty()
+            && self.gaps.is_empty()
+            && self.failed.is_empty()
+            && self.lost.is_empty()
+            && self.damage.is_empty()
+    }
+}
