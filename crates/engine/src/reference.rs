@@ -138,6 +138,11 @@ impl Board {
 
     /// [`Board::slide_with_events`] for any event sink: a slide that reports nothing
     /// compiles to the plain slide.
+    ///
+    /// Each line is slid in place, in one pass from the wall outwards: a tile either merges
+    /// into the last tile placed (when that tile is equal and was not itself made by a
+    /// merge) or goes to the next free cell. A cell is written only when a tile leaves or
+    /// reaches it.
     #[inline]
     fn slide_reporting(&mut self, dir: Direction, mut on_event: impl FnMut(Event)) -> Slide {
         let n = self.size as usize;
@@ -150,46 +155,44 @@ impl Board {
         let mut merge_count = 0;
         for line in 0..n {
             let (wall, step) = self.line(dir, line);
-            // The cell `k` steps from the wall.
-            let at = |k: usize| wall.wrapping_add_signed(step * k as isize);
-            let before: [u8; MAX_SIZE as usize] =
-                core::array::from_fn(|k| if k < n { self.cells[at(k)] } else { 0 });
-            let mut after = [0u8; MAX_SIZE as usize];
-            let mut placed = 0; // tiles placed so far in this line
-            let mut last_merged = false;
-            for (k, &tile) in before.iter().enumerate().take(n) {
+            // The cell the next tile placed goes to, and the cell of the last tile placed.
+            let mut free = wall;
+            let mut last = wall;
+            // The exponent of the last tile placed while it may still merge: 0 before the
+            // first tile and after a merge.
+            let mut mergeable = 0;
+            let mut from = wall;
+            for _ in 0..n {
+                let tile = self.cells[from];
                 if tile == 0 {
-                    continue;
-                }
-                if placed > 0 && !last_merged && after[placed - 1] == tile {
-                    let into = at(placed - 1);
-                    after[placed - 1] = tile + 1;
-                    last_merged = true;
+                } else if tile == mergeable {
+                    self.cells[from] = 0;
+                    self.cells[last] = tile + 1;
+                    mergeable = 0;
+                    result.moved = true;
                     result.merges += 1;
                     result.merged_value += 1u64 << (tile + 1).min(63);
                     on_event(Event::Moved {
-                        from: at(k) as u8,
-                        to: into as u8,
+                        from: from as u8,
+                        to: last as u8,
                     });
-                    merges[merge_count] = (into as u8, tile + 1);
+                    merges[merge_count] = (last as u8, tile + 1);
                     merge_count += 1;
                 } else {
-                    after[placed] = tile;
-                    if placed != k {
+                    if free != from {
+                        self.cells[from] = 0;
+                        self.cells[free] = tile;
+                        result.moved = true;
                         on_event(Event::Moved {
-                            from: at(k) as u8,
-                            to: at(placed) as u8,
+                            from: from as u8,
+                            to: free as u8,
                         });
                     }
-                    placed += 1;
-                    last_merged = false;
+                    mergeable = tile;
+                    last = free;
+                    free = free.wrapping_add_signed(step);
                 }
-            }
-            if after != before {
-                result.moved = true;
-                for (k, &tile) in after.iter().enumerate().take(n) {
-                    self.cells[at(k)] = tile;
-                }
+                from = from.wrapping_add_signed(step);
             }
         }
         for &(into, exponent) in &merges[..merge_count] {
