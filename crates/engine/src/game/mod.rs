@@ -98,34 +98,46 @@ impl Game {
     /// Places one spawn on the current board; the board has an empty cell.
     #[inline]
     fn spawn(&mut self, always_two: bool) -> Spawn {
+        self.spawn_counted(always_two).0
+    }
+
+    /// [`Game::spawn`], also returning how many cells were empty before it.
+    #[inline]
+    fn spawn_counted(&mut self, always_two: bool) -> (Spawn, u32) {
         let four = self.rules.four_chance;
         match &mut self.state {
             State::Packed(p) => {
-                let (k, e) = self.rng.draw(p.empty_count(), four, always_two);
+                let empty = p.empty_count();
+                let (k, e) = self.rng.draw(empty, four, always_two);
                 let cell = p.nth_empty(k);
                 p.0 |= (e as u64) << (4 * cell);
-                Spawn {
+                let spawn = Spawn {
                     cell: cell as u8,
                     exponent: e,
-                }
+                };
+                (spawn, empty)
             }
             State::Wide(w) => {
-                let (k, e) = self.rng.draw(w.empty_count(), four, always_two);
+                let empty = w.empty_count();
+                let (k, e) = self.rng.draw(empty, four, always_two);
                 let cell = w.nth_empty(k).unwrap_or(0);
                 w.0[cell] = e;
-                Spawn {
+                let spawn = Spawn {
                     cell: cell as u8,
                     exponent: e,
-                }
+                };
+                (spawn, empty)
             }
             State::Reference(b) => {
-                let (k, e) = self.rng.draw(b.empty_count(), four, always_two);
+                let empty = b.empty_count();
+                let (k, e) = self.rng.draw(empty, four, always_two);
                 let cell = b.nth_empty(k).unwrap_or(0);
                 b.set(cell, e);
-                Spawn {
+                let spawn = Spawn {
                     cell: cell as u8,
                     exponent: e,
-                }
+                };
+                (spawn, empty)
             }
         }
     }
@@ -257,8 +269,9 @@ impl Game {
         } else {
             self.max_exponent
         };
-        let spawn = self.spawn(false);
-        Ok(self.conclude_move(merged_value, merges, max, spawn, true))
+        let (spawn, empty) = self.spawn_counted(false);
+        // The board can only be stuck when the spawn filled its last empty cell.
+        Ok(self.conclude_move(merged_value, merges, max, spawn, empty == 1))
     }
 
     /// Plays every move of `moves` in order, exactly as [`Game::play`] would, and stops at
