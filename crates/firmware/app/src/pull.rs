@@ -130,7 +130,9 @@ fn start_fields(dev: u64, entry: &GameEntry) -> StartFields {
 
 /// Replays a stored game on the device engine, calling `on_move` after each move, and
 /// returns its closing frame: an end frame when the store has its END and every stored move
-/// replays, otherwise a partial frame of the moves that replayed.
+/// replays, otherwise a partial frame of the moves that replayed. Never inlined: its two
+/// callers share one copy of the engine's move code (AVR flash).
+#[inline(never)]
 fn replay<F: NorFlash>(
     store: &mut Store<F>,
     entry: &GameEntry,
