@@ -1,0 +1,54 @@
+//! The 2048 firmware for the Arduino Mega 2560 (ATmega2560, 256 KB flash, 8 KB RAM, 4 KB
+//! EEPROM). Runs on the target. See `twenty48-firmware-avr` and docs/firmware.md.
+#![no_std]
+#![no_main]
+
+use avr_device as _;
+use twenty48_firmware_avr::regs::{Pin, PORT_E, PORT_G, PORT_H};
+use twenty48_firmware_avr::Chip;
+
+/// Bytes of a store sector (the EEPROM is 8 of them).
+const SECTOR: usize = 512;
+/// The store: the whole EEPROM.
+const EEPROM: u16 = 4096;
+/// The store under QEMU (no EEPROM there): 2 sectors of RAM, on the stack (the application
+/// needs most of the other 7 KB for its own stack).
+const RAM: usize = 512;
+
+/// The Mega's pins: buttons D4 (PG5), D5 (PE3), D6 (PH3), D7 (PH4).
+static MEGA: Chip = Chip {
+    device_id: 0xA7A7_0000_0000_2560,
+    buttons: [
+        Pin {
+            port: PORT_G,
+            bit: 5,
+        },
+        Pin {
+            port: PORT_E,
+            bit: 3,
+        },
+        Pin {
+            port: PORT_H,
+            bit: 3,
+        },
+        Pin {
+            port: PORT_H,
+            bit: 4,
+        },
+    ],
+};
+
+#[avr_device::entry]
+fn main() -> ! {
+    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM>(&MEGA)
+}
+
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    avr_device::interrupt::disable();
+    let n = _info.location().map(|l| l.line()).unwrap_or(0);
+    for b in [b'#', (n >> 8) as u8, n as u8, b'#'] {
+        twenty48_firmware_avr::usart::write(b);
+    }
+    loop {}
+}

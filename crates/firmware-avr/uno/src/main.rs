@@ -1,0 +1,48 @@
+//! The 2048 firmware for the Arduino Uno (ATmega328P, 32 KB flash, 2 KB RAM, 1 KB EEPROM).
+//! Runs on the target. See `twenty48-firmware-avr` and docs/firmware.md.
+#![no_std]
+#![no_main]
+
+use avr_device as _;
+use twenty48_firmware_avr::regs::{Pin, PORT_D};
+use twenty48_firmware_avr::Chip;
+
+/// Bytes of a store sector (the EEPROM is 4 of them).
+const SECTOR: usize = 256;
+/// The store: the whole EEPROM.
+const EEPROM: u16 = 1024;
+/// The store under QEMU (no EEPROM there): 2 sectors of RAM, all the Uno can spare.
+const RAM: usize = 512;
+
+/// The Uno's pins: buttons D4-D7 (PD4-PD7).
+static UNO: Chip = Chip {
+    device_id: 0xA7A7_0000_0000_0328,
+    buttons: [
+        Pin {
+            port: PORT_D,
+            bit: 4,
+        },
+        Pin {
+            port: PORT_D,
+            bit: 5,
+        },
+        Pin {
+            port: PORT_D,
+            bit: 6,
+        },
+        Pin {
+            port: PORT_D,
+            bit: 7,
+        },
+    ],
+};
+
+#[avr_device::entry]
+fn main() -> ! {
+    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM>(&UNO)
+}
+
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    twenty48_firmware_avr::panic()
+}
