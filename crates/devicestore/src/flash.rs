@@ -3,7 +3,7 @@
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
 
-use crate::nor::{self, Geometry, NorError, PAGE_SIZE, SECTOR_SIZE};
+use crate::nor::{self, Geometry, NorError, Tear, PAGE_SIZE, SECTOR_SIZE};
 
 /// NOR flash held in a byte buffer `B` (an array, a `Vec<u8>`, a `&mut [u8]`), whose length
 /// is a whole number of `SECTOR`-byte sectors (by default 4096, as on the RP2040; 128 or 256
@@ -76,7 +76,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
     ///
     /// A torn program does its first `j` bytes, clears a subset of the bits byte `j` should
     /// clear, and leaves the rest; a torn erase sets the first `j` bytes of the sector to 0xFF
-    /// and a subset of the bits of byte `j`. `j` and the subset come from `seed`.
+    /// and a subset of the bits of byte `j`. `j` and the subset come from `seed` and the
+    /// operation's number ([`nor::Tear::new`]).
     pub fn cut_power_at(&mut self, k: u32, seed: u64) {
         self.cut = Some((self.ops + k.max(1), seed));
     }
@@ -108,8 +109,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
         e
     }
 
-    /// Counts an operation; `Some(seed)` when this one is the torn one.
-    fn operation(&mut self) -> Result<Option<u64>, NorError> {
+    /// Counts an operation of `len` bytes; `Some(tear)` when this one is the torn one.
+    fn operation(&mut self, len: usize) -> Result<Option<Tear>, NorError> {
         if self.dead {
             return Err(NorError::PowerCut);
         }
@@ -117,24 +118,22 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
         match self.cut {
             Some((at, seed)) if at == self.ops => {
                 self.dead = true;
-                Ok(Some(mix(seed ^ (self.ops as u64) << 32)))
+                Ok(Some(Tear::new(seed, self.ops, len)))
             }
             _ => Ok(None),
         }
     }
 
     fn erase_sector(&mut self, at: usize) -> Result<(), NorError> {
-        let torn = self.operation()?;
+        let torn = self.operation(SECTOR)?;
         let sector = &mut self.mem.as_mut()[at..at + SECTOR];
         match torn {
             None => {
                 nor::apply_erase(sector);
                 Ok(())
             }
-            Some(r) => {
-                let j = (r % SECTOR as u64) as usize;
-                nor::apply_erase(&mut sector[..j]);
-                sector[j] |= (r >> 32) as u8;
+            Some(tear) => {
+                nor::tear_erase(sector, tear);
                 Err(NorError::PowerCut)
             }
         }
@@ -147,33 +146,22 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
             .map_err(|e| self.fail(e))?;
         // Check the rule before counting: a rejected program changes nothing.
         let mut scratch = [0u8; PAGE_SIZE as usize];
-        let old = &mut scratch[..data.len()];
-        old.copy_from_slice(&self.mem.as_ref()[range.clone()]);
-        nor::apply_program(offset, old, data).map_err(|e| self.fail(e))?;
-        let torn = self.operation()?;
+        let new = &mut scratch[..data.len()];
+        new.copy_from_slice(&self.mem.as_ref()[range.clone()]);
+        nor::apply_program(offset, new, data).map_err(|e| self.fail(e))?;
+        let torn = self.operation(data.len())?;
         let flash = &mut self.mem.as_mut()[range];
         match torn {
             None => {
-                flash.copy_from_slice(old);
+                flash.copy_from_slice(new);
                 Ok(())
             }
-            Some(r) => {
-                let j = (r % data.len() as u64) as usize;
-                flash[..j].copy_from_slice(&old[..j]);
-                let clear = flash[j] & !data[j];
-                flash[j] &= !(clear & (r >> 32) as u8);
+            Some(tear) => {
+                nor::tear_program(flash, data, tear);
                 Err(NorError::PowerCut)
             }
         }
     }
-}
-
-/// SplitMix64's output function: spreads a seed over all bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl<B, const SECTOR: usize> ErrorType for MemFlash<B, SECTOR> {

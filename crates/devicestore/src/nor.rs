@@ -9,6 +9,7 @@
 //!   that is smaller) and only clears bits: new = old AND data. A program that would need a 0
 //!   bit to become 1 is rejected (the store never asks for one).
 //! - Each sector erase and each page program is one operation (what a power cut interrupts).
+//!   [`Tear`] says how a cut operation is left: [`tear_program`], [`tear_erase`].
 
 use core::fmt;
 use core::ops::Range;
@@ -230,6 +231,86 @@ pub fn apply_program(offset: u32, old: &mut [u8], data: &[u8]) -> Result<(), Nor
 /// Erases: every byte 0xFF.
 pub fn apply_erase(bytes: &mut [u8]) {
     bytes.fill(0xFF);
+}
+
+/// How a power cut leaves the operation it interrupts: the first [`at`](Tear::at) bytes done,
+/// byte `at` partly (only those of the bits it should change that are in
+/// [`mask`](Tear::mask)), the rest not done.
+///
+/// [`MemFlash`](crate::MemFlash) and the QEMU board's file-backed flash draw their tears with
+/// [`Tear::new`], so a power cut at the same operation with the same seed tears alike in both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tear {
+    /// Bytes done: 0 to the operation's length less 1.
+    pub at: usize,
+    /// Which of the bits byte `at` should change are changed.
+    pub mask: u8,
+}
+
+impl Tear {
+    /// The tear of operation number `op` (the operation counter after counting it), `len`
+    /// bytes long (a program's length, or the sector for an erase), for a caller's `seed`:
+    /// SplitMix64's output function over `seed ^ op << 32` gives `at` (its value modulo `len`)
+    /// and `mask` (its bits 32 to 39).
+    pub fn new(seed: u64, op: u32, len: usize) -> Tear {
+        let r = mix(seed ^ u64::from(op) << 32);
+        Tear {
+            at: if len == 0 {
+                0
+            } else {
+                (r % len as u64) as usize
+            },
+            mask: (r >> 32) as u8,
+        }
+    }
+
+    /// Byte `at` of a torn program over `old` of `data`: some of the bits it should clear
+    /// (those of `old` AND NOT `data`) cleared.
+    pub fn program_byte(&self, old: u8, data: u8) -> u8 {
+        old & !(old & !data & self.mask)
+    }
+
+    /// Byte `at` of a torn erase of `old`: some of its bits set.
+    pub fn erase_byte(&self, old: u8) -> u8 {
+        old | self.mask
+    }
+}
+
+/// SplitMix64's output function: spreads a seed over all bits.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Programs `data` over `old` (the flash bytes at the program's address) as a power cut
+/// `tear`s it: the first `tear.at` bytes become old AND data, byte `tear.at` is
+/// [`Tear::program_byte`], the rest stay. It checks no rule: check the program first
+/// ([`apply_program`] on a copy).
+///
+/// # Panics
+///
+/// When `old` and `data` differ in length.
+pub fn tear_program(old: &mut [u8], data: &[u8], tear: Tear) {
+    assert_eq!(old.len(), data.len(), "tear: flash and data lengths differ");
+    let j = tear.at.min(old.len());
+    for (o, &d) in old[..j].iter_mut().zip(data) {
+        *o &= d;
+    }
+    if let (Some(o), Some(&d)) = (old.get_mut(j), data.get(j)) {
+        *o = tear.program_byte(*o, d);
+    }
+}
+
+/// Erases `bytes` (a sector) as a power cut `tear`s it: the first `tear.at` bytes 0xFF, byte
+/// `tear.at` [`Tear::erase_byte`], the rest as they were.
+pub fn tear_erase(bytes: &mut [u8], tear: Tear) {
+    let j = tear.at.min(bytes.len());
+    apply_erase(&mut bytes[..j]);
+    if let Some(b) = bytes.get_mut(j) {
+        *b = tear.erase_byte(*b);
+    }
 }
 
 /// Splits a write of `len` bytes at `offset` into 256-byte page programs

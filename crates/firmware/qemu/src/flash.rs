@@ -5,7 +5,7 @@
 //! operation K tears it as `MemFlash` does and leaves QEMU at once with status 3.
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
-use twenty48_firmware_app::devicestore::nor::{self, NorError, PAGE_SIZE, SECTOR_SIZE};
+use twenty48_firmware_app::devicestore::nor::{self, NorError, Tear, PAGE_SIZE, SECTOR_SIZE};
 
 use crate::host::{self, File};
 
@@ -37,11 +37,12 @@ impl FileFlash {
         self.ops
     }
 
-    /// Counts an operation; `Some(r)` (the tear's random bits) when it is the one cut.
-    fn operation(&mut self) -> Option<u64> {
+    /// Counts an operation of `len` bytes; `Some(tear)` when it is the one cut (drawn as
+    /// `MemFlash` draws it).
+    fn operation(&mut self, len: usize) -> Option<Tear> {
         self.ops += 1;
         match self.cut {
-            Some((at, seed)) if at == self.ops => Some(mix(seed ^ (self.ops as u64) << 32)),
+            Some((at, seed)) if at == self.ops => Some(Tear::new(seed, self.ops, len)),
             _ => None,
         }
     }
@@ -60,15 +61,16 @@ impl FileFlash {
 
     fn erase_sector(&mut self, at: usize) {
         let ones = [0xFFu8; PIECE];
-        match self.operation() {
+        match self.operation(SECTOR_SIZE as usize) {
             None => {
                 for piece in (at..at + SECTOR_SIZE as usize).step_by(PIECE) {
                     self.write_piece(piece, &ones);
                 }
             }
-            Some(r) => {
-                // As MemFlash: the first j bytes erased, some bits of byte j set.
-                let j = (r % SECTOR_SIZE as u64) as usize;
+            Some(tear) => {
+                // As `nor::tear_erase` (a sector at a time): the first j bytes erased, some
+                // bits of byte j set.
+                let j = tear.at;
                 let mut done = 0;
                 while done < j {
                     let n = (j - done).min(PIECE);
@@ -77,7 +79,7 @@ impl FileFlash {
                 }
                 let mut b = [0u8];
                 self.read_piece(at + j, &mut b);
-                b[0] |= (r >> 32) as u8;
+                b[0] = tear.erase_byte(b[0]);
                 self.write_piece(at + j, &b);
                 host::exit(host::EXIT_POWER_CUT);
             }
@@ -95,29 +97,18 @@ impl FileFlash {
         if nor::apply_program(offset, page, data).is_err() {
             panic!("NOR rule broken");
         }
-        match self.operation() {
+        match self.operation(data.len()) {
             None => self.write_piece(range.start, page),
-            Some(r) => {
+            Some(tear) => {
                 // As MemFlash: the first j bytes programmed, some of byte j's bits cleared.
-                let j = (r % data.len() as u64) as usize;
-                let mut torn = old;
-                torn[..j].copy_from_slice(&page[..j]);
-                let clear = torn[j] & !data[j];
-                torn[j] &= !(clear & (r >> 32) as u8);
-                self.write_piece(range.start, &torn[..data.len()]);
+                let torn = &mut old[..data.len()];
+                nor::tear_program(torn, data, tear);
+                self.write_piece(range.start, torn);
                 host::exit(host::EXIT_POWER_CUT);
             }
         }
         Ok(())
     }
-}
-
-/// SplitMix64's output function, as `twenty48_devicestore::MemFlash` draws its tears.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl ErrorType for FileFlash {
