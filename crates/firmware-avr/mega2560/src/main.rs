@@ -45,10 +45,5 @@ fn main() -> ! {
 
 #[panic_handler]
 fn panic(_info: &core::panic::PanicInfo) -> ! {
-    avr_device::interrupt::disable();
-    let n = _info.location().map(|l| l.line()).unwrap_or(0);
-    for b in [b'#', (n >> 8) as u8, n as u8, b'#'] {
-        twenty48_firmware_avr::usart::write(b);
-    }
-    loop {}
+    twenty48_firmware_avr::panic()
 }
