@@ -245,6 +245,9 @@ fn find_game_in_a_young_store() {
         assert_eq!(found.map(|g| g.number), Some(n));
         worst = worst.max(read);
     }
-    println!("300 games in the first sectors of {SECTORS}: listing reads {whole} bytes, finding one at most {worst}");
+    println!(
+        "300 games in the first sectors of {SECTORS}: listing reads {whole} bytes, finding \
+         one at most {worst}"
+    );
     assert!(worst < 16 * SECTORS + 2 * 4096, "{worst}");
 }
