@@ -8,8 +8,6 @@
 use embedded_storage::nor_flash::{NorFlash, ReadNorFlash};
 use twenty48_engine::Direction;
 
-use crate::sector::sector_size;
-
 /// Bytes in a chunk.
 pub(crate) const CHUNK_LEN: u32 = 24;
 /// Move slots in a chunk.
@@ -64,7 +62,7 @@ pub(crate) fn read_segment<F: NorFlash>(
         flash.read(base + at + COMMITS, &mut commits)?;
         let n = committed(&commits);
         moves += n;
-        if n == SLOTS && at + 2 * CHUNK_LEN <= sector_size::<F>() {
+        if n == SLOTS && at + 2 * CHUNK_LEN <= F::ERASE_SIZE as u32 {
             at += CHUNK_LEN;
         } else {
             return Ok(Segment {
