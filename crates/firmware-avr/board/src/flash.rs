@@ -172,7 +172,7 @@ impl<const SECTOR: usize> NorFlash for EepromFlash<SECTOR> {
     const ERASE_SIZE: usize = SECTOR;
 
     fn erase(&mut self, from: u32, to: u32) -> Result<(), FlashError> {
-        if from > to || from % SECTOR as u32 != 0 || to % SECTOR as u32 != 0 {
+        if from > to || !from.is_multiple_of(SECTOR as u32) || !to.is_multiple_of(SECTOR as u32) {
             return Err(FlashError::NotAligned);
         }
         let start = self.check(from, (to - from) as usize)?;

@@ -149,7 +149,7 @@ pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize>(chip: &Ch
     }
     defmt::info!("t48 avr end");
     while log_ring::drain(&mut board) > 0 {}
-    loop {}
+    idle()
 }
 
 /// The log's link alone, for the panic handler.
@@ -180,5 +180,12 @@ pub fn panic() -> ! {
     defmt::error!("t48 avr panic");
     defmt::info!("t48 avr end");
     while log_ring::drain(&mut PanicLink) > 0 {}
-    loop {}
+    idle()
+}
+
+/// Waits for good (the log is out; nothing more to do).
+fn idle() -> ! {
+    loop {
+        core::hint::spin_loop();
+    }
 }
