@@ -46,6 +46,9 @@ test: setup
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
+    cargo test -q -p twenty48-engine --features compact-rng
+    just setup-avr
+    cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo mega
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
@@ -53,6 +56,26 @@ test: setup
 firmware-test: setup
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
+
+# What the AVR boards need: gcc-avr, avr-libc, binutils-avr, qemu-system-avr (apt, as root on
+# Debian), and the nightly pinned in crates/firmware-avr/rust-toolchain.toml with rust-src.
+setup-avr:
+    @if ! command -v avr-gcc >/dev/null || ! command -v qemu-system-avr >/dev/null || ! command -v avr-objcopy >/dev/null; then \
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+            apt-get update -qq && apt-get install -y -qq gcc-avr avr-libc binutils-avr qemu-system-misc >/dev/null; \
+        else \
+            echo "error: avr-gcc, avr-objcopy or qemu-system-avr is missing; install them (Debian: sudo apt-get install gcc-avr avr-libc binutils-avr qemu-system-misc)" >&2; exit 1; \
+        fi; \
+    fi
+    cd crates/firmware-avr && rustup show active-toolchain >/dev/null && rustup component add rust-src >/dev/null
+
+# The AVR firmware end to end: the Mega 2560 built with its pinned nightly, scripted sessions
+# under qemu-system-avr -M mega2560, every game replayed on the host, damaged captures.
+# Fails, never skips, without the AVR tools.
+firmware-avr-test: setup-avr
+    cd crates/firmware-avr && cargo mega-clippy -- -D warnings
+    cargo test -q -p twenty48-engine --features compact-rng
+    INSTA_UPDATE=no cargo test -p twenty48-devicelog --test avr -- --include-ignored
 
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
@@ -63,6 +86,10 @@ firmware: setup
     cargo run -q --release -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
     @echo "UF2 (Nano RP2040 Connect): $(pwd)/target/firmware/twenty48-nano-rp2040.uf2"
     @echo "ELF (QEMU lm3s6965evb):    $(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
+    just setup-avr
+    cd crates/firmware-avr && cargo mega
+    avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega2560/release/twenty48-mega2560.elf target/firmware/twenty48-mega2560.hex
+    @echo "HEX (Arduino Mega 2560):   $(pwd)/target/firmware/twenty48-mega2560.hex"
 
 # Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays),
 # then the same workloads as figures against the targets (best and median of many runs),
