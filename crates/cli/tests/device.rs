@@ -397,6 +397,24 @@ fn pull_on_a_port_writes_then_acknowledges() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("0 files written, 4 already pulled"), "{err}");
     assert_eq!(t48_files(&games).len(), 4);
+    // A game being played on the board when the pull runs is in its store, not lost: a
+    // note, exit 0, nothing written for it yet.
+    {
+        use std::io::Write as _;
+        let mut link = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&pty)
+            .unwrap();
+        link.write_all(b"{new seed=77 rules=classic}LURDLU")
+            .unwrap();
+        link.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let (code, _, err) = port_pull(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("game 5: still being played"), "{err}");
+    assert_eq!(t48_files(&games).len(), 4);
     // Every pull kept its raw bytes.
     let raw = std::fs::read_dir(&games)
         .unwrap()
@@ -408,7 +426,7 @@ fn pull_on_a_port_writes_then_acknowledges() {
                 .starts_with("capture-")
         })
         .count();
-    assert_eq!(raw, 3);
+    assert_eq!(raw, 4);
     drop(child);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -989,3 +989,88 @@ fn bad_host_requests_get_error_frames_and_leave_the_store_intact() {
     assert_eq!(wrong_complete_logs(&capture, planned), 0);
     assert!(capture.games.iter().all(|g| check(g).is_verified()));
 }
+
+/// A pull cut off at any point (cable out, Ctrl-C) loses nothing and never writes a game
+/// twice: the host acknowledges only what it wrote, so whatever it did not acknowledge comes
+/// again in the next pull; what it wrote but whose ack was lost comes again and is recognised
+/// as already pulled.
+#[test]
+fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
+    let (planned, _) = session();
+    // The session's games on a fresh flash, then a pull reply of all three.
+    let mut script = String::new();
+    for p in planned {
+        script.push_str(&p.script());
+    }
+    script.push_str("q\n");
+    let flash = scratch("cutpull.flash");
+    assert_eq!(qemu(script.as_bytes(), &flash, 8, None).status, 0);
+    let reply = qemu(b"{pull}q", &flash, 8, None);
+    assert_eq!(reply.status, 0);
+    let bytes = &reply.capture;
+    let options = PullOptions {
+        keep_partial: false,
+        defer: false,
+    };
+    let mut cuts = 0;
+    // Cut points spread over the whole reply, first byte to last.
+    let step = (bytes.len() / 23).max(1);
+    for cut in (0..=bytes.len()).step_by(step) {
+        for acks_lost in [false, true] {
+            cuts += 1;
+            let dir = scratch(&format!("cutpull-{cut}-{acks_lost}"));
+            let mut first = Puller::with_options(firmware_elf(), &dir, options).unwrap();
+            first.feed(&bytes[..cut]).unwrap();
+            first.finish().unwrap();
+            let acks: Vec<(u32, u32)> = if acks_lost {
+                Vec::new()
+            } else {
+                first.pulled().iter().filter_map(|p| p.ack).collect()
+            };
+            // The device gets the acks that made it, then the next pull asks again.
+            let copy = scratch(&format!("cutpull-{cut}-{acks_lost}.flash"));
+            std::fs::copy(&flash, &copy).unwrap();
+            let mut next = String::new();
+            for (game, c) in &acks {
+                let _ = write!(next, "{{ack {game} {c}}}");
+            }
+            next.push_str("{pull}q");
+            let run = qemu(next.as_bytes(), &copy, 8, None);
+            assert_eq!(run.status, 0);
+            let mut second = Puller::with_options(firmware_elf(), &dir, options).unwrap();
+            second.feed(&run.capture).unwrap();
+            second.finish().unwrap();
+            let summary = second.summary();
+            assert!(summary.is_ok(), "cut at byte {cut}: {summary:?}");
+            // Every game on disk exactly once, complete and the game played.
+            let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+            assert_eq!(files.len(), planned.len(), "cut at byte {cut}");
+            for (n, p) in planned.iter().enumerate() {
+                let path = dir.join(format!("7e57000000000001-g{:06}.t48", n + 1));
+                let log = MoveLog::decode(&std::fs::read(&path).unwrap()).unwrap();
+                assert!(log.complete, "cut at byte {cut}");
+                assert_eq!(log.moves, p.moves, "cut at byte {cut}");
+            }
+            // Nothing written twice: the second pull wrote only what the first did not.
+            let written_first = first
+                .pulled()
+                .iter()
+                .filter(|p| p.outcome == Outcome::Written)
+                .count();
+            let written_second = second
+                .pulled()
+                .iter()
+                .filter(|p| p.outcome == Outcome::Written)
+                .count();
+            assert_eq!(
+                written_first + written_second,
+                planned.len(),
+                "cut at byte {cut}"
+            );
+            let _ = std::fs::remove_file(&copy);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    let _ = std::fs::remove_file(&flash);
+    println!("pulls cut off at {cuts} points: no game lost, none written twice");
+}

@@ -17,6 +17,13 @@ pub(super) fn name(pulled: &Pulled) -> String {
 }
 
 pub(super) fn describe(pulled: &Pulled) -> String {
+    if pulled.outcome == Outcome::InProgress {
+        return format!(
+            "{}: still being played, {} moves so far, verified; it is in the device's store and the next pull brings it",
+            name(pulled),
+            pulled.check.verified_moves
+        );
+    }
     let mut line = match &pulled.check.problem {
         None if pulled.game.is_partial() => format!(
             "{}: verified, interrupted after {} moves (stored partial game), score {}",
@@ -231,6 +238,7 @@ pub(super) fn outcome_name(o: &Outcome) -> &'static str {
         Outcome::Conflict { .. } => "conflict",
         Outcome::DamagedPrefix => "damaged_prefix",
         Outcome::NotWritten => "not_written",
+        Outcome::InProgress => "in_progress",
         _ => "pending",
     }
 }

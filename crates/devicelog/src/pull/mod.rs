@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use twenty48_movelog::MoveLog;
 
 use crate::capture::{CaptureDecoder, Damage, DamageKind, DeviceFact, Event};
-use crate::check::check;
+use crate::check::{check, Problem};
 use crate::error::DeviceLogError;
 use crate::game::DeviceGame;
 
@@ -42,6 +42,8 @@ pub struct PullOptions {
 /// [`PullOptions::defer`], when the capture ends).
 #[derive(Debug)]
 pub struct Puller {
+    /// Set while the games still open at the end are handed over by [`Puller::finish`].
+    finishing: bool,
     decoder: CaptureDecoder,
     out_dir: PathBuf,
     options: PullOptions,
@@ -88,6 +90,7 @@ impl Puller {
         options: PullOptions,
     ) -> Result<Puller, DeviceLogError> {
         Ok(Puller {
+            finishing: false,
             decoder: CaptureDecoder::new(elf)?,
             out_dir: out_dir.to_path_buf(),
             options,
@@ -131,7 +134,10 @@ impl Puller {
     /// When a `.t48` file cannot be written.
     pub fn finish(&mut self) -> io::Result<Vec<Progress>> {
         let events = self.decoder.finish();
-        let mut out = self.handle(events)?;
+        self.finishing = true;
+        let handled = self.handle(events);
+        self.finishing = false;
+        let mut out = handled?;
         if self.options.defer {
             let pending = std::mem::take(&mut self.pending);
             self.find_conflicts(&pending);
@@ -270,6 +276,24 @@ impl Puller {
             return Ok(pulled);
         };
         let check = check(&game);
+        if self.finishing
+            && !self.options.defer
+            && self.reply.is_none()
+            && game.end.is_none()
+            && matches!(check.problem, Some(Problem::Truncated { .. }))
+        {
+            // A live game still being played when a port pull ends (not one cut off inside a
+            // pull reply): it is stored on the device.
+            let pulled = Pulled {
+                check,
+                path: None,
+                outcome: Outcome::InProgress,
+                ack: None,
+                game,
+            };
+            self.pulled.push(pulled.clone());
+            return Ok(pulled);
+        }
         let key = (dev, game.number);
         let ack = game.end.and_then(|e| e.check).map(|c| (game.number, c));
         let mut pulled = Pulled {
@@ -405,6 +429,10 @@ impl Puller {
                 Some(dev) => {
                     let key = (dev, p.game.number);
                     match &p.outcome {
+                        Outcome::InProgress => s.notes.push(format!(
+                            "device {dev:016x} game {}: still being played when the pull ended ({} moves so far, verified); it is in the device's store and the next pull brings it",
+                            p.game.number, p.check.verified_moves
+                        )),
                         Outcome::Duplicate => s.duplicates.push(key),
                         Outcome::Conflict { reason } => {
                             if !s.conflicts.iter().any(|c| (c.0, c.1) == key) {
@@ -478,12 +506,26 @@ impl Puller {
             let Some(&lo) = numbers.iter().next() else {
                 continue;
             };
-            let hi = numbers
-                .iter()
-                .next_back()
-                .copied()
-                .unwrap_or(lo)
-                .max(self.next.get(&dev).map_or(0, |n| n.saturating_sub(1)));
+            let seen_hi = numbers.iter().next_back().copied().unwrap_or(lo);
+            // The newest number hello announced is the game in progress when the host asked
+            // (a pull reply leaves it out) unless it arrived: a note, not a gap.
+            let announced = self.next.get(&dev).map_or(0, |n| n.saturating_sub(1));
+            let in_progress = announced > seen_hi
+                && !received.contains(&(dev, announced))
+                && !self
+                    .out_dir
+                    .join(file_name_v2(dev, announced, true))
+                    .exists()
+                && !self
+                    .out_dir
+                    .join(file_name_v2(dev, announced, false))
+                    .exists();
+            if in_progress {
+                s.notes.push(format!(
+                    "device {dev:016x} game {announced}: not sent (being played when the pull began); the next pull brings it"
+                ));
+            }
+            let hi = seen_hi.max(announced.saturating_sub(in_progress as u32));
             let mut run: Option<(u32, u32)> = None;
             for n in lo..=hi {
                 let have = received.contains(&(dev, n))

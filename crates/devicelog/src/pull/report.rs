@@ -28,6 +28,10 @@ pub enum Outcome {
     NotWritten,
     /// Not checked yet: the pull writes when the capture ends (capture files).
     Deferred,
+    /// Protocol v2, a live port: the game was still being played when the pull ended (every
+    /// move so far verified, no end yet). It is in the device's store; the next pull brings
+    /// it. Not written, not a failure.
+    InProgress,
 }
 
 /// What became of one game.
