@@ -18,8 +18,15 @@ use crate::session::Device;
 /// waiting for the host and lets frames drop (reported by a lost frame).
 const LINK_PATIENCE: u32 = 2000;
 
+impl<B: Board, F: NorFlash> Device<'_, B, F> {
+    /// Answers one host request (the game loop calls this whenever it waits for input).
+    pub(crate) fn answer(&mut self, request: Request) {
+        answer(self, request);
+    }
+}
+
 /// Answers one request.
-pub(crate) fn answer<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, request: Request) {
+fn answer<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, request: Request) {
     match request {
         Request::Hello => device.hello(),
         Request::Pull { all } => pull(device, all),

@@ -9,7 +9,6 @@ use twenty48_engine::{Direction, Game, Preset, Rules, Status};
 use crate::board::{Board, GameSetup, Input};
 use crate::log_ring::drain;
 use crate::protocol::{Close, Log};
-use crate::pull;
 use crate::screen::Screen;
 
 /// The rules of a game started by a button: the `arduino` preset, as the original sketch.
@@ -139,7 +138,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
         loop {
             self.flush();
             match self.board.next_input() {
-                Input::Request(request) => pull::answer(self, request),
+                Input::Request(request) => self.answer(request),
                 Input::BadRequest(code) => self.log.error(code as u8, 0),
                 input => return input,
             }

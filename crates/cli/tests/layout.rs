@@ -1,0 +1,133 @@
+//! The layout rules of docs/architecture.md, checked over every crate's sources: no import
+//! circle between the modules of a crate, and no source file over 600 lines of non-test code
+//! (split it along its ideas).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const MAX_LINES: usize = 600;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n != "target") {
+                rust_files(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code before the first `#[cfg(test)]` line (tests may be as long as they need).
+fn non_test(text: &str) -> &str {
+    match text.find("\n#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => text,
+    }
+}
+
+/// Every `src/` directory of the repository's crates (the firmware workspaces' too).
+fn source_dirs() -> Vec<PathBuf> {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut dirs = Vec::new();
+    let mut stack = vec![crates];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if !p.is_dir() || p.file_name().is_some_and(|n| n == "target" || n == "tests") {
+                continue;
+            }
+            if p.file_name().is_some_and(|n| n == "src") {
+                dirs.push(p);
+            } else {
+                stack.push(p);
+            }
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+/// The top-level module a file belongs to (`None` for the crate root).
+fn top_module(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_str()?.to_string();
+    let name = first.trim_end_matches(".rs").to_string();
+    (name != "lib" && name != "main").then_some(name)
+}
+
+#[test]
+fn no_file_is_over_600_lines_of_non_test_code() {
+    let mut long = Vec::new();
+    for src in source_dirs() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for f in files {
+            let text = fs::read_to_string(&f).unwrap();
+            let n = non_test(&text).lines().count();
+            if n > MAX_LINES {
+                long.push(format!("{}: {n} lines", f.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "split these along their ideas:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn no_import_circle_between_modules() {
+    let mut circles = Vec::new();
+    for src in source_dirs() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for f in &files {
+            let Some(top) = top_module(&src, f) else {
+                continue;
+            };
+            let text = fs::read_to_string(f).unwrap();
+            let deps = graph.entry(top.clone()).or_default();
+            for (i, _) in non_test(&text).match_indices("crate::") {
+                let name: String = text[i + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != top {
+                    deps.insert(name);
+                }
+            }
+        }
+        // A circle: a module that reaches itself through others.
+        for start in graph.keys() {
+            let mut seen = BTreeSet::new();
+            let mut stack: Vec<&String> = graph[start].iter().collect();
+            while let Some(m) = stack.pop() {
+                if m == start {
+                    circles.push(format!(
+                        "{}: {start} imports itself through others",
+                        src.display()
+                    ));
+                    break;
+                }
+                if seen.insert(m.clone()) {
+                    if let Some(next) = graph.get(m) {
+                        stack.extend(next.iter());
+                    }
+                }
+            }
+        }
+    }
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
+}
