@@ -7,13 +7,14 @@ use avr_device as _;
 use twenty48_firmware_avr::regs::{Pin, PORT_E, PORT_G, PORT_H};
 use twenty48_firmware_avr::Chip;
 
-/// Bytes of a store sector (the EEPROM is 8 of them).
-const SECTOR: usize = 512;
+/// Bytes of a store sector (the EEPROM is 16 of them; devicestore's power-cut and capacity
+/// tests run at this size).
+const SECTOR: usize = 256;
 /// The store: the whole EEPROM.
 const EEPROM: u16 = 4096;
-/// The store under QEMU (no EEPROM there): 2 sectors of RAM, on the stack (the application
+/// The store under QEMU (no EEPROM there): 4 sectors of RAM, on the stack (the application
 /// needs most of the other 7 KB for its own stack).
-const RAM: usize = 512;
+const RAM: usize = 1024;
 
 /// The Mega's pins: buttons D4 (PG5), D5 (PE3), D6 (PH3), D7 (PH4).
 static MEGA: Chip = Chip {

@@ -7,11 +7,12 @@ use avr_device as _;
 use twenty48_firmware_avr::regs::{Pin, PORT_D};
 use twenty48_firmware_avr::Chip;
 
-/// Bytes of a store sector (the EEPROM is 4 of them).
-const SECTOR: usize = 256;
+/// Bytes of a store sector (the EEPROM is 8 of them; devicestore's power-cut and capacity
+/// tests run at this size).
+const SECTOR: usize = 128;
 /// The store: the whole EEPROM.
 const EEPROM: u16 = 1024;
-/// The store under QEMU (no EEPROM there): 2 sectors of RAM, all the Uno can spare.
+/// The store under QEMU (no EEPROM there): 4 sectors of RAM, all the Uno can spare.
 const RAM: usize = 512;
 
 /// The Uno's pins: buttons D4-D7 (PD4-PD7).
