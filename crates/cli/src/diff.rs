@@ -58,7 +58,7 @@ pub struct DiffArgs {
 /// spawns; its opening is the host's (rules and seed fix it).
 fn device_trace(game: &DeviceGame, label: String) -> Trace {
     let host = Trace::replay("host", game.rules, game.seed, &[]);
-    let mut states: Vec<State> = host.states.into_iter().take(1).collect();
+    let mut states: Vec<State> = host.state(0).into_iter().collect();
     let mut previous = 0;
     for m in &game.moves {
         states.push(State {
@@ -74,16 +74,15 @@ fn device_trace(game: &DeviceGame, label: String) -> Trace {
         });
         previous = m.score;
     }
-    Trace {
+    Trace::from_states(
         label,
-        rules: game.rules,
-        seed: game.seed,
+        game.rules,
+        game.seed,
         states,
-        stopped: game
-            .end
+        game.end
             .is_none()
             .then(|| "the capture ends before the game does".into()),
-    }
+    )
 }
 
 enum Side {
@@ -232,7 +231,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     if args.json {
         let size = ta.rules.size;
         let doc = match &divergence {
-            None => json!({"identical": true, "moves": ta.states.len().saturating_sub(1)}),
+            None => json!({"identical": true, "moves": ta.len().saturating_sub(1)}),
             Some(d) => json!({
                 "identical": false,
                 "move": d.move_number,
@@ -249,7 +248,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
                 "identical: {} and {} agree on all {} moves",
                 ta.label,
                 tb.label,
-                ta.states.len().saturating_sub(1)
+                ta.len().saturating_sub(1)
             ),
             Some(d) => print!("{}", report_text(&ta, &tb, d)),
         }

@@ -103,11 +103,11 @@ pub fn write_divergence(out: &Path, a: &Trace, b: &Trace, d: &Divergence) -> Res
 pub fn write_identical(out: &Path, a: &Trace) -> Result<()> {
     let size = a.rules.size;
     let empty = vec![0u8; size as usize * size as usize];
-    let last = a.states.last();
-    let moves = a.states.len().saturating_sub(1);
+    let last = a.last();
+    let moves = a.len().saturating_sub(1);
     let b = board(
         format!("identical games, {moves} moves"),
-        last,
+        last.as_ref(),
         size,
         &empty,
     );

@@ -2,12 +2,17 @@
 
 use core::fmt;
 
-use twenty48_engine::{Direction, Engine, Game, Rules, Spawn};
+use twenty48_engine::{Direction, Engine, Game, Outcome, Refusal, Rules, Spawn};
 use twenty48_movelog::MoveLog;
 
 use crate::state::State;
 
 /// One game as a sequence of states: index 0 after the opening, index `n` after move `n`.
+///
+/// A trace replayed from (rules, seed, moves) keeps only the moves that play; its states are
+/// built when asked for ([`Trace::state`]), so [`diff`] does per move only what comparing
+/// needs. A trace can also be given as states ([`Trace::from_states`], e.g. a device's
+/// reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
     /// What to call this game in reports (a file name, "device game 2", ...).
@@ -16,22 +21,38 @@ pub struct Trace {
     pub rules: Rules,
     /// Its seed.
     pub seed: u64,
-    /// Its states.
-    pub states: Vec<State>,
+    /// Where its states come from.
+    source: Source,
     /// Why the trace stops early, if it does (e.g. a move that does not move the board
     /// under these rules).
     pub stopped: Option<String>,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Source {
+    /// Replayed from the rules and seed: the moves that play, in order (none when the
+    /// rules cannot be played, and then there is no state at all).
+    Replay {
+        moves: Vec<Direction>,
+        playable: bool,
+    },
+    /// Given state by state.
+    States(Vec<State>),
+}
+
 impl Trace {
     /// Replays `moves` from `(rules, seed)`; a move that cannot be played ends the trace
-    /// with a note naming it.
+    /// with a note naming it. The moves are played in one [`Game::play_all`] call; no state
+    /// is built.
     pub fn replay(label: impl Into<String>, rules: Rules, seed: u64, moves: &[Direction]) -> Trace {
         let mut trace = Trace {
             label: label.into(),
             rules,
             seed,
-            states: Vec::new(),
+            source: Source::Replay {
+                moves: Vec::new(),
+                playable: false,
+            },
             stopped: None,
         };
         let mut game = match Game::with_engine(rules, seed, Engine::Fast) {
@@ -41,21 +62,26 @@ impl Trace {
                 return trace;
             }
         };
-        trace.states.push(State::opening(&game));
-        for (i, &dir) in moves.iter().enumerate() {
-            match game.play(dir) {
-                Ok(o) if o.moved => trace.states.push(State::after(&game, dir, &o)),
-                Ok(_) => {
-                    trace.stopped =
-                        Some(format!("move {} ({dir}) does not change the board", i + 1));
-                    break;
-                }
-                Err(e) => {
-                    trace.stopped = Some(format!("move {}: {e}", i + 1));
-                    break;
-                }
+        let played = match game.play_all(moves) {
+            Ok(()) => moves.len(),
+            Err(refusal) => {
+                let i = match refusal {
+                    Refusal::NoMove { index, .. } | Refusal::Finished { index, .. } => index,
+                    _ => unreachable!("Refusal has two variants"),
+                };
+                // The game stands before the refused move: play it for the note.
+                let dir = moves[i];
+                trace.stopped = Some(match game.play(dir) {
+                    Err(e) => format!("move {}: {e}", i + 1),
+                    Ok(_) => format!("move {} ({dir}) does not change the board", i + 1),
+                });
+                i
             }
-        }
+        };
+        trace.source = Source::Replay {
+            moves: moves[..played].to_vec(),
+            playable: true,
+        };
         trace
     }
 
@@ -64,9 +90,154 @@ impl Trace {
         Trace::replay(label, log.rules, log.seed, &log.moves)
     }
 
+    /// A trace given as its states (index 0 after the opening).
+    pub fn from_states(
+        label: impl Into<String>,
+        rules: Rules,
+        seed: u64,
+        states: Vec<State>,
+        stopped: Option<String>,
+    ) -> Trace {
+        Trace {
+            label: label.into(),
+            rules,
+            seed,
+            source: Source::States(states),
+            stopped,
+        }
+    }
+
+    /// The number of states (the moves played and the opening; 0 when the rules cannot
+    /// be played).
+    pub fn len(&self) -> usize {
+        match &self.source {
+            Source::Replay { moves, playable } => moves.len() + *playable as usize,
+            Source::States(states) => states.len(),
+        }
+    }
+
+    /// Whether the trace has no state at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The state after move `i` (0: the opening), if the trace has one. A replayed trace
+    /// plays its first `i` moves again to build it.
+    pub fn state(&self, i: usize) -> Option<State> {
+        match &self.source {
+            Source::States(states) => states.get(i).cloned(),
+            Source::Replay { moves, .. } => {
+                if i >= self.len() {
+                    return None;
+                }
+                let mut game = Game::with_engine(self.rules, self.seed, Engine::Fast).ok()?;
+                if i == 0 {
+                    return Some(State::opening(&game));
+                }
+                game.play_all(&moves[..i - 1]).ok()?;
+                let dir = moves[i - 1];
+                let outcome = game.play(dir).ok()?;
+                Some(State::after(&game, dir, &outcome))
+            }
+        }
+    }
+
+    /// The last state, if any.
+    pub fn last(&self) -> Option<State> {
+        self.len().checked_sub(1).and_then(|i| self.state(i))
+    }
+
     /// The moves of this trace.
     pub fn moves(&self) -> Vec<Direction> {
-        self.states.iter().filter_map(|s| s.direction).collect()
+        match &self.source {
+            Source::Replay { moves, .. } => moves.clone(),
+            Source::States(states) => states.iter().filter_map(|s| s.direction).collect(),
+        }
+    }
+}
+
+/// A trace walked state by state for [`diff`]: a replayed one plays its moves one at a time
+/// and builds a [`State`] only when asked.
+enum Cursor<'a> {
+    Replay {
+        game: Option<Box<Game>>,
+        moves: &'a [Direction],
+        /// The move that led to the current state, and its outcome.
+        last: Option<(Direction, Outcome)>,
+    },
+    States(&'a [State]),
+}
+
+impl<'a> Cursor<'a> {
+    fn new(trace: &'a Trace) -> Cursor<'a> {
+        match &trace.source {
+            Source::Replay { moves, .. } => Cursor::Replay {
+                game: (!trace.is_empty())
+                    .then(|| Game::with_engine(trace.rules, trace.seed, Engine::Fast).ok())
+                    .flatten()
+                    .map(Box::new),
+                moves,
+                last: None,
+            },
+            Source::States(states) => Cursor::States(states),
+        }
+    }
+
+    /// Moves to state `i`, which the trace has (`i` counts up by one from 1).
+    fn advance(&mut self, i: usize) {
+        if let Cursor::Replay {
+            game: Some(game),
+            moves,
+            last,
+        } = self
+        {
+            let dir = moves[i - 1];
+            *last = game.play(dir).ok().map(|o| (dir, o));
+        }
+    }
+
+    /// The full state `i` (the current one).
+    fn full(&self, i: usize) -> Option<State> {
+        match self {
+            Cursor::States(states) => states.get(i).cloned(),
+            Cursor::Replay { game, last, .. } => {
+                let game = game.as_ref()?;
+                Some(match last {
+                    _ if i == 0 => State::opening(game),
+                    Some((dir, outcome)) => State::after(game, *dir, outcome),
+                    None => State::current(game),
+                })
+            }
+        }
+    }
+}
+
+/// Whether state `i` of two cursors may differ, by cheap checks that see every difference
+/// [`compare`] reports: two replays are compared on their move, spawn, merges, score and
+/// board (the hash follows from the board, the score and the move number); against given
+/// states, the full states are compared.
+fn may_differ(a: &Cursor, b: &Cursor, i: usize) -> bool {
+    match (a, b) {
+        (
+            Cursor::Replay {
+                game: Some(ga),
+                last: Some((da, oa)),
+                ..
+            },
+            Cursor::Replay {
+                game: Some(gb),
+                last: Some((db, ob)),
+                ..
+            },
+        ) if i > 0 => {
+            (da, oa.spawn, oa.merges, oa.gained, ga.score())
+                != (db, ob.spawn, ob.merges, ob.gained, gb.score())
+                || ga.cells() != gb.cells()
+        }
+        _ => match (a.full(i), b.full(i)) {
+            (Some(x), Some(y)) => !compare(&x, &y).is_empty(),
+            _ => true,
+        },
     }
 }
 
@@ -190,10 +361,26 @@ pub fn diff(a: &Trace, b: &Trace) -> Option<Divergence> {
     if a.seed != b.seed {
         header.push(Difference::Seed);
     }
-    let n = a.states.len().max(b.states.len());
+    let (na, nb) = (a.len(), b.len());
+    let n = na.max(nb);
+    let (mut ca, mut cb) = (Cursor::new(a), Cursor::new(b));
     for i in 0..n {
-        let (sa, sb) = (a.states.get(i), b.states.get(i));
-        let mut differences = match (sa, sb) {
+        if i > 0 {
+            if i < na {
+                ca.advance(i);
+            }
+            if i < nb {
+                cb.advance(i);
+            }
+        }
+        if i < na && i < nb && !may_differ(&ca, &cb, i) {
+            continue;
+        }
+        let (sa, sb) = (
+            (i < na).then(|| ca.full(i)).flatten(),
+            (i < nb).then(|| cb.full(i)).flatten(),
+        );
+        let mut differences = match (&sa, &sb) {
             (Some(x), Some(y)) => compare(x, y),
             (None, _) => vec![Difference::Ended {
                 first: true,
@@ -213,9 +400,9 @@ pub fn diff(a: &Trace, b: &Trace) -> Option<Divergence> {
             }
             return Some(Divergence {
                 move_number: i as u32,
-                before: i.checked_sub(1).and_then(|j| a.states.get(j).cloned()),
-                a: sa.cloned(),
-                b: sb.cloned(),
+                before: i.checked_sub(1).and_then(|j| a.state(j)),
+                a: sa,
+                b: sb,
                 differences,
             });
         }
@@ -238,7 +425,7 @@ pub fn diff(a: &Trace, b: &Trace) -> Option<Divergence> {
         if !differences.is_empty() {
             return Some(Divergence {
                 move_number: n as u32,
-                before: a.states.last().cloned(),
+                before: a.last(),
                 a: None,
                 b: None,
                 differences,
