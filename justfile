@@ -36,7 +36,7 @@ replay file="game.t48" *flags="":
 # Every check: formatting, clippy (host and firmware), the engine's no_std build for thumbv6m,
 # all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
 # independent Python implementation of docs/ against the fixtures.
-test: setup
+test: setup setup-avr
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
@@ -47,7 +47,6 @@ test: setup
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
     cargo test -q -p twenty48-engine --features compact-rng
-    just setup-avr
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo mega && cargo mega1280
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
