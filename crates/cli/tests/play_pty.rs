@@ -100,6 +100,19 @@ impl Pty {
         self.output.lock().unwrap().clone()
     }
 
+    /// Everything the program wrote, once it shows `needle` (the reader thread may still be
+    /// draining the pty after the program exits), or as it is after a few seconds.
+    fn raw_with(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let raw = String::from_utf8_lossy(&self.raw()).into_owned();
+            if raw.contains(needle) || Instant::now() > deadline {
+                return raw;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// What a terminal shows now.
     fn screen(&self) -> String {
         let rows = std::num::NonZeroU16::new(ROWS).unwrap();
@@ -238,7 +251,7 @@ fn play_quit_saves_the_game_the_best_score_and_restores_the_terminal() {
     let status = pty.wait_exit();
     assert!(status.success(), "{status}");
     assert!(pty.cooked(), "the terminal is back in cooked mode");
-    let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+    let raw = pty.raw_with("\x1b[?1049l");
     assert!(
         raw.contains("\x1b[?1049h") && raw.contains("\x1b[?1049l"),
         "alternate screen left"
@@ -494,7 +507,7 @@ fn a_signal_from_outside_restores_the_terminal_and_keeps_the_moves() {
             pty.cooked(),
             "signal {signal}: the terminal is back in cooked mode"
         );
-        let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+        let raw = pty.raw_with("\x1b[?1049l");
         assert!(
             raw.contains("\x1b[?1049l"),
             "signal {signal}: alternate screen left"
