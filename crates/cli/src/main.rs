@@ -5,6 +5,7 @@ mod completions;
 mod diff;
 mod input;
 mod inspect;
+mod output;
 mod play;
 mod progress;
 mod pull;
@@ -17,6 +18,7 @@ mod verify;
 mod view;
 mod watch;
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -68,7 +70,23 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    output::install();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // --help, --version and usage errors: clap prints them; a failed write is
+            // reported like any other.
+            let stream = if err.use_stderr() { "stderr" } else { "stdout" };
+            return match err.print() {
+                Ok(()) => u8::try_from(err.exit_code()).unwrap_or(2).into(),
+                Err(io) => output::io_error(&io, stream),
+            };
+        }
+    };
+    output::guard(|| run(cli))
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
@@ -84,13 +102,19 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
+            // A failed write to stdout that a command returned as an error.
+            if let Some(io) = err.downcast_ref::<io::Error>() {
+                if io.kind() == io::ErrorKind::BrokenPipe {
+                    return output::io_error(io, "stdout");
+                }
+            }
             // One sentence with its causes, never a backtrace.
             let mut message = err.to_string();
             for cause in err.chain().skip(1) {
                 message.push_str(": ");
                 message.push_str(&cause.to_string());
             }
-            eprintln!("twenty48: error: {message}");
+            let _ = writeln!(io::stderr(), "twenty48: error: {message}");
             input::EXIT_BAD_INPUT.into()
         }
     }
