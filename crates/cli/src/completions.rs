@@ -39,6 +39,9 @@ pub struct ManArgs {
     /// Write all pages (twenty48.1, twenty48-play.1, ...) into this directory
     #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
     pub dir: Option<PathBuf>,
+    /// With --dir: overwrite pages that exist (otherwise nothing is written if one does)
+    #[arg(long, requires = "dir")]
+    pub force: bool,
 }
 
 pub fn completions(args: CompletionsArgs) -> Result<ExitCode> {
@@ -74,9 +77,16 @@ pub fn man(args: ManArgs) -> Result<ExitCode> {
     let pages = man_pages()?;
     if let Some(dir) = &args.dir {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        for (name, page) in &pages {
-            let path = dir.join(format!("{name}.1"));
-            fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
+        let paths: Vec<PathBuf> = pages
+            .iter()
+            .map(|(name, _)| dir.join(format!("{name}.1")))
+            .collect();
+        // Every page is checked before any is written: a refusal leaves DIR as it was.
+        for path in &paths {
+            crate::record::check_output(path, args.force)?;
+        }
+        for (path, (_, page)) in paths.iter().zip(&pages) {
+            crate::record::write_output(path, page, args.force)?;
         }
         return Ok(ExitCode::SUCCESS);
     }

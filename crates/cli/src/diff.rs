@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 use twenty48_devicelog::{decode_capture, DeviceGame};
 use twenty48_movelog::MAGIC;
-use twenty48_verify::{diff, Difference, Divergence, State, Trace};
+use twenty48_verify::{diff, verify, Difference, Divergence, EngineChoice, State, Trace};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::rules_args::RulesArgs;
@@ -30,7 +30,11 @@ Examples:
   twenty48 diff capture.bin --elf twenty48-qemu
   twenty48 diff capture.bin game.t48 --elf twenty48-qemu --game 2
 
-Exit status: 0 identical, 1 the games part, 2 an input cannot be read.")]
+A log that does not verify is never identical: diff reports it invalid, with the
+verifier's problem.
+
+Exit status: 0 identical, 1 the games part or a log does not verify, 2 an input cannot be
+read.")]
 pub struct DiffArgs {
     /// First game (.t48, or a capture with --elf)
     pub a: PathBuf,
@@ -41,7 +45,8 @@ pub struct DiffArgs {
     pub elf: Option<PathBuf>,
     /// Which game of a capture to compare: the device's game number (protocol v2), or
     /// its place in the capture, 1-based (v1)
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub game: u32,
     /// Print JSON instead of text
     #[arg(long)]
@@ -49,6 +54,9 @@ pub struct DiffArgs {
     /// Also write the boards at the divergence side by side as an SVG picture
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// With --svg: overwrite FILE if it exists (never an input)
+    #[arg(long, requires = "svg")]
+    pub force: bool,
     /// Replay the single game under these rules instead of its own
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -90,14 +98,12 @@ enum Side {
     Device(Box<DeviceGame>),
 }
 
-fn load(path: &Path, elf: Option<&Path>, game: u32) -> Result<Side> {
+fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
     let bytes = input::read(path)?;
-    if bytes.starts_with(&MAGIC) || elf.is_none() {
+    let Some((elf_path, elf)) = elf.filter(|_| !bytes.starts_with(&MAGIC)) else {
         return Ok(Side::Log(input::read_log(path)?));
-    }
-    let elf_path = elf.expect("checked above");
-    let elf = input::read(elf_path)?;
-    let capture = decode_capture(&elf, &bytes).with_context(|| {
+    };
+    let capture = decode_capture(elf, &bytes).with_context(|| {
         format!(
             "cannot decode {} with {}",
             path.display(),
@@ -189,9 +195,29 @@ fn report_text(a: &Trace, b: &Trace, d: &Divergence) -> String {
     out
 }
 
+/// A log side that does not verify can never be "identical": its first problem, if any.
+fn invalid_side<'a>(sides: &[(&'a Side, &'a Path)]) -> Option<(&'a Path, String)> {
+    sides.iter().find_map(|(side, path)| match side {
+        Side::Log(log) => verify(log, EngineChoice::Fast)
+            .problem
+            .map(|p| (*path, p.to_string())),
+        Side::Device(_) => None,
+    })
+}
+
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
-    let elf = args.elf.as_deref();
+    // The ELF is read first, whether or not a side turns out to be a capture: a firmware
+    // that cannot be read is an error, never silently ignored.
+    let elf_bytes = match &args.elf {
+        Some(path) => Some(
+            input::read(path)
+                .with_context(|| format!("--elf {} cannot be used", path.display()))?,
+        ),
+        None => None,
+    };
+    let elf = args.elf.as_deref().zip(elf_bytes.as_deref());
     let first = load(&args.a, elf, args.game)?;
+    let mut second_side = None;
     let label_a = args.a.display().to_string();
     let (ta, tb) = match &args.b {
         Some(b) => {
@@ -199,10 +225,12 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
                 bail!("rule flags apply only when diffing one game against a replay of its moves");
             }
             let second = load(b, elf, args.game)?;
-            (
+            let traces = (
                 trace(&first, label_a),
                 trace(&second, b.display().to_string()),
-            )
+            );
+            second_side = Some(second);
+            traces
         }
         None => {
             let (rules, seed, moves) = match &first {
@@ -222,7 +250,39 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
     };
     let divergence = diff(&ta, &tb);
+    if divergence.is_none() {
+        let mut sides = vec![(&first, args.a.as_path())];
+        if let (Some(second), Some(b)) = (&second_side, &args.b) {
+            sides.push((second, b.as_path()));
+        }
+        if let Some((path, problem)) = invalid_side(&sides) {
+            if args.json {
+                let doc = json!({
+                    "identical": false,
+                    "invalid": path.display().to_string(),
+                    "problem": problem,
+                });
+                println!("{}", serde_json::to_string_pretty(&doc)?);
+            } else {
+                println!(
+                    "invalid: {} does not verify, so it cannot be identical to anything: {problem}",
+                    path.display()
+                );
+            }
+            return Ok(ExitCode::from(EXIT_FAILED));
+        }
+    }
     if let Some(out) = &args.svg {
+        let inputs: Vec<&Path> = [
+            Some(args.a.as_path()),
+            args.b.as_deref(),
+            args.elf.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        crate::record::check_not_input(out, &inputs)?;
+        crate::record::check_output(out, args.force)?;
         match &divergence {
             Some(d) => crate::svg::write_divergence(out, &ta, &tb, d)?,
             None => crate::svg::write_identical(out, &ta)?,

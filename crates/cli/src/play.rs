@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use crossterm::event::{self, Event};
 use twenty48_engine::{tile_value, Rules, Status};
-use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
+use twenty48_movelog::{write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
     action, journal_path, render_play, resume_answer, BestScores, BoardView, Flow, Journal,
     PlayView, Resume, Screen, Span, Step, Style, Terminal,
@@ -142,6 +142,8 @@ struct Current {
     recorder: Recorder,
     journal: Option<Journal>,
     target: PathBuf,
+    /// Whether an existing file at `target` may be replaced (--force for the first game).
+    replace: bool,
 }
 
 /// Lines printed after the terminal is restored.
@@ -162,8 +164,33 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
             .context("cannot remove the journal of an empty game")?;
         return Ok(());
     }
-    write_atomic(&current.target, &log.encode())
-        .with_context(|| format!("cannot write {}", current.target.display()))?;
+    let bytes = log.encode();
+    if current.replace {
+        crate::record::write_output(&current.target, &bytes, true)?;
+    } else {
+        // Never replace a file: if the name is taken (even since the game began), the game
+        // goes to the next free name, and the player is told.
+        let wanted = current.target.clone();
+        loop {
+            match write_new(&current.target, &bytes) {
+                Ok(()) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    current.target = free_path(&wanted);
+                }
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot write {}", current.target.display()))
+                }
+            }
+        }
+        if current.target != wanted {
+            report.notes.push(format!(
+                "{} already exists and is left as it is; the game is saved as {}",
+                wanted.display(),
+                current.target.display()
+            ));
+        }
+    }
     journal.remove().context("the game is saved")?;
     report
         .saved
@@ -285,6 +312,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             recorder,
             journal: Some(journal),
             target: target.clone(),
+            replace: false,
         };
         if resume && game.recorder.game().status() == Status::Playing {
             current = Some(game);
@@ -294,7 +322,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
     }
     let mut seed = session.seed;
     let mut first_output = session.output.clone();
-    let new_game = |seed: Option<u64>, output: Option<PathBuf>| -> Result<Current> {
+    let new_game = |seed: Option<u64>, output: Option<PathBuf>, replace: bool| -> Result<Current> {
         let seed = match seed {
             Some(s) => s,
             None => draw_seed()?,
@@ -323,19 +351,17 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             recorder,
             journal: Some(journal),
             target,
+            replace,
         })
     };
     let mut current = match current {
         Some(c) => c,
         None => {
-            let out = first_output.take().map(|o| {
-                if session.force && report.saved.is_empty() {
-                    o
-                } else {
-                    free_path(&o)
-                }
-            });
-            new_game(seed.take(), out)?
+            let replace = session.force && report.saved.is_empty();
+            let out = first_output
+                .take()
+                .map(|o| if replace { o } else { free_path(&o) });
+            new_game(seed.take(), out, replace)?
         }
     };
     let mut flow = Flow::new();
@@ -392,7 +418,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             }
             Step::NewGame => {
                 let out = session.output.as_deref().map(free_path);
-                current = new_game(None, out)?;
+                current = new_game(None, out, false)?;
                 note = None;
             }
         }

@@ -1,13 +1,15 @@
 //! `twenty48 record`: play a game from a move list or a bot and write it as a `.t48` log.
 
-use std::path::PathBuf;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use twenty48_bot::Bot;
 use twenty48_engine::{tile_value, Direction, Status};
-use twenty48_movelog::{write_atomic, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
+use twenty48_movelog::{write_atomic, write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
 use crate::input;
 use crate::rules_args::RulesArgs;
@@ -68,6 +70,66 @@ pub struct RecordArgs {
     pub json: bool,
 }
 
+/// Whether an output file may be written: anything already at `path` is refused unless
+/// `force` is given.
+pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("cannot look at {}", path.display())),
+        Ok(_) if !force => bail!(
+            "{} already exists (use --force to overwrite it)",
+            path.display()
+        ),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Whether two names are one file (the same device and inode; Unix), or the same path.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Refuses an output that names one of the command's inputs, --force or not.
+pub(crate) fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
+    if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
+        bail!(
+            "the output {} is the input {}; it would be lost (write elsewhere)",
+            output.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes an output file atomically. Without `force` nothing is ever replaced, not even a
+/// file that appeared after the command started (the finished file is linked into place,
+/// which fails if the name is taken); with `force` an existing file is replaced.
+pub(crate) fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    check_output(path, force)?;
+    let written = if force {
+        write_atomic(path, bytes)
+    } else {
+        write_new(path, bytes)
+    };
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => bail!(
+            "{} already exists (it appeared while this command ran; use --force to overwrite it)",
+            path.display()
+        ),
+        r => r.with_context(|| format!("cannot write {}", path.display())),
+    }
+}
+
 /// Parses a move list: U R D L letters, any case; whitespace and commas ignored.
 pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
     let mut moves = Vec::new();
@@ -91,12 +153,7 @@ pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
 
 pub fn run(args: RecordArgs) -> Result<ExitCode> {
     let rules = args.rules.resolve()?;
-    if args.output.exists() && !args.force {
-        bail!(
-            "{} already exists (use --force to overwrite it)",
-            args.output.display()
-        );
-    }
+    check_output(&args.output, args.force)?;
     // The move list first: a bad list fails before a seed is drawn and printed.
     let list = if args.bot.is_some() {
         None
@@ -177,8 +234,7 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
     }
     let log = recorder.finish();
     let bytes = log.encode();
-    write_atomic(&args.output, &bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    write_output(&args.output, &bytes, args.force)?;
     if args.json {
         let doc = serde_json::json!({
             "file": args.output.display().to_string(),

@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 use twenty48_engine::tile_value;
-use twenty48_movelog::write_atomic;
 use twenty48_tui::{journal_path, recover};
 
 use crate::play::journal_target;
@@ -59,15 +58,14 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
             journal.display()
         ),
     };
-    if output.exists() && !args.force {
+    if output.symlink_metadata().is_ok() && !args.force {
         bail!(
             "{} already exists (use --force to overwrite it, or -o to write elsewhere)",
             output.display()
         );
     }
     let log = &recovered.log;
-    write_atomic(&output, &log.encode())
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    crate::record::write_output(&output, &log.encode(), args.force)?;
     if !args.keep {
         fs::remove_file(&journal).with_context(|| {
             format!(

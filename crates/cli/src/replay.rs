@@ -60,6 +60,9 @@ pub struct ReplayArgs {
     /// With --svg: the board after this many moves (0: the opening)
     #[arg(long = "move", value_name = "N", requires = "svg")]
     pub at_move: Option<u32>,
+    /// With --svg: overwrite FILE if it exists (never the game being replayed)
+    #[arg(long, requires = "svg")]
+    pub force: bool,
 }
 
 fn state_text(state: &State, size: u8) -> String {
@@ -99,6 +102,8 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(out) = &args.svg {
+        crate::record::check_not_input(out, &[&args.file])?;
+        crate::record::check_output(out, args.force)?;
         let n = crate::svg::write_replay(&log, &args.file, args.at_move, out)?;
         println!("wrote {} (the board after move {n})", out.display());
         return Ok(ExitCode::SUCCESS);

@@ -44,7 +44,7 @@ mod recorder;
 pub use claims::{checkpoint_hash, Claims};
 pub use error::{DecodeError, EncodeError, RecordError};
 #[cfg(feature = "std")]
-pub use file::write_atomic;
+pub use file::{write_atomic, write_new};
 pub use header::MAGIC;
 pub use log::{checkpoint_count, MoveLog};
 pub use recorder::Recorder;

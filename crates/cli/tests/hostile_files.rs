@@ -1,0 +1,411 @@
+//! Issue 10, items 1-5: no work or data is lost to a closed terminal, a second writer, an
+//! existing file, a special file or an output that names an input. Each test drives the real
+//! binary.
+#![cfg(unix)]
+
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use twenty48_engine::{Direction, Rules};
+use twenty48_movelog::MoveLog;
+use twenty48_tui::{journal_path, Journal};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_twenty48"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run twenty48")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-hostile-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn record(seed: u64, moves: &str, out: &Path) -> Output {
+    run(&[
+        "record",
+        "--seed",
+        &seed.to_string(),
+        "--moves",
+        moves,
+        "-o",
+        s(out),
+    ])
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(s(path)).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// A journal of `moves` real moves for `target`, as a killed `play` leaves it.
+fn journal_with(target: &Path, seed: u64, moves: usize) -> Vec<u8> {
+    let path = journal_path(target);
+    let mut journal = Journal::create(&path, Rules::CLASSIC, seed, 256).unwrap();
+    let mut game = twenty48_engine::Game::new(Rules::CLASSIC, seed).unwrap();
+    for dir in Direction::ALL.iter().cycle().take(moves * 4) {
+        if game.move_count() as usize == moves {
+            break;
+        }
+        if game.play(*dir).unwrap().moved {
+            journal.append(*dir).unwrap();
+        }
+    }
+    drop(journal);
+    fs::read(&path).unwrap()
+}
+
+// ---- the pseudo-terminal helper (after play_pty.rs), read without a thread so that the
+// ---- test can hang up the terminal by closing the master
+
+const ROWS: u16 = 40;
+const COLS: u16 = 160;
+
+struct Pty {
+    master: Option<File>,
+    child: Child,
+    output: Vec<u8>,
+}
+
+struct PtyOptions<'a> {
+    /// Make the pty the controlling terminal (closing it then sends SIGHUP).
+    ctty: bool,
+    /// Where stderr goes; the pty when `None`.
+    stderr: Option<&'a Path>,
+}
+
+impl Pty {
+    fn spawn(args: &[&str], opts: PtyOptions) -> Pty {
+        let mut master: libc::c_int = -1;
+        let mut slave: libc::c_int = -1;
+        let size = libc::winsize {
+            ws_row: ROWS,
+            ws_col: COLS,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: openpty writes two descriptors into the given ints.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                &size,
+            )
+        };
+        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors were just opened and are owned here only.
+        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        // SAFETY: fcntl on an open descriptor.
+        unsafe {
+            let fl = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
+            libc::fcntl(master.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
+        }
+        let mut cmd = bin();
+        let err = match opts.stderr {
+            Some(p) => Stdio::from(fs::OpenOptions::new().write(true).open(p).unwrap()),
+            None => Stdio::from(slave.try_clone().unwrap()),
+        };
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("TERM", "xterm-256color")
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave))
+            .stderr(err);
+        let ctty = opts.ctty;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if ctty && libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().expect("spawn twenty48");
+        drop(cmd);
+        Pty {
+            master: Some(master),
+            child,
+            output: Vec::new(),
+        }
+    }
+
+    fn drain(&mut self) {
+        let Some(master) = &mut self.master else {
+            return;
+        };
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            self.output.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        let master = self.master.as_mut().unwrap();
+        master.write_all(keys.as_bytes()).unwrap();
+    }
+
+    fn screen(&mut self) -> String {
+        self.drain();
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(ROWS).unwrap(),
+            std::num::NonZeroU16::new(COLS).unwrap(),
+            0,
+        );
+        parser.process(&self.output);
+        parser.screen().contents()
+    }
+
+    fn all_output(&mut self) -> String {
+        self.drain();
+        String::from_utf8_lossy(&self.output).into_owned()
+    }
+
+    fn wait_for(&mut self, texts: &[&str]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if texts.iter().all(|t| screen.contains(t)) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {texts:?}; it shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits at most `limit` for the program to end.
+    fn exit_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            self.drain();
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn play(dir: &Path, out: &Path, seed: u64, opts: PtyOptions) -> Pty {
+    let data = dir.join("data");
+    let seed = seed.to_string();
+    Pty::spawn(
+        &[
+            "play",
+            "--seed",
+            &seed,
+            "-o",
+            s(out),
+            "--data-dir",
+            s(&data),
+        ],
+        opts,
+    )
+}
+
+const ON_PTY: PtyOptions<'static> = PtyOptions {
+    ctty: true,
+    stderr: None,
+};
+
+// ---- item 2: nothing is replaced without --force
+
+#[test]
+fn issue_10_two_records_at_once_never_replace_each_other() {
+    let dir = temp_dir("record-race");
+    for round in 0..20 {
+        let out = dir.join(format!("same-{round}.t48"));
+        let spawn = |seed: &str| {
+            bin()
+                .args(["record", "--seed", seed, "--bot", "greedy", "-o", s(&out)])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn("1"), spawn("2"));
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let ok: Vec<&Output> = [&a, &b]
+            .into_iter()
+            .filter(|o| o.status.success())
+            .collect();
+        assert_eq!(
+            ok.len(),
+            1,
+            "round {round}: exactly one record may write the file"
+        );
+        let failed = if a.status.success() { &b } else { &a };
+        assert!(
+            stderr(failed).contains("already exists"),
+            "{}",
+            stderr(failed)
+        );
+    }
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 20, "no temp file left");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue_10_record_keeps_a_file_created_after_it_started() {
+    let dir = temp_dir("record-late");
+    let moves = dir.join("moves.fifo");
+    mkfifo(&moves);
+    let out = dir.join("g.t48");
+    let child = bin()
+        .args([
+            "record",
+            "--seed",
+            "3",
+            "--moves-file",
+            s(&moves),
+            "-o",
+            s(&out),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // record has checked the output and now waits for its moves; the file appears meanwhile.
+    std::thread::sleep(Duration::from_millis(300));
+    fs::write(&out, b"someone else's file").unwrap();
+    File::options()
+        .write(true)
+        .open(&moves)
+        .unwrap()
+        .write_all(b"LURD")
+        .unwrap();
+    let result = child.wait_with_output().unwrap();
+    assert!(!result.status.success());
+    assert!(
+        stderr(&result).contains("already exists"),
+        "{}",
+        stderr(&result)
+    );
+    assert_eq!(fs::read(&out).unwrap(), b"someone else's file");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue_10_replay_svg_never_replaces_the_game_or_an_existing_file() {
+    let dir = temp_dir("replay-svg");
+    let game = dir.join("g.t48");
+    assert!(record(5, "LURDLURD", &game).status.success());
+    let before = fs::read(&game).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["replay", s(&game), "--svg", s(&game)];
+        if force {
+            args.push("--force");
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains("is the input"), "{}", stderr(&out));
+        assert_eq!(fs::read(&game).unwrap(), before);
+    }
+    let svg = dir.join("b.svg");
+    fs::write(&svg, b"mine").unwrap();
+    let out = run(&["replay", s(&game), "--svg", s(&svg)]);
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(fs::read(&svg).unwrap(), b"mine");
+    assert!(run(&["replay", s(&game), "--svg", s(&svg), "--force"])
+        .status
+        .success());
+    assert!(fs::read_to_string(&svg).unwrap().contains("<svg"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue_10_diff_svg_and_man_dir_need_force_to_overwrite() {
+    let dir = temp_dir("diff-man");
+    let game = dir.join("g.t48");
+    assert!(record(5, "LURDLURD", &game).status.success());
+    let svg = dir.join("d.svg");
+    fs::write(&svg, b"mine").unwrap();
+    let out = run(&["diff", s(&game), "--svg", s(&svg)]);
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(fs::read(&svg).unwrap(), b"mine");
+    let out = run(&["diff", s(&game), "--svg", s(&game), "--force"]);
+    assert!(stderr(&out).contains("is the input"), "{}", stderr(&out));
+    assert!(run(&["diff", s(&game), "--svg", s(&svg), "--force"])
+        .status
+        .success());
+    assert!(fs::read_to_string(&svg).unwrap().contains("<svg"));
+
+    let man = dir.join("man");
+    fs::create_dir(&man).unwrap();
+    fs::write(man.join("twenty48-play.1"), b"mine").unwrap();
+    let out = run(&["man", "--dir", s(&man)]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(fs::read(man.join("twenty48-play.1")).unwrap(), b"mine");
+    assert_eq!(fs::read_dir(&man).unwrap().count(), 1, "nothing written");
+    assert!(run(&["man", "--dir", s(&man), "--force"]).status.success());
+    assert_ne!(fs::read(man.join("twenty48-play.1")).unwrap(), b"mine");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue_10_declining_to_resume_never_replaces_the_existing_game() {
+    let dir = temp_dir("resume-no");
+    let out = dir.join("p.t48");
+    assert!(record(8, "LURDLURDLURDLURD", &out).status.success());
+    let existing = fs::read(&out).unwrap();
+    journal_with(&out, 21, 6);
+    let mut pty = play(&dir, &out, 21, ON_PTY);
+    pty.wait_for(&["An unfinished game was found", "Resume it? [Y/N]"]);
+    pty.send("n");
+    pty.wait_for(&["moves 0"]);
+    pty.send("\x03");
+    let status = pty.exit_within(Duration::from_secs(20)).expect("exit");
+    assert!(status.success(), "{status}");
+    assert_eq!(fs::read(&out).unwrap(), existing, "p.t48 is untouched");
+    let saved = dir.join("p-2.t48");
+    let log = MoveLog::decode(&fs::read(&saved).unwrap()).unwrap();
+    assert_eq!((log.seed, log.claims.move_count), (21, 6));
+    let text = pty.all_output();
+    assert!(
+        text.contains("saved as") && text.contains("p-2.t48"),
+        "{text}"
+    );
+    assert!(!journal_path(&out).exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
