@@ -58,6 +58,8 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
             journal.display()
         ),
     };
+    // Writing the game over its own journal would lose both (the journal is removed next).
+    crate::record::check_not_input(&output, &[&journal])?;
     if output.symlink_metadata().is_ok() && !args.force {
         bail!(
             "{} already exists (use --force to overwrite it, or -o to write elsewhere)",

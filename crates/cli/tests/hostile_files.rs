@@ -409,3 +409,30 @@ fn issue_10_declining_to_resume_never_replaces_the_existing_game() {
     assert!(!journal_path(&out).exists());
     fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---- item 5: recover never writes over its own journal
+
+#[test]
+fn issue_10_recover_refuses_to_write_over_its_own_journal() {
+    let dir = temp_dir("recover-self");
+    let target = dir.join("j.t48");
+    let bytes = journal_with(&target, 4, 5);
+    let journal = journal_path(&target);
+    let link = dir.join("other-name.t48");
+    fs::hard_link(&journal, &link).unwrap();
+    for out in [&journal, &link] {
+        let result = run(&["recover", s(&journal), "-o", s(out), "--force"]);
+        assert_eq!(result.status.code(), Some(2), "{}", stderr(&result));
+        assert!(
+            stderr(&result).contains("is the input"),
+            "{}",
+            stderr(&result)
+        );
+        assert_eq!(fs::read(&journal).unwrap(), bytes, "the journal is kept");
+    }
+    let result = run(&["recover", s(&journal)]);
+    assert!(result.status.success(), "{}", stderr(&result));
+    let log = MoveLog::decode(&fs::read(&target).unwrap()).unwrap();
+    assert_eq!(log.claims.move_count, 5);
+    fs::remove_dir_all(&dir).unwrap();
+}
