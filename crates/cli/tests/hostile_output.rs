@@ -149,3 +149,62 @@ fn a_closed_pipe_stays_quiet() {
     assert!(!status.success() || status.code() == Some(0));
     assert_ne!(status.code(), Some(101));
 }
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn diff_never_calls_a_log_that_does_not_verify_identical() {
+    for (name, problem) in [
+        ("illegal-move", "does not change the board"),
+        ("false-claim", "the log claims score"),
+        ("wrong-checkpoint", "the checkpoint after move 256"),
+    ] {
+        let file = format!("fixtures/broken/{name}.t48");
+        for args in [vec!["diff", &file], vec!["diff", &file, &file]] {
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 1, "{args:?}: {out}{err}");
+            assert!(!out.contains("identical:"), "{args:?}: {out}");
+            assert!(
+                out.starts_with(&format!("invalid: {file} does not verify")),
+                "{out}"
+            );
+            assert!(out.contains(problem), "{args:?}: {out}");
+        }
+        let (code, json, _) = run(&["diff", &file, "--json"]);
+        assert_eq!(code, 1);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(doc["identical"], false);
+        assert_eq!(doc["invalid"], file);
+        assert!(doc["problem"].as_str().unwrap().contains(problem), "{doc}");
+    }
+    // A valid log still is identical to its own replay.
+    let (code, out, _) = run(&["diff", "fixtures/games/classic-moves.t48"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("identical:"), "{out}");
+}
+
+#[test]
+fn diff_refuses_an_unreadable_elf_and_game_zero() {
+    let game = "fixtures/games/classic-moves.t48";
+    let (code, out, err) = run(&["diff", "--elf", "/nonexistent.elf", game]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("/nonexistent.elf"), "{err}");
+    let (code, out, err) = run(&["diff", "--game", "0", game]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("--game"), "{err}");
+    let (code, _, err) = run(&["diff", "--game", "1", game]);
+    assert_eq!(code, 0, "{err}");
+}
