@@ -54,6 +54,9 @@ pub struct DiffArgs {
     /// Also write the boards at the divergence side by side as an SVG picture
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// With --svg: overwrite FILE if it exists (never an input)
+    #[arg(long, requires = "svg")]
+    pub force: bool,
     /// Replay the single game under these rules instead of its own
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -270,6 +273,16 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
     }
     if let Some(out) = &args.svg {
+        let inputs: Vec<&Path> = [
+            Some(args.a.as_path()),
+            args.b.as_deref(),
+            args.elf.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        crate::record::check_not_input(out, &inputs)?;
+        crate::record::check_output(out, args.force)?;
         match &divergence {
             Some(d) => crate::svg::write_divergence(out, &ta, &tb, d)?,
             None => crate::svg::write_identical(out, &ta)?,
