@@ -12,8 +12,12 @@ use crate::log::{checkpoint_count, MoveLog};
 use crate::moves::{pack, packed_len, unpack};
 use crate::FORMAT_VERSION;
 
-/// Where the rules start.
+/// Where the rules start: the board size.
 const RULES_OFFSET: u64 = 6;
+/// Where the four-chance numerator is.
+const FOUR_NUMERATOR_OFFSET: u64 = 7;
+/// Where the four-chance denominator is.
+const FOUR_DENOMINATOR_OFFSET: u64 = 11;
 /// Where the opening length is.
 const OPENING_LEN_OFFSET: u64 = 15;
 
@@ -241,7 +245,7 @@ impl MoveLog {
         rules
             .validate()
             .map_err(|source| DecodeError::InvalidRules {
-                offset: RULES_OFFSET,
+                offset: rules_error_offset(&source, tail_offset),
                 source,
             })?;
         if rng_name != RNG_NAME.as_bytes() {
@@ -289,6 +293,20 @@ impl MoveLog {
             },
             complete,
         })
+    }
+}
+
+/// The byte of the field a rules error is about: the board size, the four-chance numerator
+/// (when it exceeds the denominator) or denominator (when zero), the opening length, or the
+/// win exponent (`tail_offset + 1`).
+fn rules_error_offset(error: &RulesError, tail_offset: u64) -> u64 {
+    match *error {
+        RulesError::Size { .. } => RULES_OFFSET,
+        RulesError::FourChance { denominator: 0, .. } => FOUR_DENOMINATOR_OFFSET,
+        RulesError::FourChance { .. } => FOUR_NUMERATOR_OFFSET,
+        RulesError::Opening { .. } => OPENING_LEN_OFFSET,
+        RulesError::WinTile { .. } => tail_offset + 1,
+        _ => RULES_OFFSET,
     }
 }
 
