@@ -109,10 +109,15 @@ fn run(cli: Cli) -> ExitCode {
                 }
             }
             // One sentence with its causes, never a backtrace.
+            // A cause whose text its error already shows (a library error that prints its
+            // source, e.g. a journal's) is not repeated.
             let mut message = err.to_string();
             for cause in err.chain().skip(1) {
-                message.push_str(": ");
-                message.push_str(&cause.to_string());
+                let cause = cause.to_string();
+                if !message.ends_with(&cause) {
+                    message.push_str(": ");
+                    message.push_str(&cause);
+                }
             }
             let _ = writeln!(io::stderr(), "twenty48: error: {message}");
             input::EXIT_BAD_INPUT.into()

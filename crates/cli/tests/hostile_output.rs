@@ -208,3 +208,16 @@ fn diff_refuses_an_unreadable_elf_and_game_zero() {
     let (code, _, err) = run(&["diff", "--game", "1", game]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn a_journal_error_names_its_cause_once() {
+    let dir = scratch("journal-cause");
+    let journal = dir.join("x.t48.journal");
+    std::fs::write(&journal, b"T48J\x01\x05\x00\x00\x00hello").unwrap();
+    let (code, _, err) = run(&["recover", journal.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is damaged"), "{err}");
+    assert_eq!(err.matches("not the magic").count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
