@@ -39,7 +39,8 @@ pub struct ManArgs {
     /// Write all pages (twenty48.1, twenty48-play.1, ...) into this directory
     #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
     pub dir: Option<PathBuf>,
-    /// With --dir: overwrite pages that exist (otherwise nothing is written if one does)
+    /// With --dir: overwrite pages that exist as regular files (otherwise nothing is written
+    /// if one exists)
     #[arg(long, requires = "dir")]
     pub force: bool,
 }

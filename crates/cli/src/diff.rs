@@ -54,7 +54,7 @@ pub struct DiffArgs {
     /// Also write the boards at the divergence side by side as an SVG picture
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// With --svg: overwrite FILE if it exists (never an input)
+    /// With --svg: overwrite FILE if it is a regular file (never an input)
     #[arg(long, requires = "svg")]
     pub force: bool,
     /// Replay the single game under these rules instead of its own

@@ -33,8 +33,9 @@ pub struct InspectArgs {
 }
 
 pub fn run(args: InspectArgs) -> Result<ExitCode> {
-    let bytes = input::read(&args.file)?;
-    let log = input::read_log(&args.file)?;
+    // One read: the size shown is that of the bytes decoded.
+    let bytes = input::read_log_file(&args.file)?;
+    let log = input::decode_log(&args.file, &bytes)?;
     let c = &log.claims;
     let moves_bytes = log.moves.len().div_ceil(4);
     if args.json {

@@ -49,7 +49,8 @@ pub struct PlayArgs {
     /// Where to save the game (a further game goes to FILE-2.t48, ...)
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Overwrite the output file if it exists
+    /// Overwrite the output file if it is a regular file (never a FIFO, device, directory,
+    /// socket or symbolic link)
     #[arg(long)]
     pub force: bool,
     /// Data directory for best scores and games saved without -o
@@ -245,11 +246,8 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         report.notes.push(n.clone());
     }
     if let Some(out) = &session.output {
-        if out.exists() && !session.force && !journal_path(out).exists() {
-            bail!(
-                "{} already exists (use --force to overwrite it)",
-                out.display()
-            );
+        if !journal_path(out).exists() {
+            crate::record::check_output(out, session.force)?;
         }
     }
     let pending = pending_journals(&session, &games_dir);

@@ -62,7 +62,8 @@ pub struct RecordArgs {
     /// Output file
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
-    /// Overwrite the output file if it exists
+    /// Overwrite the output file if it is a regular file (never a FIFO, device, directory,
+    /// socket or symbolic link)
     #[arg(long)]
     pub force: bool,
     /// Print the summary as JSON (shape in docs/json.md)
@@ -70,8 +71,33 @@ pub struct RecordArgs {
     pub json: bool,
 }
 
+/// What kind of file, in words, for an error.
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// Whether an output file may be written: anything already at `path` is refused unless
-/// `force` is given.
+/// `force` is given, and even then only a regular file may be replaced (never a FIFO, a
+/// device, a directory, a socket, or a symbolic link, which is not followed).
 pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -80,7 +106,12 @@ pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
             "{} already exists (use --force to overwrite it)",
             path.display()
         ),
-        Ok(_) => Ok(()),
+        Ok(m) if m.file_type().is_file() => Ok(()),
+        Ok(m) => bail!(
+            "{} is {}; --force only replaces regular files (write elsewhere)",
+            path.display(),
+            kind_of(m.file_type())
+        ),
     }
 }
 

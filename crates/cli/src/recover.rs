@@ -32,7 +32,8 @@ pub struct RecoverArgs {
     /// Where to write the game [default: the journal's name without .journal]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Overwrite the output file if it exists
+    /// Overwrite the output file if it is a regular file (never a FIFO, device, directory,
+    /// socket or symbolic link)
     #[arg(long)]
     pub force: bool,
     /// Keep the journal after writing the game
@@ -66,6 +67,7 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
             output.display()
         );
     }
+    crate::record::check_output(&output, args.force)?;
     let log = &recovered.log;
     crate::record::write_output(&output, &log.encode(), args.force)?;
     if !args.keep {

@@ -60,7 +60,7 @@ pub struct ReplayArgs {
     /// With --svg: the board after this many moves (0: the opening)
     #[arg(long = "move", value_name = "N", requires = "svg")]
     pub at_move: Option<u32>,
-    /// With --svg: overwrite FILE if it exists (never the game being replayed)
+    /// With --svg: overwrite FILE if it is a regular file (never the game being replayed)
     #[arg(long, requires = "svg")]
     pub force: bool,
 }

@@ -436,3 +436,88 @@ fn issue_10_recover_refuses_to_write_over_its_own_journal() {
     assert_eq!(log.claims.move_count, 5);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---- item 4: --force replaces regular files only
+
+#[test]
+fn issue_10_force_never_replaces_anything_but_a_regular_file() {
+    let dir = temp_dir("special");
+    let fifo = dir.join("fifo.t48");
+    mkfifo(&fifo);
+    let sub = dir.join("dir.t48");
+    fs::create_dir(&sub).unwrap();
+    let sock = dir.join("sock.t48");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let real = dir.join("real.t48");
+    fs::write(&real, b"the link's target").unwrap();
+    let link = dir.join("link.t48");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let cases = [
+        (&fifo, "a FIFO"),
+        (&sub, "a directory"),
+        (&sock, "a socket"),
+        (&link, "a symbolic link"),
+    ];
+    for (path, kind) in cases {
+        let result = run(&[
+            "record",
+            "--seed",
+            "1",
+            "--moves",
+            "LURD",
+            "-o",
+            s(path),
+            "--force",
+        ]);
+        assert_eq!(result.status.code(), Some(2), "{}", stderr(&result));
+        let text = stderr(&result);
+        assert!(
+            text.contains(kind) && text.contains("only replaces regular files"),
+            "{text}"
+        );
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(fs::symlink_metadata(&sub).unwrap().is_dir());
+    assert!(fs::symlink_metadata(&sock).unwrap().file_type().is_socket());
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read(&real).unwrap(), b"the link's target");
+    // The same check guards recover, replay --svg and diff --svg.
+    let game = dir.join("g.t48");
+    assert!(record(2, "LURD", &game).status.success());
+    for args in [
+        vec!["replay", s(&game), "--svg", s(&fifo), "--force"],
+        vec!["diff", s(&game), "--svg", s(&fifo), "--force"],
+    ] {
+        let result = run(&args);
+        assert!(stderr(&result).contains("a FIFO"), "{}", stderr(&result));
+    }
+    journal_with(&dir.join("j.t48"), 3, 2);
+    let result = run(&[
+        "recover",
+        s(&journal_path(&dir.join("j.t48"))),
+        "-o",
+        s(&fifo),
+        "--force",
+    ]);
+    assert!(stderr(&result).contains("a FIFO"), "{}", stderr(&result));
+    assert!(journal_path(&dir.join("j.t48")).exists());
+    // A regular file is replaced.
+    assert!(run(&[
+        "record",
+        "--seed",
+        "1",
+        "--moves",
+        "LURD",
+        "-o",
+        s(&real),
+        "--force"
+    ])
+    .status
+    .success());
+    assert!(MoveLog::decode(&fs::read(&real).unwrap()).is_ok());
+    fs::remove_dir_all(&dir).unwrap();
+}

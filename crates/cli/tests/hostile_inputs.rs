@@ -1,0 +1,176 @@
+//! The binary under hostile input (issue 10, items 6-9 and 12): inputs that never end, very
+//! long games, FIFOs, directory loops, paths named twice, missing and unreadable paths.
+//! Memory is bounded by `ulimit -v` on the child, never by timing it; every child that could
+//! hang is waited for with a deadline and killed if it passes it.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_twenty48");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The exit status, stdout and stderr of `child`, or a failed test if it has not ended
+/// within a minute (it is killed first, so no process is left behind).
+fn finish(mut child: Child, what: &str) -> (i32, String, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let (out, err) = (out.join().unwrap(), err.join().unwrap());
+            return (status.code().unwrap_or(-1), out, err);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within a minute (it hangs)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn spawn(dir: &Path, args: &[&str]) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    finish(spawn(dir, args), &args.join(" "))
+}
+
+/// Runs the binary with its address space limited to `kib` KiB (`ulimit -v`): a command that
+/// reads or builds without bound fails with an allocation error instead of its answer.
+fn run_limited(dir: &Path, kib: u64, args: &str) -> (i32, String, String) {
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib}; exec \"$0\" {args}"))
+        .arg(BIN)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    finish(child, args)
+}
+
+fn record(dir: &Path, name: &str, moves: &str) {
+    let (code, _, err) = run(
+        dir,
+        &["record", "--seed", "42", "--moves", moves, "-o", name],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+// Item 6: inputs are never read whole without a limit.
+
+#[test]
+fn issue10_inspect_of_an_endless_device_stops_at_its_first_bytes() {
+    let dir = scratch("inspect-zero");
+    let (code, _, err) = run_limited(&dir, 200_000, "inspect /dev/zero");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a twenty48 move log"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue10_verify_and_replay_of_an_endless_device_stop_at_its_first_bytes() {
+    let dir = scratch("verify-zero");
+    let (code, out, err) = run_limited(&dir, 200_000, "verify /dev/zero");
+    assert_eq!(code, 2, "{err}");
+    assert!(out.contains("not a twenty48 move log"), "{out}{err}");
+    let (code, _, err) = run_limited(&dir, 200_000, "replay /dev/zero");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a twenty48 move log"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue10_a_moves_file_is_read_up_to_its_stated_cap() {
+    let dir = scratch("moves-zero");
+    let (code, _, err) = run_limited(
+        &dir,
+        400_000,
+        "record --seed 1 --moves-file /dev/zero -o never.t48",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("larger than 64 MiB"), "{err}");
+    assert!(!dir.join("never.t48").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue10_a_log_is_read_only_as_far_as_its_header_says() {
+    let dir = scratch("trailing");
+    record(&dir, "g.t48", "LURDLLUR");
+    let mut bytes = std::fs::read(dir.join("g.t48")).unwrap();
+    let end = bytes.len();
+    // A valid log followed by more bytes than are read to count them.
+    bytes.resize(end + 3 * 1024 * 1024, 0);
+    std::fs::write(dir.join("long.t48"), &bytes).unwrap();
+    for cmd in ["inspect", "replay", "verify"] {
+        let (code, out, err) = run(&dir, &[cmd, "long.t48"]);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(
+            format!("{out}{err}").contains(&format!(
+                "more than 1048576 unexpected trailing bytes after the end of the move log at byte {end}"
+            )),
+            "{cmd}: {out}{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Item 8 (in part): a file is opened once.
+
+#[test]
+fn issue10_inspect_reads_its_input_from_one_handle() {
+    let dir = scratch("fifo-inspect");
+    record(&dir, "g.t48", "LURDLLUR");
+    let bytes = std::fs::read(dir.join("g.t48")).unwrap();
+    let fifo = dir.join("g-pipe.t48");
+    mkfifo(&fifo);
+    // A FIFO can be read once: a second open waits for a writer that never comes.
+    let child = spawn(&dir, &["inspect", "g-pipe.t48", "--json"]);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&fifo)
+        .unwrap()
+        .write_all(&bytes)
+        .unwrap();
+    let (code, out, err) = finish(child, "inspect of a FIFO");
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["bytes"], bytes.len());
+    assert_eq!(doc["moves"], 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
