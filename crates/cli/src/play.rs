@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use crossterm::event::{self, Event};
+use crossterm::event::Event;
 use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
@@ -213,19 +213,47 @@ fn question_screen(lines: &[String]) -> Screen {
     }
 }
 
-/// Waits for Y or N (Q counts as N); `None` for Ctrl-C.
-fn ask(term: &mut Terminal, lines: &[String]) -> Result<Option<bool>> {
+/// An answer to the resume question.
+enum Answer {
+    Yes,
+    No,
+    /// Ctrl-C.
+    Leave,
+    /// The terminal went away.
+    Gone,
+}
+
+/// Waits for Y or N (Q counts as N).
+fn ask(term: &mut Terminal, lines: &[String]) -> Result<Answer> {
     loop {
         term.draw(&question_screen(lines))?;
-        if let Event::Key(key) = event::read()? {
-            match resume_answer(action(key)) {
-                Some(Resume::Yes) => return Ok(Some(true)),
-                Some(Resume::No) => return Ok(Some(false)),
-                Some(Resume::Leave) => return Ok(None),
+        match term.read_event()? {
+            None => return Ok(Answer::Gone),
+            Some(Event::Key(key)) => match resume_answer(action(key)) {
+                Some(Resume::Yes) => return Ok(Answer::Yes),
+                Some(Resume::No) => return Ok(Answer::No),
+                Some(Resume::Leave) => return Ok(Answer::Leave),
                 None => {}
-            }
+            },
+            Some(_) => {}
         }
     }
+}
+
+/// Exit status when the terminal goes away: as for the hang-up signal.
+const EXIT_TERMINAL_GONE: u8 = 130;
+
+/// Leaves after the terminal went away: every move is in the journal, which stays for the
+/// next `play` or `twenty48 recover`. Nothing is drawn or asked any more.
+fn terminal_gone(term: Terminal, journal: Option<&Path>) -> Result<ExitCode> {
+    drop(term);
+    use std::io::Write;
+    let kept = journal.map_or(String::new(), |j| format!("; {} is kept", j.display()));
+    let _ = writeln!(
+        std::io::stderr(),
+        "twenty48: the terminal went away{kept} (every move is in it)"
+    );
+    Ok(ExitCode::from(EXIT_TERMINAL_GONE))
 }
 
 pub fn run_session(session: Session) -> Result<ExitCode> {
@@ -289,11 +317,16 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 ),
             ],
         )?;
-        let Some(resume) = resume else {
-            // Ctrl-C: leave at once, the journal as it is.
-            drop(term);
-            eprintln!("note: {} is left as it is", journal.display());
-            return Ok(ExitCode::SUCCESS);
+        let resume = match resume {
+            Answer::Yes => true,
+            Answer::No => false,
+            Answer::Leave => {
+                // Ctrl-C: leave at once, the journal as it is.
+                drop(term);
+                eprintln!("note: {} is left as it is", journal.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            Answer::Gone => return terminal_gone(term, Some(&journal)),
         };
         let (journal, recovered) = Journal::resume(&journal)?;
         if let Some(d) = &recovered.damage {
@@ -383,7 +416,11 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             note: note.as_deref(),
         };
         term.draw(&render_play(&view))?;
-        let Event::Key(key) = event::read()? else {
+        let Some(event) = term.read_event()? else {
+            let journal = current.journal.as_ref().map(|j| j.path().to_path_buf());
+            return terminal_gone(term, journal.as_deref());
+        };
+        let Event::Key(key) = event else {
             continue;
         };
         match flow.key(action(key)) {

@@ -119,6 +119,7 @@ impl Pty {
         unsafe {
             let fl = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
             libc::fcntl(master.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
+            libc::fcntl(master.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC);
         }
         let mut cmd = bin();
         let err = match opts.stderr {
@@ -141,6 +142,13 @@ impl Pty {
                 }
                 if ctty && libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
                     return Err(std::io::Error::last_os_error());
+                }
+                // No copy of a pty master (this test's or another's) may live on in the
+                // child, or closing the master would not hang the terminal up.
+                for fd in 3..1024 {
+                    if libc::isatty(fd) == 1 {
+                        libc::close(fd);
+                    }
                 }
                 Ok(())
             });
@@ -217,6 +225,11 @@ impl Pty {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+
+    /// Closes the terminal, as a closed window or a dropped SSH connection does.
+    fn hang_up(&mut self) {
+        self.master = None;
+    }
 }
 
 impl Drop for Pty {
@@ -247,6 +260,37 @@ const ON_PTY: PtyOptions<'static> = PtyOptions {
     ctty: true,
     stderr: None,
 };
+
+/// Plays real moves from the opening of `seed` until `count` moves show; returns them.
+fn make_moves(pty: &mut Pty, seed: u64, count: u32) -> Vec<Direction> {
+    let mut game = twenty48_engine::Game::new(Rules::CLASSIC, seed).unwrap();
+    let mut made = Vec::new();
+    for dir in Direction::ALL.iter().cycle() {
+        if game.move_count() == count {
+            break;
+        }
+        if game.play(*dir).unwrap().moved {
+            let key = match dir {
+                Direction::Up => "w",
+                Direction::Left => "a",
+                Direction::Right => "d",
+                Direction::Down => "s",
+            };
+            pty.send(key);
+            pty.wait_for(&[&format!("moves {}", game.move_count())]);
+            made.push(*dir);
+        }
+    }
+    made
+}
+
+fn journal_moves(path: &Path) -> u32 {
+    twenty48_tui::recover(path, &fs::read(path).unwrap())
+        .unwrap()
+        .log
+        .claims
+        .move_count
+}
 
 // ---- item 2: nothing is replaced without --force
 
@@ -519,5 +563,63 @@ fn issue_10_force_never_replaces_anything_but_a_regular_file() {
     .status
     .success());
     assert!(MoveLog::decode(&fs::read(&real).unwrap()).is_ok());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---- item 1: a closed terminal ends play promptly, keeping the journal
+
+fn play_ends_when_the_terminal_goes(name: &str, ctty: bool) {
+    let dir = temp_dir(name);
+    let out = dir.join("p.t48");
+    let mut pty = play(&dir, &out, 11, PtyOptions { ctty, stderr: None });
+    pty.wait_for(&["moves 0"]);
+    make_moves(&mut pty, 11, 3);
+    pty.hang_up();
+    let status = pty.exit_within(Duration::from_secs(5));
+    assert!(
+        status.is_some(),
+        "play still runs 5 s after its terminal went away"
+    );
+    assert_eq!(journal_moves(&journal_path(&out)), 3, "the journal is kept");
+    assert!(!out.exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue_10_play_ends_when_its_terminal_hangs_up() {
+    // The pty is the controlling terminal: closing it sends SIGHUP too.
+    play_ends_when_the_terminal_goes("hangup", true);
+}
+
+#[test]
+fn issue_10_play_ends_at_end_of_input_without_a_signal() {
+    // No controlling terminal: no SIGHUP, only end of file / EIO on stdin.
+    play_ends_when_the_terminal_goes("eof", false);
+}
+
+#[test]
+fn issue_10_sigterm_ends_play_even_when_stderr_fails() {
+    let dir = temp_dir("sigterm");
+    let out = dir.join("p.t48");
+    let full = Path::new("/dev/full");
+    let mut pty = play(
+        &dir,
+        &out,
+        12,
+        PtyOptions {
+            ctty: true,
+            stderr: Some(full),
+        },
+    );
+    pty.wait_for(&["moves 0"]);
+    make_moves(&mut pty, 12, 2);
+    // SAFETY: a signal to our own child.
+    assert_eq!(
+        unsafe { libc::kill(pty.child.id() as i32, libc::SIGTERM) },
+        0
+    );
+    let status = pty.exit_within(Duration::from_secs(5));
+    assert!(status.is_some(), "play still runs 5 s after SIGTERM");
+    assert_eq!(journal_moves(&journal_path(&out)), 2, "the journal is kept");
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,14 +2,18 @@
 //! back on quit, on an error, on Ctrl-C (a key in raw mode, so the program sees it and leaves
 //! through the same path), on a panic (a hook restores the terminal before the message), and
 //! on SIGINT, SIGTERM or SIGHUP sent from outside (the terminal is restored and the process
-//! exits with status 130; every move is already on disk in the journal).
+//! exits with status 130; every move is already on disk in the journal). A terminal that goes
+//! away without a signal (end of file or a hang-up on stdin) is noticed by
+//! [`Terminal::read_event`], which then returns `None` instead of waiting for ever.
 
 use std::io::{self, Write};
 use std::sync::Once;
+use std::time::Duration;
 
 use crate::palette::ColorMode;
 use crate::screen::Screen;
 use crossterm::cursor::{Hide, MoveTo, Show};
+use crossterm::event::{self, Event};
 use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen,
 };
@@ -49,9 +53,14 @@ impl Terminal {
             }));
             // A signal from outside (kill, a closed terminal window): give the terminal back
             // and leave. If a handler is already installed, it stays in charge.
+            // Nothing here may panic or wait: the terminal may be gone, so writes fail (a
+            // panic would end this thread and leave the process running).
             let _ = ctrlc::set_handler(|| {
                 restore();
-                eprintln!("twenty48: interrupted; every move so far is in the journal");
+                let _ = writeln!(
+                    io::stderr(),
+                    "twenty48: interrupted; every move so far is in the journal"
+                );
                 std::process::exit(130);
             });
         });
@@ -64,6 +73,27 @@ impl Terminal {
         Ok(Terminal {
             colors: ColorMode::from_env(),
         })
+    }
+
+    /// Waits for the next event (a key, a resize). `None` when the terminal is gone: stdin
+    /// hung up, failed or reached its end. The caller should then leave, keeping what is on
+    /// disk; reading on would only see end of file again and again.
+    pub fn read_event(&mut self) -> io::Result<Option<Event>> {
+        loop {
+            if event::poll(Duration::ZERO)? {
+                return event::read().map(Some);
+            }
+            match wait_for_input(Duration::from_millis(250))? {
+                Input::Gone => return Ok(None),
+                Input::Ready => {
+                    if event::poll(Duration::from_millis(100))? {
+                        return event::read().map(Some);
+                    }
+                }
+                // A resize is an event crossterm reports without input.
+                Input::Nothing => {}
+            }
+        }
     }
 
     /// Draws a screen from the top-left corner, clearing what is below it.
@@ -80,4 +110,59 @@ impl Drop for Terminal {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// What stdin has after a wait.
+enum Input {
+    /// Bytes to read.
+    Ready,
+    /// Nothing yet.
+    Nothing,
+    /// End of file, a hang-up or an error: the terminal is gone.
+    Gone,
+}
+
+/// Waits up to `timeout` for stdin to have bytes or to be gone.
+#[cfg(unix)]
+fn wait_for_input(timeout: Duration) -> io::Result<Input> {
+    let mut fd = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for the duration of the call.
+    let rc = unsafe { libc::poll(&mut fd, 1, timeout.as_millis() as libc::c_int) };
+    if rc < 0 {
+        let e = io::Error::last_os_error();
+        return if e.kind() == io::ErrorKind::Interrupted {
+            Ok(Input::Nothing)
+        } else {
+            Err(e)
+        };
+    }
+    if rc == 0 {
+        return Ok(Input::Nothing);
+    }
+    if fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        return Ok(Input::Gone);
+    }
+    // Readable with no bytes waiting is end of file.
+    let mut waiting: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int.
+    let rc = unsafe { libc::ioctl(libc::STDIN_FILENO, libc::FIONREAD, &mut waiting) };
+    Ok(if rc < 0 || waiting <= 0 {
+        Input::Gone
+    } else {
+        Input::Ready
+    })
+}
+
+/// Elsewhere crossterm's own wait is used (no end-of-file check).
+#[cfg(not(unix))]
+fn wait_for_input(timeout: Duration) -> io::Result<Input> {
+    Ok(if event::poll(timeout)? {
+        Input::Ready
+    } else {
+        Input::Nothing
+    })
 }
