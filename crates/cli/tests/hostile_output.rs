@@ -221,3 +221,28 @@ fn a_journal_error_names_its_cause_once() {
     assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_250_character_output_name_is_written() {
+    let dir = scratch("long-name");
+    let name = format!("{}.t48", "a".repeat(246));
+    let path = dir.join(&name);
+    let (code, out, err) = run(&[
+        "record",
+        "--seed",
+        "3",
+        "--bot",
+        "greedy",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = run(&["verify", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no temp file left"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

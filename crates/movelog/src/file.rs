@@ -28,6 +28,21 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
     })
 }
 
+/// The temp file's name: `.<name>.tmp-<pid>-<n>`, with `name` cut to its first
+/// [`TEMP_STEM`] bytes (at a character boundary) so that the whole stays within the 255-byte
+/// limit on a file name (NAME_MAX) for any name that is itself valid.
+fn temp_name(name: &std::ffi::OsStr, pid: u32, n: u64) -> String {
+    let name = name.to_string_lossy();
+    let mut end = name.len().min(TEMP_STEM);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.tmp-{pid}-{n}", &name[..end])
+}
+
+/// At most this many bytes of the target's name begin its temp file's name.
+const TEMP_STEM: usize = 200;
+
 /// Writes the temp file and syncs it, then `place`s it at `path` and syncs the directory.
 fn write_via_temp(
     path: &Path,
@@ -44,11 +59,8 @@ fn write_via_temp(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
     let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-    tmp_name.push(format!(".tmp-{}-{n}", std::process::id()));
-    let tmp = dir.join(tmp_name);
+    let tmp = dir.join(temp_name(name, std::process::id(), n));
     let result = (|| {
         let mut file = File::create(&tmp)?;
         file.write_all(bytes)?;
@@ -68,6 +80,27 @@ fn write_via_temp(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_of_255_bytes_gets_a_temp_name_within_name_max() {
+        let dir = std::env::temp_dir().join(format!("t48-long-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        for len in [250, 255] {
+            let path = dir.join(format!("{}.t48", "g".repeat(len - 4)));
+            write_new(&path, b"long").unwrap();
+            write_atomic(&path, b"longer").unwrap();
+            assert_eq!(fs::read(&path).unwrap(), b"longer");
+        }
+        let tmp = temp_name(
+            std::ffi::OsStr::new(&"\u{e9}".repeat(200)),
+            u32::MAX,
+            u64::MAX,
+        );
+        assert!(tmp.len() <= 255, "{}", tmp.len());
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 2, "no temp file left");
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn write_new_never_replaces_and_leaves_no_temp_file() {
