@@ -1,5 +1,6 @@
 //! `twenty48 replay`: show a recorded game board by board, checking it as it goes.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -117,38 +118,22 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         Engine::Reference => EngineChoice::Reference,
         _ => EngineChoice::Fast,
     };
-    let (states, problem) = if args.final_only {
-        // Only the last state is shown: the verifier's report has it, without a state per
-        // move (the report's last state is the replay's, also where it stops at a problem).
-        let report = verify(&log, choice);
-        (report.last.into_iter().collect(), report.problem)
-    } else {
-        let mut states = Vec::new();
-        let result = replay(&log, engine, |s| states.push(s.clone()));
-        // Claims are checked by the verifier on the same engine.
-        let problem = match result {
-            Err(p) => Some(p),
-            Ok(_) => verify(&log, choice).problem,
-        };
-        (states, problem)
-    };
-    let shown: &[State] = if args.final_only {
-        states.last().map_or(&[], std::slice::from_ref)
-    } else {
-        &states
-    };
+    // Every state is written as the replay reaches it, never gathered: memory stays the
+    // same however long the game.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let doc = json!({
+        // The document's head; the states follow one a line, then the verdict.
+        let head = json!({
             "file": args.file.display().to_string(),
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
             "complete": log.complete,
-            "states": shown.iter().map(|s| view::state_json(s, size)).collect::<Vec<_>>(),
-            "verdict": {"ok": problem.is_none(), "problem": problem.as_ref().map(|p| p.to_string())},
-        });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        })
+        .to_string();
+        write!(out, "{},\"states\":[", head.trim_end_matches('}'))?;
     } else {
-        println!(
+        writeln!(
+            out,
             "{}: {} rules ({}), seed {}, {} moves{}",
             args.file.display(),
             rules_name(&log.rules),
@@ -160,29 +145,72 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
             } else {
                 " (incomplete log)"
             }
-        );
-        for s in shown {
-            print!("{}", state_text(s, size));
+        )?;
+    }
+    let mut shown = 0usize;
+    let mut write_error = None;
+    let mut emit = |out: &mut std::io::BufWriter<_>, s: &State| {
+        let written = if args.json {
+            let sep = if shown == 0 { "\n" } else { ",\n" };
+            write!(out, "{sep}{}", view::state_json(s, size))
+        } else {
+            out.write_all(state_text(s, size).as_bytes())
+        };
+        shown += 1;
+        written
+    };
+    let (last, problem) = if args.final_only {
+        // Only the last state is shown: the verifier's report has it, without a state per
+        // move (the report's last state is the replay's, also where it stops at a problem).
+        let report = verify(&log, choice);
+        if let Some(s) = &report.last {
+            emit(&mut out, s)?;
         }
-        if let Some(last) = states.last() {
+        (report.last, report.problem)
+    } else {
+        let mut last = None;
+        let result = replay(&log, engine, |s| {
+            if write_error.is_none() {
+                write_error = emit(&mut out, s).err();
+            }
+            last = Some(s.clone());
+        });
+        // Claims are checked by the verifier on the same engine.
+        let problem = match result {
+            Err(p) => Some(p),
+            Ok(_) => verify(&log, choice).problem,
+        };
+        (last, problem)
+    };
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    if args.json {
+        let verdict =
+            json!({"ok": problem.is_none(), "problem": problem.as_ref().map(|p| p.to_string())});
+        writeln!(out, "\n],\"verdict\":{verdict}}}")?;
+    } else {
+        if let Some(last) = &last {
             let max = last
                 .cells
                 .as_ref()
                 .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0));
-            println!(
+            writeln!(
+                out,
                 "final: move {}, score {}, largest tile {}, {}, hash {:016x}",
                 last.move_number,
                 last.score,
                 tile_value(max),
                 last.status,
                 last.hash
-            );
+            )?;
         }
         match &problem {
-            None => println!("verified: every move, checkpoint and claim holds"),
-            Some(p) => println!("FAILED: {p}"),
+            None => writeln!(out, "verified: every move, checkpoint and claim holds")?,
+            Some(p) => writeln!(out, "FAILED: {p}")?,
         }
     }
+    out.flush()?;
     Ok(if problem.is_some() {
         ExitCode::from(EXIT_FAILED)
     } else {
