@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use twenty48_verify::batch::{collect, verify_all, Verdict};
+use twenty48_verify::batch::{list, verify_all, Verdict};
 use twenty48_verify::EngineChoice;
 
 use crate::input::{EXIT_BAD_INPUT, EXIT_FAILED};
@@ -79,15 +79,15 @@ fn line(path: &Path, verdict: &Verdict) -> String {
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
-    for p in &args.paths {
-        if !p.exists() {
-            bail!("{} does not exist", p.display());
-        }
+    // A path that cannot be read is an unreadable entry of the report, not the end of it.
+    let listing = list(&args.paths);
+    for (path, why) in &listing.skipped {
+        eprintln!("note: skipped {}: {why}", path.display());
     }
-    let files = collect(&args.paths).context("cannot list the files to verify")?;
-    if files.is_empty() {
+    if listing.files.is_empty() && listing.unreadable.is_empty() {
         bail!("no .t48 files found under the given paths");
     }
+    let files = listing.files;
     let engines = match args.engine {
         Engines::Fast => EngineChoice::Fast,
         Engines::Reference => EngineChoice::Reference,
@@ -96,9 +96,9 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let total = files.len();
     // Drawn only when stderr is a terminal and there is more than one file.
-    let progress = (files.len() > 1).then(|| Progress::counter(total as u64, "verifying", "files"));
+    let progress =
+        (files.len() > 1).then(|| Progress::counter(files.len() as u64, "verifying", "files"));
     let verdicts = verify_all(&files, engines, threads, &|_, _, _| {
         if let Some(p) = &progress {
             p.inc(1);
@@ -107,6 +107,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     if let Some(p) = progress {
         p.finish();
     }
+    // The paths that could not be read follow the files that could.
+    let (mut files, mut verdicts) = (files, verdicts);
+    for (path, e) in listing.unreadable {
+        files.push(path);
+        verdicts.push(Verdict::Unreadable(e));
+    }
+    let total = files.len();
     let verified = verdicts.iter().filter(|v| v.is_ok()).count();
     let unreadable = verdicts
         .iter()

@@ -185,7 +185,23 @@ fn issue10_replay_json_of_a_long_game_streams_in_bounded_memory() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// Item 8 (in part): a file is opened once.
+// Item 8: FIFOs neither hang a directory walk nor are opened twice.
+
+#[test]
+fn issue10_a_fifo_in_a_verified_directory_is_skipped_with_a_note() {
+    let dir = scratch("fifo-dir");
+    std::fs::create_dir(dir.join("games")).unwrap();
+    record(&dir.join("games"), "a.t48", "LURDLLUR");
+    mkfifo(&dir.join("games/pipe.t48"));
+    let (code, out, err) = run(&dir, &["verify", "games"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 file(s): 1 verified"), "{out}");
+    assert!(
+        err.contains("skipped games/pipe.t48: not a regular file"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
 
 #[test]
 fn issue10_inspect_reads_its_input_from_one_handle() {
@@ -207,5 +223,87 @@ fn issue10_inspect_reads_its_input_from_one_handle() {
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["bytes"], bytes.len());
     assert_eq!(doc["moves"], 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Item 9: no directory loops, no file verified twice.
+
+#[test]
+fn issue10_verify_walks_a_directory_symlink_loop_once() {
+    let dir = scratch("loop");
+    std::fs::create_dir_all(dir.join("games/sub")).unwrap();
+    record(&dir.join("games"), "a.t48", "LURDLLUR");
+    std::os::unix::fs::symlink("..", dir.join("games/sub/up")).unwrap();
+    let (code, out, err) = run(&dir, &["verify", "games"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 file(s): 1 verified"), "{out}");
+    assert!(
+        err.contains("skipped games/sub/up: a directory already walked"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue10_a_file_named_twice_is_verified_once() {
+    let dir = scratch("twice");
+    record(&dir, "a.t48", "LURDLLUR");
+    std::fs::hard_link(dir.join("a.t48"), dir.join("b.t48")).unwrap();
+    let (code, out, err) = run(&dir, &["verify", "a.t48", "a.t48", ".", "b.t48"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 file(s): 1 verified"), "{out}");
+    assert!(err.contains("the same file as one already listed"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Item 12: one unreadable path does not stop the others.
+
+#[test]
+fn issue10_a_missing_path_is_reported_and_the_others_verified() {
+    let dir = scratch("missing");
+    record(&dir, "a.t48", "LURDLLUR");
+    record(&dir, "b.t48", "LURD");
+    let (code, out, err) = run(&dir, &["verify", "a.t48", "nosuch.t48", "b.t48"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("ok      a.t48"), "{out}");
+    assert!(out.contains("ok      b.t48"), "{out}");
+    assert!(
+        out.contains("ERROR   nosuch.t48: cannot read: No such file or directory"),
+        "{out}"
+    );
+    assert!(
+        out.contains("3 file(s): 2 verified, 0 failed, 1 unreadable"),
+        "{out}"
+    );
+    let (code, out, _) = run(&dir, &["verify", "--json", "a.t48", "nosuch.t48"]);
+    assert_eq!(code, 2);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["summary"]["unreadable"], 1);
+    assert_eq!(doc["summary"]["verified"], 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue10_an_unreadable_subdirectory_is_named_and_the_rest_verified() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("unreadable-dir");
+    std::fs::create_dir_all(dir.join("games/locked")).unwrap();
+    record(&dir.join("games"), "a.t48", "LURDLLUR");
+    let locked = dir.join("games/locked");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root lists any directory: then the lock cannot be tested.
+    let listable = std::fs::read_dir(&locked).is_ok();
+    let (code, out, err) = run(&dir, &["verify", "games"]);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if listable {
+        eprintln!("skipped: running as a user who can list a directory with mode 000");
+    } else {
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(out.contains("ok      games/a.t48"), "{out}");
+        assert!(
+            out.contains("ERROR   games/locked: cannot read: cannot list the directory"),
+            "{out}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -138,45 +138,142 @@ pub fn read_log_bytes(
     ))
 }
 
-/// The `.t48` files under `paths`: files are taken as given, directories are walked
-/// recursively. Sorted by path, so every run reports in the same order.
-pub fn collect(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
-    // Each directory's entries sorted by name, subdirectories walked in place: the same
-    // order as sorting the whole paths, without comparing them component by component.
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-        let mut entries = Vec::new();
-        for entry in fs::read_dir(dir)? {
-            let entry = entry?;
-            // The entry's type comes with the directory listing; only a symbolic link
-            // needs a look at what it points to.
-            let kind = entry.file_type()?;
-            let path = entry.path();
-            let is_dir = if kind.is_symlink() {
-                path.is_dir()
+/// What [`list`] found under the paths it was given.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// The files to verify, each once, in order: the paths as given, directories walked
+    /// recursively with each directory's entries sorted by name.
+    pub files: Vec<PathBuf>,
+    /// Paths that could not be read (a missing path, a directory that cannot be listed, a
+    /// broken link to a `.t48` name), each with its cause: each is an unreadable entry of
+    /// the report, and the others are verified all the same.
+    pub unreadable: Vec<(PathBuf, std::io::Error)>,
+    /// What was left out, and why (a FIFO, a device, a directory reached a second time
+    /// through a link, a file named twice): one note each.
+    pub skipped: Vec<(PathBuf, Skip)>,
+}
+
+/// Why [`list`] left a path out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Skip {
+    /// A `.t48` name found in a directory that is not a regular file (a FIFO, a socket or a
+    /// device: reading one could wait forever).
+    NotRegular,
+    /// A directory already walked, reached again through a symbolic link (a loop, or a
+    /// second name for it).
+    DirectoryAgain,
+    /// A file already listed under another name, or named twice.
+    FileAgain,
+}
+
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Skip::NotRegular => "not a regular file (a FIFO, socket or device)",
+            Skip::DirectoryAgain => {
+                "a directory already walked (a symbolic link loop or a second name)"
+            }
+            Skip::FileAgain => "the same file as one already listed",
+        })
+    }
+}
+
+/// What identifies a file or directory whatever its name: (device, inode) on Unix, the
+/// canonical path elsewhere.
+#[cfg(unix)]
+fn identity(_path: &Path, meta: &fs::Metadata) -> Option<(u64, u64, PathBuf)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino(), PathBuf::new()))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path, _meta: &fs::Metadata) -> Option<(u64, u64, PathBuf)> {
+    fs::canonicalize(path).ok().map(|p| (0, 0, p))
+}
+
+/// Walks `paths` for `.t48` files. Never stops at a path it cannot read: that path is
+/// reported in [`Listing::unreadable`] and the walk goes on. Symbolic links are followed,
+/// but a directory is walked once (so a link loop ends), a file is listed once however it is
+/// named, and a non-regular file met in a directory is skipped unopened.
+pub fn list(paths: &[PathBuf]) -> Listing {
+    #[derive(Default)]
+    struct Walk {
+        out: Listing,
+        seen_dirs: std::collections::HashSet<(u64, u64, PathBuf)>,
+        seen_files: std::collections::HashSet<(u64, u64, PathBuf)>,
+    }
+    impl Walk {
+        fn file(&mut self, path: PathBuf, meta: &fs::Metadata) {
+            let again = identity(&path, meta).is_some_and(|id| !self.seen_files.insert(id));
+            if again {
+                self.out.skipped.push((path, Skip::FileAgain));
             } else {
-                kind.is_dir()
-            };
-            entries.push((entry.file_name(), is_dir, path));
-        }
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (_, is_dir, path) in entries {
-            if is_dir {
-                walk(&path, out)?;
-            } else if path.extension().and_then(|e| e.to_str()) == Some(EXTENSION) {
-                out.push(path);
+                self.out.files.push(path);
             }
         }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out)?;
-        } else {
-            out.push(p.clone());
+
+        fn dir(&mut self, dir: &Path, meta: &fs::Metadata) {
+            if let Some(id) = identity(dir, meta) {
+                if !self.seen_dirs.insert(id) {
+                    self.out
+                        .skipped
+                        .push((dir.to_path_buf(), Skip::DirectoryAgain));
+                    return;
+                }
+            }
+            let listed = fs::read_dir(dir).and_then(|entries| {
+                entries
+                    .map(|e| e.map(|e| (e.file_name(), e.path())))
+                    .collect::<std::io::Result<Vec<_>>>()
+            });
+            let mut entries = match listed {
+                Ok(entries) => entries,
+                Err(e) => {
+                    let cause =
+                        std::io::Error::new(e.kind(), format!("cannot list the directory: {e}"));
+                    self.out.unreadable.push((dir.to_path_buf(), cause));
+                    return;
+                }
+            };
+            // Each directory's entries sorted by name, subdirectories walked in place: the
+            // same order as sorting the whole paths.
+            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (_, path) in entries {
+                let is_log = path.extension().and_then(|e| e.to_str()) == Some(EXTENSION);
+                // Follows links: what the entry is, not what it is called.
+                match fs::metadata(&path) {
+                    Ok(meta) if meta.is_dir() => self.dir(&path, &meta),
+                    Ok(_) if !is_log => {}
+                    Ok(meta) if meta.is_file() => self.file(path, &meta),
+                    Ok(_) => self.out.skipped.push((path, Skip::NotRegular)),
+                    Err(e) if is_log => self.out.unreadable.push((path, e)),
+                    Err(_) => {}
+                }
+            }
         }
     }
-    Ok(out)
+    let mut walk = Walk::default();
+    for p in paths {
+        match fs::metadata(p) {
+            Ok(meta) if meta.is_dir() => walk.dir(p, &meta),
+            // A path named on its own is read whatever it is (a pipe from a shell, say):
+            // the bounded read stops a device that never ends.
+            Ok(meta) => walk.file(p.clone(), &meta),
+            Err(e) => walk.out.unreadable.push((p.clone(), e)),
+        }
+    }
+    walk.out
+}
+
+/// The `.t48` files under `paths`, as [`list`] finds them; the first unreadable path is an
+/// error.
+pub fn collect(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let listing = list(paths);
+    match listing.unreadable.into_iter().next() {
+        Some((_, e)) => Err(e),
+        None => Ok(listing.files),
+    }
 }
 
 /// Verifies `files` on `threads` worker threads (at least 1). `on_done` is called once per
