@@ -16,7 +16,7 @@ use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
     action, journal_path, render_play, resume_answer, BestScores, BoardView, Flow, Journal,
-    PlayView, Resume, Screen, Span, Step, Style, Terminal,
+    JournalError, PlayView, Resume, Screen, Span, Step, Style, Terminal,
 };
 
 use crate::rules_args::{rules_name, RulesArgs};
@@ -278,31 +278,32 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             crate::record::check_output(out, session.force)?;
         }
     }
-    let pending = pending_journals(&session, &games_dir);
-    let mut term = Terminal::enter().context("cannot set up the terminal")?;
-    let mut current = None;
-    for journal in pending {
+    // Every unfinished game is opened (and its journal locked) before the terminal is
+    // taken: a journal another session is playing into is never touched.
+    let mut opened = Vec::new();
+    for journal in pending_journals(&session, &games_dir) {
         let Some(target) = journal_target(&journal) else {
             continue;
         };
-        let bytes = fs::read(&journal)
-            .with_context(|| format!("cannot read the journal {}", journal.display()))?;
-        let recovered = match twenty48_tui::recover(&journal, &bytes) {
-            Ok(r) => r,
-            Err(e) => {
-                report
-                    .notes
-                    .push(format!("{e}; left as it is (see twenty48 recover)"));
-                continue;
-            }
-        };
+        match Journal::resume(&journal) {
+            Ok((journal, recovered)) => opened.push((journal, recovered, target)),
+            Err(e @ JournalError::InUse { .. }) if session.output.is_some() => return Err(e.into()),
+            Err(e @ JournalError::InUse { .. }) => report.notes.push(e.to_string()),
+            Err(e) => report
+                .notes
+                .push(format!("{e}; left as it is (see twenty48 recover)")),
+        }
+    }
+    let mut term = Terminal::enter().context("cannot set up the terminal")?;
+    let mut current = None;
+    for (journal, recovered, target) in opened {
         let log = &recovered.log;
         let resume = ask(
             &mut term,
             &[
                 "twenty48".into(),
                 String::new(),
-                format!("An unfinished game was found: {}", journal.display()),
+                format!("An unfinished game was found: {}", journal.path().display()),
                 format!(
                     "{} rules, seed {}, {} moves, score {}",
                     rules_name(&log.rules),
@@ -323,12 +324,11 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             Answer::Leave => {
                 // Ctrl-C: leave at once, the journal as it is.
                 drop(term);
-                eprintln!("note: {} is left as it is", journal.display());
+                eprintln!("note: {} is left as it is", journal.path().display());
                 return Ok(ExitCode::SUCCESS);
             }
-            Answer::Gone => return terminal_gone(term, Some(&journal)),
+            Answer::Gone => return terminal_gone(term, Some(journal.path())),
         };
-        let (journal, recovered) = Journal::resume(&journal)?;
         if let Some(d) = &recovered.damage {
             report
                 .notes

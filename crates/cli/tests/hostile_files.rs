@@ -623,3 +623,47 @@ fn issue_10_sigterm_ends_play_even_when_stderr_fails() {
     assert_eq!(journal_moves(&journal_path(&out)), 2, "the journal is kept");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---- item 3: one session per journal
+
+#[test]
+fn issue_10_a_second_play_of_a_live_game_is_refused_and_touches_nothing() {
+    let dir = temp_dir("two-players");
+    let out = dir.join("p.t48");
+    let mut first = play(&dir, &out, 13, ON_PTY);
+    first.wait_for(&["moves 0"]);
+    let made = make_moves(&mut first, 13, 3);
+    let journal = journal_path(&out);
+    let before = fs::read(&journal).unwrap();
+
+    let mut second = play(&dir, &out, 13, ON_PTY);
+    let status = second
+        .exit_within(Duration::from_secs(20))
+        .expect("the second play ends by itself");
+    assert!(!status.success(), "{status}");
+    let text = second.all_output();
+    assert!(
+        text.contains("is in use") && text.contains("p.t48.journal"),
+        "{text}"
+    );
+    assert!(!text.contains("Resume it?"), "{text}");
+    assert_eq!(
+        fs::read(&journal).unwrap(),
+        before,
+        "the journal is untouched"
+    );
+
+    // The first player goes on and saves a game of its own moves only.
+    let mut game = twenty48_engine::Game::new(Rules::CLASSIC, 13).unwrap();
+    for dir in &made {
+        game.play(*dir).unwrap();
+    }
+    first.send("\x03");
+    let status = first.exit_within(Duration::from_secs(20)).expect("exit");
+    assert!(status.success(), "{status}");
+    let log = MoveLog::decode(&fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.moves, made);
+    assert_eq!(log.claims.final_hash, game.state_hash());
+    assert!(!journal.exists());
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -55,6 +55,11 @@ pub enum JournalError {
         /// Why.
         source: DecodeError,
     },
+    /// Another process holds the journal's lock: its game is being played right now.
+    InUse {
+        /// The journal.
+        path: PathBuf,
+    },
     /// The rules in the header cannot start a game.
     Rules {
         /// The journal.
@@ -83,6 +88,11 @@ impl fmt::Display for JournalError {
             JournalError::Rules { path, source } => {
                 write!(f, "journal {}: {source}", path.display())
             }
+            JournalError::InUse { path } => write!(
+                f,
+                "{} is in use: its game is being played in another twenty48 session (finish or quit that one first)",
+                path.display()
+            ),
         }
     }
 }
@@ -93,12 +103,38 @@ impl std::error::Error for JournalError {
             JournalError::Io { source, .. } => Some(source),
             JournalError::Header { source, .. } => Some(source),
             JournalError::Rules { source, .. } => Some(source),
-            JournalError::NotAJournal { .. } => None,
+            JournalError::NotAJournal { .. } | JournalError::InUse { .. } => None,
         }
     }
 }
 
-/// A journal open for appending moves.
+/// Takes the exclusive lock on an open journal without waiting (`flock`; released when the
+/// file is closed, also when the process dies). `Ok(false)`: another process holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: flock on a descriptor this File owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EINTR) => continue,
+            Some(libc::EWOULDBLOCK) => return Ok(false),
+            _ => return Err(e),
+        }
+    }
+}
+
+/// Elsewhere journals are not locked.
+#[cfg(not(unix))]
+fn try_lock(_file: &File) -> io::Result<bool> {
+    Ok(true)
+}
+
+/// A journal open for appending moves. It holds an exclusive lock on the file while it is
+/// open, so one game is never played in two sessions at once.
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
@@ -148,6 +184,11 @@ impl Journal {
             .create_new(true)
             .open(path)
             .map_err(io)?;
+        if !try_lock(&file).map_err(io)? {
+            return Err(JournalError::InUse {
+                path: path.to_path_buf(),
+            });
+        }
         file.write_all(&bytes).map_err(io)?;
         file.sync_all().map_err(io)?;
         sync_dir(path).map_err(io)?;
@@ -157,16 +198,28 @@ impl Journal {
         })
     }
 
-    /// Reopens an existing journal to go on playing its game. Damaged bytes after the last
-    /// good move are cut off first, so new moves follow the good ones.
+    /// Reopens an existing journal to go on playing its game, taking its lock first
+    /// ([`JournalError::InUse`] if another session holds it; the journal is then not
+    /// touched). Damaged bytes after the last good move are cut off, so new moves follow
+    /// the good ones.
     pub fn resume(path: &Path) -> Result<(Journal, Recovered), JournalError> {
         let io = |source| JournalError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = fs::read(path).map_err(io)?;
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        if !try_lock(&file).map_err(io)? {
+            return Err(JournalError::InUse {
+                path: path.to_path_buf(),
+            });
+        }
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
         let recovered = recover(path, &bytes)?;
-        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
         if recovered.damage.is_some() {
             file.set_len(recovered.good_len as u64).map_err(io)?;
             file.sync_all().map_err(io)?;
@@ -198,11 +251,13 @@ impl Journal {
     /// Deletes the journal (once its game is safely written elsewhere).
     pub fn remove(self) -> Result<(), JournalError> {
         let Journal { path, file } = self;
-        drop(file);
+        // Removed while still locked: no other session can take the lock of a journal
+        // that is about to go.
         fs::remove_file(&path).map_err(|source| JournalError::Io {
             path: path.clone(),
             source,
         })?;
+        drop(file);
         let _ = sync_dir(&path);
         Ok(())
     }
@@ -415,6 +470,17 @@ mod tests {
         );
         let err = Journal::create(&path, Rules::CLASSIC, 1, 0).unwrap_err();
         assert!(matches!(err, JournalError::Io { .. }), "{err}");
+        // One session at a time: a live journal cannot be resumed, and is left as it is.
+        let live = dir.join("live.t48.journal");
+        let journal = Journal::create(&live, Rules::CLASSIC, 1, 0).unwrap();
+        let before = fs::read(&live).unwrap();
+        let err = Journal::resume(&live).unwrap_err();
+        assert!(matches!(err, JournalError::InUse { .. }), "{err}");
+        assert!(err.to_string().contains("in use"), "{err}");
+        assert_eq!(fs::read(&live).unwrap(), before);
+        drop(journal);
+        let (journal, _) = Journal::resume(&live).unwrap();
+        journal.remove().unwrap();
         assert_eq!(
             journal_path(Path::new("a/game.t48")),
             PathBuf::from("a/game.t48.journal")
