@@ -46,6 +46,7 @@ test: setup setup-avr
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
+    cargo test -q --manifest-path fuzz/Cargo.toml
     cargo test -q -p twenty48-engine --features compact-rng
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo mega && cargo mega1280
 
@@ -103,6 +104,27 @@ bench:
     cargo bench -p twenty48-engine --bench figures
     cargo build -q --release -p twenty48-cli
     cargo bench -p twenty48-verify --bench corpus
+
+# Fuzz every decoder of outside input (fuzz/: move logs, journals, device captures, the
+# best-score file, move files, device requests) with cargo-fuzz on nightly, each target for
+# `seconds`; seeds from fuzz/seeds and fixtures/, what it finds kept in fuzz/corpus and
+# fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
+fuzz seconds="120":
+    command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+    cargo +nightly fuzz build -O
+    for t in movelog_decode journal_recover device_capture best_scores move_file request_parse; do \
+        mkdir -p fuzz/corpus/$t; \
+        extra=""; \
+        case $t in \
+            movelog_decode) extra="fixtures/games fixtures/broken";; \
+            device_capture) extra="crates/devicelog/tests/data/v1";; \
+        esac; \
+        echo "== $t ({{seconds}} s)"; \
+        cargo +nightly fuzz run -O $t fuzz/corpus/$t fuzz/seeds/$t $extra -- \
+            -max_total_time={{seconds}} -max_len=65536 -print_final_stats=1 2>&1 \
+            | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)|SUMMARY|panicked" || true; \
+        test ! -d fuzz/artifacts/$t || test -z "$(ls -A fuzz/artifacts/$t)" || { echo "$t found a crash: fuzz/artifacts/$t"; exit 1; }; \
+    done
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
 review:
