@@ -120,7 +120,8 @@ fuzz seconds="120":
             device_capture) extra="crates/devicelog/tests/data/v1";; \
         esac; \
         echo "== $t ({{seconds}} s)"; \
-        cargo +nightly fuzz run -O $t fuzz/corpus/$t fuzz/seeds/$t $extra -- \
+        if [ -d fuzz/seeds/$t ]; then extra="fuzz/seeds/$t $extra"; fi; \
+        cargo +nightly fuzz run -O $t fuzz/corpus/$t $extra -- \
             -max_total_time={{seconds}} -max_len=65536 -print_final_stats=1 2>&1 \
             | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)|SUMMARY|panicked" || true; \
         test ! -d fuzz/artifacts/$t || test -z "$(ls -A fuzz/artifacts/$t)" || { echo "$t found a crash: fuzz/artifacts/$t"; exit 1; }; \
