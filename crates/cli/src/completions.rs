@@ -84,10 +84,10 @@ pub fn man(args: ManArgs) -> Result<ExitCode> {
             .collect();
         // Every page is checked before any is written: a refusal leaves DIR as it was.
         for path in &paths {
-            crate::record::check_output(path, args.force)?;
+            crate::destination::check_output(path, args.force)?;
         }
         for (path, (_, page)) in paths.iter().zip(&pages) {
-            crate::record::write_output(path, page, args.force)?;
+            crate::destination::write_output(path, page, args.force)?;
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -281,8 +281,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         .into_iter()
         .flatten()
         .collect();
-        crate::record::check_not_input(out, &inputs)?;
-        crate::record::check_output(out, args.force)?;
+        crate::destination::check_not_input(out, &inputs)?;
+        crate::destination::check_output(out, args.force)?;
         match &divergence {
             Some(d) => crate::svg::write_divergence(out, &ta, &tb, d)?,
             None => crate::svg::write_identical(out, &ta)?,

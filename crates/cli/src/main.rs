@@ -2,6 +2,7 @@
 //! Runs on the host. One module per subcommand.
 
 mod completions;
+mod destination;
 mod diff;
 mod input;
 mod inspect;

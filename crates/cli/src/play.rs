@@ -167,7 +167,7 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     }
     let bytes = log.encode();
     if current.replace {
-        crate::record::write_output(&current.target, &bytes, true)?;
+        crate::destination::write_output(&current.target, &bytes, true)?;
     } else {
         // Never replace a file: if the name is taken (even since the game began), the game
         // goes to the next free name, and the player is told.
@@ -275,7 +275,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
     }
     if let Some(out) = &session.output {
         if !journal_path(out).exists() {
-            crate::record::check_output(out, session.force)?;
+            crate::destination::check_output(out, session.force)?;
         }
     }
     // Every unfinished game is opened (and its journal locked) before the terminal is

@@ -1,16 +1,15 @@
 //! `twenty48 record`: play a game from a move list or a bot and write it as a `.t48` log.
 
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use twenty48_bot::Bot;
 use twenty48_engine::{tile_value, Direction, Status};
-use twenty48_movelog::{write_atomic, write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
+use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
+use crate::destination::{check_output, write_output};
 use crate::input;
 use crate::rules_args::RulesArgs;
 
@@ -69,96 +68,6 @@ pub struct RecordArgs {
     /// Print the summary as JSON (shape in docs/json.md)
     #[arg(long)]
     pub json: bool,
-}
-
-/// What kind of file, in words, for an error.
-fn kind_of(file_type: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_block_device() || file_type.is_char_device() {
-            return "a device";
-        }
-    }
-    if file_type.is_dir() {
-        "a directory"
-    } else if file_type.is_symlink() {
-        "a symbolic link"
-    } else {
-        "not a regular file"
-    }
-}
-
-/// Whether an output file may be written: anything already at `path` is refused unless
-/// `force` is given, and even then only a regular file may be replaced (never a FIFO, a
-/// device, a directory, a socket, or a symbolic link, which is not followed).
-pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
-    match fs::symlink_metadata(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("cannot look at {}", path.display())),
-        Ok(_) if !force => bail!(
-            "{} already exists (use --force to overwrite it)",
-            path.display()
-        ),
-        Ok(m) if m.file_type().is_file() => Ok(()),
-        Ok(m) => bail!(
-            "{} is {}; --force only replaces regular files (write elsewhere)",
-            path.display(),
-            kind_of(m.file_type())
-        ),
-    }
-}
-
-/// Whether two names are one file (the same device and inode; Unix), or the same path.
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
-            return x.dev() == y.dev() && x.ino() == y.ino();
-        }
-    }
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
-}
-
-/// Refuses an output that names one of the command's inputs, --force or not.
-pub(crate) fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
-    if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
-        bail!(
-            "the output {} is the input {}; it would be lost (write elsewhere)",
-            output.display(),
-            input.display()
-        );
-    }
-    Ok(())
-}
-
-/// Writes an output file atomically. Without `force` nothing is ever replaced, not even a
-/// file that appeared after the command started (the finished file is linked into place,
-/// which fails if the name is taken); with `force` an existing file is replaced.
-pub(crate) fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
-    check_output(path, force)?;
-    let written = if force {
-        write_atomic(path, bytes)
-    } else {
-        write_new(path, bytes)
-    };
-    match written {
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => bail!(
-            "{} already exists (it appeared while this command ran; use --force to overwrite it)",
-            path.display()
-        ),
-        r => r.with_context(|| format!("cannot write {}", path.display())),
-    }
 }
 
 /// Parses a move list: U R D L letters, any case; whitespace and commas ignored.

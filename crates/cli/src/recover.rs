@@ -60,16 +60,16 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
         ),
     };
     // Writing the game over its own journal would lose both (the journal is removed next).
-    crate::record::check_not_input(&output, &[&journal])?;
+    crate::destination::check_not_input(&output, &[&journal])?;
     if output.symlink_metadata().is_ok() && !args.force {
         bail!(
             "{} already exists (use --force to overwrite it, or -o to write elsewhere)",
             output.display()
         );
     }
-    crate::record::check_output(&output, args.force)?;
+    crate::destination::check_output(&output, args.force)?;
     let log = &recovered.log;
-    crate::record::write_output(&output, &log.encode(), args.force)?;
+    crate::destination::write_output(&output, &log.encode(), args.force)?;
     if !args.keep {
         fs::remove_file(&journal).with_context(|| {
             format!(

@@ -103,8 +103,8 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(out) = &args.svg {
-        crate::record::check_not_input(out, &[&args.file])?;
-        crate::record::check_output(out, args.force)?;
+        crate::destination::check_not_input(out, &[&args.file])?;
+        crate::destination::check_output(out, args.force)?;
         let n = crate::svg::write_replay(&log, &args.file, args.at_move, out)?;
         println!("wrote {} (the board after move {n})", out.display());
         return Ok(ExitCode::SUCCESS);
