@@ -43,7 +43,7 @@ pub struct RecordArgs {
     /// Moves as letters U R D L, e.g. LURD
     #[arg(long, conflicts_with_all = ["moves_file", "bot"], value_name = "ULDR...")]
     pub moves: Option<String>,
-    /// Read the moves from a file (same letters)
+    /// Read the moves from a file (same letters; at most 64 MiB, a longer file is refused)
     #[arg(long, value_name = "FILE", conflicts_with = "bot")]
     pub moves_file: Option<PathBuf>,
     /// Let a bot play

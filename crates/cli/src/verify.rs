@@ -143,6 +143,10 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                     "moves": last.map(|s| s.move_number),
                     "score": last.map(|s| s.score),
                     "hash": last.map(|s| format!("{:016x}", s.hash)),
+                    "complete": match v {
+                        Verdict::Replayed(r) => Some(r.complete),
+                        _ => None,
+                    },
                 })
             })
             .collect();

@@ -226,3 +226,38 @@ fn replay_json_lists_every_state_and_the_verdict() {
     assert_eq!(last["board"].as_array().unwrap().len(), 4);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `verify --json` says whether a log holds the whole game: a partial log (a verified
+/// beginning, such as a device game a power cut interrupted) is `"complete": false`.
+#[test]
+fn verify_json_says_whether_a_log_is_complete() {
+    use twenty48_engine::{Direction, Rules};
+    let dir = scratch("partial-json");
+    let moves = [Direction::Left, Direction::Up, Direction::Right];
+    let mut log = twenty48_movelog::MoveLog::from_moves(Rules::CLASSIC, 42, &moves, 256).unwrap();
+    std::fs::write(dir.join("whole.t48"), log.encode()).unwrap();
+    log.complete = false;
+    std::fs::write(dir.join("partial.t48"), log.encode()).unwrap();
+    let (code, out, err) = run(&dir, &["verify", "--json", "whole.t48", "partial.t48"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let complete: Vec<_> = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["complete"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        complete,
+        [
+            ("whole.t48".to_string(), serde_json::json!(true)),
+            ("partial.t48".to_string(), serde_json::json!(false)),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
