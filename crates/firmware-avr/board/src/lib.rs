@@ -38,6 +38,27 @@ pub struct Chip {
     pub buttons: [Pin; 4],
 }
 
+/// The Arduino Mega's buttons (the same pins on the ATmega1280 and the ATmega2560): D4 (PG5),
+/// D5 (PE3), D6 (PH3), D7 (PH4).
+pub const MEGA_BUTTONS: [Pin; 4] = [
+    Pin {
+        port: regs::PORT_G,
+        bit: 5,
+    },
+    Pin {
+        port: regs::PORT_E,
+        bit: 3,
+    },
+    Pin {
+        port: regs::PORT_H,
+        bit: 3,
+    },
+    Pin {
+        port: regs::PORT_H,
+        bit: 4,
+    },
+];
+
 /// The board: USART0 for the log and the script, the buttons, the clock.
 struct AvrBoard {
     script: Script,

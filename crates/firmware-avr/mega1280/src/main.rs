@@ -4,8 +4,7 @@
 #![no_main]
 
 use avr_device as _;
-use twenty48_firmware_avr::regs::{Pin, PORT_E, PORT_G, PORT_H};
-use twenty48_firmware_avr::Chip;
+use twenty48_firmware_avr::{Chip, MEGA_BUTTONS};
 
 /// Bytes of a store sector (the EEPROM is 16 of them; devicestore's power-cut and capacity
 /// tests run at this size).
@@ -16,27 +15,10 @@ const EEPROM: u16 = 4096;
 /// needs most of the other 7 KB for its own stack).
 const RAM: usize = 1024;
 
-/// The Mega pins (the same on the 1280 and the 2560): buttons D4 (PG5), D5 (PE3), D6 (PH3), D7 (PH4).
+/// The Mega's id and buttons.
 static MEGA: Chip = Chip {
     device_id: 0xA7A7_0000_0000_1280,
-    buttons: [
-        Pin {
-            port: PORT_G,
-            bit: 5,
-        },
-        Pin {
-            port: PORT_E,
-            bit: 3,
-        },
-        Pin {
-            port: PORT_H,
-            bit: 3,
-        },
-        Pin {
-            port: PORT_H,
-            bit: 4,
-        },
-    ],
+    buttons: MEGA_BUTTONS,
 };
 
 #[avr_device::entry]
