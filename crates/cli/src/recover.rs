@@ -1,6 +1,5 @@
 //! `twenty48 recover`: turn the journal of an interrupted game into a normal `.t48` file.
 
-use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 use twenty48_engine::tile_value;
-use twenty48_tui::{journal_path, recover};
+use twenty48_tui::{journal_path, LockedJournal};
 
 use crate::play::journal_target;
 
@@ -50,8 +49,9 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
     } else {
         journal_path(&args.file)
     };
-    let bytes = fs::read(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
-    let recovered = recover(&journal, &bytes)?;
+    // Read under the journal's lock, held until the journal is removed: a game that a
+    // running `play` holds is refused, and no session can take it up meanwhile.
+    let (locked, recovered) = LockedJournal::open(&journal)?;
     let output = match args.output.or_else(|| journal_target(&journal)) {
         Some(o) => o,
         None => bail!(
@@ -71,7 +71,7 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
     let log = &recovered.log;
     crate::destination::write_output(&output, &log.encode(), args.force)?;
     if !args.keep {
-        fs::remove_file(&journal).with_context(|| {
+        locked.remove().with_context(|| {
             format!(
                 "{} is written, but cannot remove {}",
                 output.display(),

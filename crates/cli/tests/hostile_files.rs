@@ -481,6 +481,39 @@ fn issue_10_recover_refuses_to_write_over_its_own_journal() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn issue_10_recover_refuses_a_journal_a_running_play_holds() {
+    let dir = temp_dir("recover-live");
+    let out = dir.join("p.t48");
+    let mut player = play(&dir, &out, 17, ON_PTY);
+    player.wait_for(&["moves 0"]);
+    let made = make_moves(&mut player, 17, 3);
+    let journal = journal_path(&out);
+    let before = fs::read(&journal).unwrap();
+
+    let result = run(&["recover", s(&journal), "--keep"]);
+    assert_eq!(result.status.code(), Some(2), "{}", stderr(&result));
+    let text = stderr(&result);
+    assert!(
+        text.contains("is in use") && text.contains("p.t48.journal"),
+        "{text}"
+    );
+    assert_eq!(
+        fs::read(&journal).unwrap(),
+        before,
+        "the journal is untouched"
+    );
+    assert!(!out.exists(), "no game is written from a live journal");
+
+    // Once the session has ended, its game is the player's own.
+    player.send("\x03");
+    let status = player.exit_within(Duration::from_secs(20)).expect("exit");
+    assert!(status.success(), "{status}");
+    let log = MoveLog::decode(&fs::read(&out).unwrap()).unwrap();
+    assert_eq!(log.moves, made);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---- item 4: --force replaces regular files only
 
 #[test]

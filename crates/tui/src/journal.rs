@@ -250,16 +250,59 @@ impl Journal {
 
     /// Deletes the journal (once its game is safely written elsewhere).
     pub fn remove(self) -> Result<(), JournalError> {
-        let Journal { path, file } = self;
-        // Removed while still locked: no other session can take the lock of a journal
-        // that is about to go.
-        fs::remove_file(&path).map_err(|source| JournalError::Io {
-            path: path.clone(),
+        remove_locked(self.path, self.file)
+    }
+}
+
+/// Removes a journal whose lock `file` holds, then lets the lock go: no other session can
+/// take the lock of a journal that is about to go.
+fn remove_locked(path: PathBuf, file: File) -> Result<(), JournalError> {
+    fs::remove_file(&path).map_err(|source| JournalError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    drop(file);
+    let _ = sync_dir(&path);
+    Ok(())
+}
+
+/// A journal opened to recover its game (`twenty48 recover`): read once, under its exclusive
+/// lock, which is held until this is dropped or [removed](LockedJournal::remove). A journal
+/// whose game a running session is playing is refused ([`JournalError::InUse`]) and left as
+/// it is.
+#[derive(Debug)]
+pub struct LockedJournal {
+    path: PathBuf,
+    file: File,
+}
+
+impl LockedJournal {
+    /// Opens the journal at `path` for reading, takes its lock without waiting, and reads
+    /// the game it holds ([`recover`]). Nothing is written to it.
+    pub fn open(path: &Path) -> Result<(LockedJournal, Recovered), JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_path_buf(),
             source,
-        })?;
-        drop(file);
-        let _ = sync_dir(&path);
-        Ok(())
+        };
+        let mut file = File::open(path).map_err(io)?;
+        if !try_lock(&file).map_err(io)? {
+            return Err(JournalError::InUse {
+                path: path.to_path_buf(),
+            });
+        }
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
+        let recovered = recover(path, &bytes)?;
+        let journal = LockedJournal {
+            path: path.to_path_buf(),
+            file,
+        };
+        Ok((journal, recovered))
+    }
+
+    /// Deletes the journal (once its game is safely written elsewhere), still under its lock.
+    pub fn remove(self) -> Result<(), JournalError> {
+        remove_locked(self.path, self.file)
     }
 }
 
@@ -401,6 +444,31 @@ mod tests {
             }
         }
         game
+    }
+
+    /// Recovery takes the journal's lock: refused while a session holds the journal, and
+    /// a session cannot take the journal up while it is being recovered.
+    #[cfg(unix)]
+    #[test]
+    fn a_journal_in_play_is_not_recovered() {
+        let dir = temp("locked");
+        let path = dir.join("g.t48.journal");
+        let mut journal = Journal::create(&path, Rules::CLASSIC, 5, 4).unwrap();
+        journal.append(Direction::Left).unwrap();
+        let before = fs::read(&path).unwrap();
+        let err = LockedJournal::open(&path).unwrap_err();
+        assert!(matches!(err, JournalError::InUse { .. }), "{err}");
+        assert!(err.to_string().contains("is in use"), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), before, "untouched");
+        drop(journal);
+
+        let (locked, recovered) = LockedJournal::open(&path).unwrap();
+        assert_eq!(recovered.log.moves, [Direction::Left]);
+        let err = Journal::resume(&path).unwrap_err();
+        assert!(matches!(err, JournalError::InUse { .. }), "{err}");
+        locked.remove().unwrap();
+        assert!(!path.exists());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -55,7 +55,9 @@ fn test_env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> 
 pub use animation::{frames, Frame};
 pub use best::{data_dir, BestScores, StoreError, BEST_FILE};
 pub use flow::{resume_answer, Flow, Resume, Step};
-pub use journal::{journal_path, recover, Damage, Journal, JournalError, Recovered, JOURNAL_MAGIC};
+pub use journal::{
+    journal_path, recover, Damage, Journal, JournalError, LockedJournal, Recovered, JOURNAL_MAGIC,
+};
 pub use keys::{action, Action};
 pub use palette::{tile_colors, to_ansi16, to_ansi256, ColorMode, Rgb, TileColors, BOARD, EMPTY};
 pub use picture::{board_svg, boards_svg, SvgBoard};
