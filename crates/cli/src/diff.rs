@@ -101,7 +101,9 @@ enum Side {
 fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
     let bytes = input::read(path)?;
     let Some((elf_path, elf)) = elf.filter(|_| !bytes.starts_with(&MAGIC)) else {
-        return Ok(Side::Log(input::read_log(path)?));
+        // The bytes already read are decoded: the file is opened once, so a file that
+        // changes meanwhile cannot give two different games.
+        return Ok(Side::Log(input::decode_log(path, &bytes)?));
     };
     let capture = decode_capture(elf, &bytes).with_context(|| {
         format!(
@@ -284,8 +286,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         crate::destination::check_not_input(out, &inputs)?;
         crate::destination::check_output(out, args.force)?;
         match &divergence {
-            Some(d) => crate::svg::write_divergence(out, &ta, &tb, d)?,
-            None => crate::svg::write_identical(out, &ta)?,
+            Some(d) => crate::svg::write_divergence(out, &ta, &tb, d, args.force)?,
+            None => crate::svg::write_identical(out, &ta, args.force)?,
         }
     }
     if args.json {

@@ -4,19 +4,28 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use twenty48_engine::{Direction, Game};
-use twenty48_movelog::{write_atomic, MoveLog};
+use twenty48_movelog::MoveLog;
 use twenty48_tui::{board_svg, boards_svg, SvgBoard};
 use twenty48_verify::{Divergence, State, Trace};
 
 use crate::rules_args::rules_name;
 
-fn write(path: &Path, svg: &str) -> Result<()> {
-    write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+/// Writes a picture whole or not at all. Without `force` nothing is replaced, not even a
+/// file that appears while the picture is drawn: the finished file is linked into place,
+/// which fails if the name is taken by then (no check-then-write window).
+fn write(path: &Path, svg: &str, force: bool) -> Result<()> {
+    crate::destination::write_output(path, svg.as_bytes(), force)
 }
 
-/// The board of `log` after `at` moves (all of them when `None`) as an SVG file. Returns the
-/// move number drawn.
-pub fn write_replay(log: &MoveLog, file: &Path, at: Option<u32>, out: &Path) -> Result<u32> {
+/// The board of `log` after `at` moves (all of them when `None`) as an SVG file (replacing
+/// a regular file only with `force`). Returns the move number drawn.
+pub fn write_replay(
+    log: &MoveLog,
+    file: &Path,
+    at: Option<u32>,
+    out: &Path,
+    force: bool,
+) -> Result<u32> {
     let total = log.moves.len() as u32;
     let n = at.unwrap_or(total);
     if n > total {
@@ -50,7 +59,7 @@ pub fn write_replay(log: &MoveLog, file: &Path, at: Option<u32>, out: &Path) -> 
             log.seed
         ),
     });
-    write(out, &svg)?;
+    write(out, &svg, force)?;
     Ok(n)
 }
 
@@ -75,8 +84,14 @@ fn board<'a>(title: String, state: Option<&'a State>, size: u8, empty: &'a [u8])
 }
 
 /// The boards at the divergence side by side: the shared board before it (if any), then each
-/// game's board at the first move that differs.
-pub fn write_divergence(out: &Path, a: &Trace, b: &Trace, d: &Divergence) -> Result<()> {
+/// game's board at the first move that differs (replacing a regular file only with `force`).
+pub fn write_divergence(
+    out: &Path,
+    a: &Trace,
+    b: &Trace,
+    d: &Divergence,
+    force: bool,
+) -> Result<()> {
     let size = a.rules.size;
     let empty = vec![0u8; size as usize * size as usize];
     let title = |label: &str, s: &Option<State>| match s.as_ref().and_then(|s| s.direction) {
@@ -96,11 +111,11 @@ pub fn write_divergence(out: &Path, a: &Trace, b: &Trace, d: &Divergence) -> Res
     let size_b = b.rules.size;
     let empty_b = vec![0u8; size_b as usize * size_b as usize];
     boards.push(board(title(&b.label, &d.b), d.b.as_ref(), size_b, &empty_b));
-    write(out, &boards_svg(&boards))
+    write(out, &boards_svg(&boards), force)
 }
 
-/// Two identical games: the final board once.
-pub fn write_identical(out: &Path, a: &Trace) -> Result<()> {
+/// Two identical games: the final board once (replacing a regular file only with `force`).
+pub fn write_identical(out: &Path, a: &Trace, force: bool) -> Result<()> {
     let size = a.rules.size;
     let empty = vec![0u8; size as usize * size as usize];
     let last = a.last();
@@ -111,7 +126,7 @@ pub fn write_identical(out: &Path, a: &Trace) -> Result<()> {
         size,
         &empty,
     );
-    write(out, &boards_svg(&[b]))
+    write(out, &boards_svg(&[b]), force)
 }
 
 #[cfg(test)]
@@ -141,7 +156,7 @@ mod tests {
         let dir = temp("replay");
         let log = game(3, 30);
         let out = dir.join("b.svg");
-        let n = write_replay(&log, Path::new("g.t48"), Some(2), &out).unwrap();
+        let n = write_replay(&log, Path::new("g.t48"), Some(2), &out, false).unwrap();
         assert_eq!(n, 2);
         let svg = std::fs::read_to_string(&out).unwrap();
         let mut g = Game::new(log.rules, log.seed).unwrap();
@@ -156,8 +171,50 @@ mod tests {
             g.score(),
             log.moves[1].name()
         )));
-        let err = write_replay(&log, Path::new("g.t48"), Some(10_000), &out).unwrap_err();
+        let err = write_replay(&log, Path::new("g.t48"), Some(10_000), &out, true).unwrap_err();
         assert!(err.to_string().contains("--move 10000: g.t48 has"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Many writers racing for one new name: exactly one picture lands and none is
+    /// replaced (a check before an atomic rename would let several through).
+    #[test]
+    fn racing_writers_never_replace_a_picture() {
+        let dir = temp("race");
+        let log = game(3, 30);
+        for round in 0..20 {
+            let out = dir.join(format!("b{round}.svg"));
+            let barrier = std::sync::Barrier::new(6);
+            let written: Vec<bool> = std::thread::scope(|s| {
+                let workers: Vec<_> = (0..6u32)
+                    .map(|i| {
+                        let (log, out, barrier) = (&log, &out, &barrier);
+                        s.spawn(move || {
+                            barrier.wait();
+                            write_replay(log, Path::new("g.t48"), Some(i), out, false).is_ok()
+                        })
+                    })
+                    .collect();
+                workers.into_iter().map(|w| w.join().unwrap()).collect()
+            });
+            assert_eq!(written.iter().filter(|&&w| w).count(), 1, "round {round}");
+            let winner = written.iter().position(|&w| w).unwrap();
+            let svg = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                svg.contains(&format!("g.t48: move {winner}/")),
+                "round {round}"
+            );
+        }
+        // With --force the picture is replaced; without, an existing one is refused.
+        let out = dir.join("b0.svg");
+        let before = std::fs::read(&out).unwrap();
+        let err = write_replay(&log, Path::new("g.t48"), Some(9), &out, false).unwrap_err();
+        assert!(err.to_string().contains("already exists"), "{err}");
+        assert_eq!(std::fs::read(&out).unwrap(), before);
+        write_replay(&log, Path::new("g.t48"), Some(9), &out, true).unwrap();
+        assert!(std::fs::read_to_string(&out).unwrap().contains("move 9/"));
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 20, "no temp file left behind");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -180,7 +237,7 @@ mod tests {
         let (ta, tb) = (Trace::from_log("a", &a), Trace::from_log("b", &b));
         let d = twenty48_verify::diff(&ta, &tb).unwrap();
         let out = dir.join("d.svg");
-        write_divergence(&out, &ta, &tb, &d).unwrap();
+        write_divergence(&out, &ta, &tb, &d, false).unwrap();
         let svg = std::fs::read_to_string(&out).unwrap();
         assert!(svg.contains(&format!("both, after move {}", moves.len() - 1)));
         assert!(svg.contains(&format!("a: move {}, {}", moves.len(), last.name())));

@@ -226,6 +226,34 @@ fn issue10_inspect_reads_its_input_from_one_handle() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn issue10_diff_reads_each_input_from_one_handle() {
+    let dir = scratch("fifo-diff");
+    record(&dir, "g.t48", "LURDLLUR");
+    let bytes = std::fs::read(dir.join("g.t48")).unwrap();
+    let fifo = dir.join("g-pipe.t48");
+    mkfifo(&fifo);
+    // Both sides: the FIFO against its own replay, then against the file it was copied from.
+    for args in [
+        &["diff", "g-pipe.t48", "--json"][..],
+        &["diff", "g-pipe.t48", "g.t48", "--json"],
+    ] {
+        let child = spawn(&dir, args);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fifo)
+            .unwrap()
+            .write_all(&bytes)
+            .unwrap();
+        let (code, out, err) = finish(child, "diff of a FIFO");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["identical"], true, "{args:?}: {out}");
+        assert_eq!(doc["moves"], 8, "{args:?}: {out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // Item 9: no directory loops, no file verified twice.
 
 #[test]
