@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use twenty48_movelog::{MoveLog, MAGIC};
+use twenty48_movelog::{MoveLog, PackedLog, MAGIC};
 use twenty48_verify::batch::read_log_bytes;
 
 /// Exit status: the input could not be read or parsed.
@@ -45,7 +45,7 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
         // A log: the header says how far to read.
         let mut rest = std::io::Cursor::new(bytes).chain(file);
         let mut log = Vec::new();
-        read_log_bytes(&mut rest, hint, &mut log).with_context(context)?;
+        read_log_bytes(&mut rest, &mut log).with_context(context)?;
         return Ok(log);
     }
     bytes.reserve(hint.unwrap_or(0).min(MAX_INPUT_BYTES) as usize);
@@ -64,21 +64,21 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
 
 /// Decodes the bytes of a move log read from `path`, naming the file in the error.
 pub fn decode_log(path: &Path, bytes: &[u8]) -> Result<MoveLog> {
-    MoveLog::decode(bytes).with_context(|| format!("{} is not a valid move log", path.display()))
+    decode_packed(path, bytes).map(|log| log.to_log())
 }
 
-/// Reads and decodes a move log, naming the file in the error: opened once, read no further
-/// than its header says (a file that is not a log is rejected after its first bytes).
-pub fn read_log(path: &Path) -> Result<MoveLog> {
-    decode_log(path, &read_log_file(path)?)
+/// Decodes the bytes of a move log read from `path` without unpacking its moves (they stay
+/// in `bytes`), naming the file in the error.
+pub fn decode_packed<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackedLog<'a>> {
+    PackedLog::decode(bytes).with_context(|| format!("{} is not a valid move log", path.display()))
 }
 
 /// The bytes of what should be a move log, read once from `path` no further than its header
 /// says (a file that is not a log stops after its first bytes); [`decode_log`] checks them.
 pub fn read_log_file(path: &Path) -> Result<Vec<u8>> {
-    let (mut file, hint) = open(path)?;
+    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut bytes = Vec::new();
-    read_log_bytes(&mut file, hint, &mut bytes)
+    read_log_bytes(&mut file, &mut bytes)
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(bytes)
 }

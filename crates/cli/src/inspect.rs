@@ -35,9 +35,10 @@ pub struct InspectArgs {
 pub fn run(args: InspectArgs) -> Result<ExitCode> {
     // One read: the size shown is that of the bytes decoded.
     let bytes = input::read_log_file(&args.file)?;
-    let log = input::decode_log(&args.file, &bytes)?;
+    // The moves are not unpacked: nothing here grows with them.
+    let log = input::decode_packed(&args.file, &bytes)?;
     let c = &log.claims;
-    let moves_bytes = log.moves.len().div_ceil(4);
+    let moves_bytes = log.packed_moves().len();
     if args.json {
         let doc = json!({
             "file": args.file.display().to_string(),
@@ -46,10 +47,10 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
             "rng": twenty48_engine::RNG_NAME,
-            "moves": log.moves.len(),
+            "moves": log.move_count(),
             "moves_bytes": moves_bytes,
             "checkpoint_interval": log.checkpoint_interval,
-            "checkpoints": log.checkpoints.len(),
+            "checkpoints": log.checkpoint_count(),
             "complete": log.complete,
             "claims": {
                 "move_count": c.move_count,
@@ -79,12 +80,12 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
     );
     println!(
         "moves:       {} ({} bytes packed, 2 bits each)",
-        log.moves.len(),
+        log.move_count(),
         moves_bytes
     );
     println!(
         "checkpoints: {} (every {} moves)",
-        log.checkpoints.len(),
+        log.checkpoint_count(),
         log.checkpoint_interval
     );
     println!(

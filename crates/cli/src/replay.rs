@@ -97,15 +97,19 @@ fn state_text(state: &State, size: u8) -> String {
 }
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode> {
-    let log = input::read_log(&args.file)?;
+    // The moves stay packed in the file's bytes: memory is the file's size, however long
+    // the game, and every state is written as the replay reaches it.
+    let bytes = input::read_log_file(&args.file)?;
+    let log = input::decode_packed(&args.file, &bytes)?;
     if args.watch {
-        crate::watch::run(&log, &args.file)?;
+        crate::watch::run(&log.to_log(), &args.file)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(out) = &args.svg {
         crate::destination::check_not_input(out, &[&args.file])?;
         crate::destination::check_output(out, args.force)?;
-        let n = crate::svg::write_replay(&log, &args.file, args.at_move, out)?;
+        let log = log.to_log();
+        let n = crate::svg::write_replay(&log, &args.file, args.at_move, out, args.force)?;
         println!("wrote {} (the board after move {n})", out.display());
         return Ok(ExitCode::SUCCESS);
     }
@@ -139,7 +143,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
             rules_name(&log.rules),
             log.rules,
             log.seed,
-            log.moves.len(),
+            log.move_count(),
             if log.complete {
                 ""
             } else {

@@ -9,7 +9,8 @@ use crate::claims::Claims;
 use crate::error::{DecodeError, EncodeError};
 use crate::header::{get, put, Block, ClaimsBlock, Lead, RulesHead, RulesTail, MAGIC};
 use crate::log::{checkpoint_count, MoveLog};
-use crate::moves::{pack, packed_len, unpack};
+use crate::moves::{check_padding, pack, packed_len};
+use crate::packed::PackedLog;
 use crate::FORMAT_VERSION;
 
 /// Where the rules start: the board size.
@@ -109,12 +110,22 @@ impl MoveLog {
         Ok(out)
     }
 
-    /// Reads a log. Never panics; allocates only in proportion to `bytes.len()`.
+    /// Reads a log. Never panics; allocates only in proportion to `bytes.len()` (the moves
+    /// unpacked, one byte each: [`PackedLog::decode`] reads a log without that).
     ///
     /// Checks, in this order: magic, version, structure (every length against the bytes
     /// present), CRC-32, trailing bytes, then the meaning of each field in file order.
     /// Does not replay the game: the claims and checkpoints are as the writer made them.
     pub fn decode(bytes: &[u8]) -> Result<MoveLog, DecodeError> {
+        PackedLog::decode(bytes).map(|log| log.to_log())
+    }
+}
+
+impl<'a> PackedLog<'a> {
+    /// Reads a log without unpacking its moves: the result borrows them, and the
+    /// checkpoints, from `bytes`. Never panics, never allocates. Checks exactly what
+    /// [`MoveLog::decode`] checks, in the same order, with the same errors.
+    pub fn decode(bytes: &'a [u8]) -> Result<PackedLog<'a>, DecodeError> {
         // Magic, then version, before anything else.
         if bytes.len() < 4 || bytes[..4] != MAGIC {
             let len = bytes.len().min(4);
@@ -268,22 +279,18 @@ impl MoveLog {
             }
         };
         let complete = flag(claims.complete, claims_offset + 26, "complete flag")?;
-        let moves = unpack(packed, n as usize).map_err(|slot| DecodeError::NonZeroPadding {
+        check_padding(packed, n as usize).map_err(|slot| DecodeError::NonZeroPadding {
             offset: moves_offset + packed.len() as u64 - 1,
             move_number: slot as u32 + 1,
             move_count: n,
         })?;
-        let checkpoints = checkpoint_bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
 
-        Ok(MoveLog {
+        Ok(PackedLog {
             rules,
             seed: tail.seed,
-            moves,
+            packed,
             checkpoint_interval: claims.checkpoint_interval,
-            checkpoints,
+            checkpoints: checkpoint_bytes,
             claims: Claims {
                 move_count: n,
                 score: claims.score,

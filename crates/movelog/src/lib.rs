@@ -39,6 +39,7 @@ mod file;
 mod header;
 mod log;
 mod moves;
+mod packed;
 mod recorder;
 
 pub use claims::{checkpoint_hash, Claims};
@@ -47,6 +48,7 @@ pub use error::{DecodeError, EncodeError, RecordError};
 pub use file::{write_atomic, write_new};
 pub use header::MAGIC;
 pub use log::{checkpoint_count, MoveLog};
+pub use packed::PackedLog;
 pub use recorder::Recorder;
 
 /// The format version this build writes and reads.

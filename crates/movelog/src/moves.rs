@@ -35,11 +35,53 @@ static BYTE_MOVES: [[Direction; 4]; 256] = {
     table
 };
 
-/// Unpacks `n` moves from exactly `packed_len(n)` bytes. Returns the moves, or `Err(j)`
+/// Move `index` of the packed moves `bytes` (which must hold it).
+#[inline]
+pub fn move_at(bytes: &[u8], index: usize) -> Direction {
+    BYTE_MOVES[bytes[index / 4] as usize][index % 4]
+}
+
+/// Unpacks the moves `start..start + out.len()` of the packed moves `bytes` (which must
+/// hold them) into `out`: whole bytes through the table, four moves at a time.
+pub fn unpack_into(bytes: &[u8], start: usize, out: &mut [Direction]) {
+    // Up to the first byte boundary one by one, then whole bytes, then the rest.
+    let len = out.len();
+    let head = ((4 - start % 4) % 4).min(len);
+    for (i, slot) in out[..head].iter_mut().enumerate() {
+        *slot = move_at(bytes, start + i);
+    }
+    let first = (start + head) / 4;
+    let mut fours = out[head..].chunks_exact_mut(4);
+    for (four, &byte) in (&mut fours).zip(&bytes[first..]) {
+        four.copy_from_slice(&BYTE_MOVES[byte as usize]);
+    }
+    let tail = fours.into_remainder();
+    let at = start + len - tail.len();
+    for (i, slot) in tail.iter_mut().enumerate() {
+        *slot = move_at(bytes, at + i);
+    }
+}
+
+/// Checks the unused slots of the last byte of `n` packed moves are zero; `Err(j)`: the
+/// 0-based index of the first that is not (`j >= n`).
+pub fn check_padding(bytes: &[u8], n: usize) -> Result<(), usize> {
+    let Some(&last) = bytes.last() else {
+        return Ok(());
+    };
+    let base = 4 * (bytes.len() - 1);
+    match (n - base..4).find(|&slot| (last >> (2 * slot)) & 0b11 != 0) {
+        Some(slot) => Err(base + slot),
+        None => Ok(()),
+    }
+}
+
+/// Unpacks `n` moves from exactly `packed_len(n)` bytes (the plain unpacking the tests hold
+/// [`unpack_into`] and [`check_padding`] to). Returns the moves, or `Err(j)`
 /// with the 0-based index of the first unused slot (`j >= n`) whose bits are not zero.
 ///
 /// Whole bytes are unpacked four moves at a time through a table; only the last byte's
 /// slots are looked at one by one.
+#[cfg(test)]
 pub fn unpack(bytes: &[u8], n: usize) -> Result<Vec<Direction>, usize> {
     debug_assert_eq!(bytes.len() as u64, packed_len(n as u64));
     let full = (n / 4).min(bytes.len());
@@ -77,6 +119,22 @@ mod tests {
         assert_eq!(unpack(&[0b0100_0011], 1), Err(3));
         assert_eq!(packed_len(0), 0);
         assert_eq!(packed_len(5), 2);
+    }
+
+    /// The padding check finds the first non-zero unused slot, as `unpack` does.
+    #[test]
+    fn padding_is_checked_like_unpack() {
+        for byte in 0..=255u8 {
+            for n in 5..=8 {
+                let bytes = [0b1110_0100, byte];
+                assert_eq!(
+                    check_padding(&bytes, n),
+                    unpack(&bytes, n).map(|_| ()),
+                    "{byte:08b} {n}"
+                );
+            }
+        }
+        assert_eq!(check_padding(&[], 0), Ok(()));
     }
 
     /// The table unpacks every byte as the bit layout says, at every length.

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use twenty48_movelog::{DecodeError, MoveLog, EXTENSION, MAGIC};
+#[cfg(doc)]
+use twenty48_movelog::MoveLog;
+use twenty48_movelog::{DecodeError, PackedLog, EXTENSION, MAGIC};
 
 use crate::replay::{verify, EngineChoice, Report};
 
@@ -35,17 +37,15 @@ pub fn verify_file(path: &Path, engines: EngineChoice) -> Verdict {
 }
 
 /// Verifies one file, read into `buffer` (a worker keeps one for all its files, so reading
-/// allocates only when a file is larger than any before it).
+/// allocates only when a file is larger than any before it). The moves stay packed in the
+/// file's bytes: nothing else grows with the number of moves.
 fn verify_file_with(path: &Path, engines: EngineChoice, buffer: &mut Vec<u8>) -> Verdict {
     // Open once, read only as far as the header says the log extends: a file that is not a
     // log, or that goes on forever (a device, a pipe), is rejected after its first bytes.
-    let read = fs::File::open(path).and_then(|mut f| {
-        let hint = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-        read_log_bytes(&mut f, hint, buffer)
-    });
+    let read = fs::File::open(path).and_then(|mut f| read_log_bytes(&mut f, buffer));
     let verdict = match read {
         Err(e) => Verdict::Unreadable(e),
-        Ok(()) => match MoveLog::decode(buffer) {
+        Ok(()) => match PackedLog::decode(buffer) {
             Err(e) => Verdict::Undecodable(e),
             Ok(log) => Verdict::Replayed(Box::new(verify(&log, engines))),
         },
@@ -61,81 +61,110 @@ fn verify_file_with(path: &Path, engines: EngineChoice, buffer: &mut Vec<u8>) ->
 /// The read buffer a worker keeps between files (a log of 200,000 moves fits).
 const KEEP_BUFFER: usize = 64 * 1024;
 
+/// How many bytes the first read of a source asks for, before its header is known (a log of
+/// up to about 32,000 moves comes whole in that one read).
+const FIRST_READ: u64 = 8 * 1024;
+
 /// How many bytes after the end of a log [`read_log_bytes`] reads to count them; past this
 /// it stops and reports that many and more.
 pub const MAX_TRAILING_BYTES: u64 = 1024 * 1024;
 
+/// How far the log at the start of `bytes` extends, by its header (docs/format.md:
+/// `60 + L + R + ceil(N / 4) + 4 * floor(N / K)` bytes): `Some(Ok(end))`, `Some(Err(()))`
+/// when the bytes are not a log of this version (the decoder names the problem), `None`
+/// when more bytes are needed to tell.
+fn log_end(bytes: &[u8]) -> Option<Result<u64, ()>> {
+    let have = bytes.len().min(MAGIC.len());
+    if bytes[..have] != MAGIC[..have] {
+        return Some(Err(()));
+    }
+    let version = bytes.get(4..6)?;
+    if u16::from_le_bytes([version[0], version[1]]) != twenty48_movelog::FORMAT_VERSION {
+        return Some(Err(()));
+    }
+    // Version 1: the opening length L at byte 15, the RNG name length R at 28 + L, then at
+    // H = 29 + L + R the checkpoint interval K and the move count N.
+    let l = usize::from(*bytes.get(15)?);
+    let h = 29 + l + usize::from(*bytes.get(28 + l)?);
+    let word = |at: usize| -> Option<u64> {
+        let b = bytes.get(at..at + 4)?;
+        Some(u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+    };
+    let (k, n) = (word(h)?, word(h + 4)?);
+    let checkpoints = n.checked_div(k).unwrap_or(0);
+    Some(Ok(h as u64 + 31 + n.div_ceil(4) + 4 * checkpoints))
+}
+
 /// Reads a move log from `file` into `out` (cleared first), no further than the log's header
-/// says the log extends (docs/format.md: `60 + L + R + ceil(N / 4) + 4 * floor(N / K)`
-/// bytes), plus at most [`MAX_TRAILING_BYTES`] to count any bytes after it. A source that is
-/// not a log stops after its first 4 bytes, and a short one where it ends: in both cases
-/// [`MoveLog::decode`] on `out` names the problem. `size_hint` (a regular file's length)
-/// lets the buffer be allocated once; it is never trusted beyond the header.
+/// says the log extends, plus at most [`MAX_TRAILING_BYTES`] to count any bytes after it. A
+/// source that is not a log stops after its first read (8 KiB at most), and a short one
+/// where it ends: in both cases [`MoveLog::decode`] on `out` names the problem.
+///
+/// Few calls to the system: no `fstat` (the header sizes the reads), one read for a log of up
+/// to about 32,000 moves. A read that returns less than it asked for, once the whole log is
+/// in, is taken as the end of the source (a regular file returns less only at its end), so
+/// a small log costs one read; a source that gives more after such a short read (a pipe
+/// written in pieces) is not read on. Bytes after the log in the same read are counted.
 ///
 /// # Errors
 /// The read's own errors, and [`std::io::ErrorKind::InvalidData`] when more than
 /// [`MAX_TRAILING_BYTES`] follow the log.
-pub fn read_log_bytes(
-    file: &mut impl Read,
-    size_hint: Option<u64>,
-    out: &mut Vec<u8>,
-) -> std::io::Result<()> {
+pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
     out.clear();
-    // Reads until `out` holds `upto` bytes; false when the source ended first.
-    let mut fill = |out: &mut Vec<u8>, upto: u64| -> std::io::Result<bool> {
-        let have = out.len() as u64;
-        if have >= upto {
-            return Ok(true);
+    // How many bytes may be in `out`: at first one read's worth, then (once the header is
+    // in) the log's end plus the trailing bytes counted, plus one to tell there are more.
+    let mut limit = FIRST_READ;
+    let mut end = None;
+    loop {
+        if end.is_none() {
+            match log_end(out) {
+                Some(Err(())) => return Ok(()),
+                Some(Ok(e)) => {
+                    end = Some(e);
+                    limit = e.saturating_add(MAX_TRAILING_BYTES + 1);
+                }
+                None => {}
+            }
         }
-        // Reserve no more than the file is known to hold (a 75-byte file may claim 4 billion
-        // moves): `read_to_end` grows the buffer as bytes actually arrive.
-        let known = size_hint.map_or(0, |len| len.min(upto + 1).saturating_sub(have));
-        out.reserve(usize::try_from(known).unwrap_or(0));
-        file.by_ref().take(upto - have).read_to_end(out)?;
-        Ok(out.len() as u64 >= upto)
-    };
-    if !fill(out, 4)? || out[..4] != MAGIC || !fill(out, 6)? {
-        return Ok(());
+        let have = out.len() as u64;
+        if have >= limit {
+            break;
+        }
+        // Grow by doubling, never past the limit: a 75-byte file may claim 4 billion moves,
+        // and the buffer only grows as bytes actually arrive.
+        let want = (limit - have).min(have.max(FIRST_READ));
+        let got = read_once(file, out, want as usize)?;
+        if got == 0 {
+            return Ok(());
+        }
+        if end.is_some_and(|e| out.len() as u64 >= e) && (got as u64) < want {
+            // The whole log is in and the source gave less than asked: its end.
+            return Ok(());
+        }
     }
-    if u16::from_le_bytes([out[4], out[5]]) != twenty48_movelog::FORMAT_VERSION {
-        return Ok(());
-    }
-    // Version 1: the opening length L at byte 15, the RNG name length R at 28 + L, then at
-    // H = 29 + L + R the checkpoint interval K and the move count N.
-    if !fill(out, 16)? {
-        return Ok(());
-    }
-    let l = u64::from(out[15]);
-    if !fill(out, 29 + l)? {
-        return Ok(());
-    }
-    let h = 29 + l + u64::from(out[28 + l as usize]);
-    if !fill(out, h + 8)? {
-        return Ok(());
-    }
-    let at = h as usize;
-    let k = u64::from(u32::from_le_bytes(
-        out[at..at + 4].try_into().expect("4 bytes"),
-    ));
-    let n = u64::from(u32::from_le_bytes(
-        out[at + 4..at + 8].try_into().expect("4 bytes"),
-    ));
-    let checkpoints = n.checked_div(k).unwrap_or(0);
-    let end = h + 31 + n.div_ceil(4) + 4 * checkpoints;
-    if !fill(out, end)? {
-        return Ok(());
-    }
-    // Anything after the end is an error the decoder reports with its count: count up to
-    // the limit.
-    if !fill(out, end + MAX_TRAILING_BYTES + 1)? {
-        return Ok(());
-    }
+    let end = end.unwrap_or(0);
     Err(std::io::Error::new(
         std::io::ErrorKind::InvalidData,
         format!(
             "more than {MAX_TRAILING_BYTES} unexpected trailing bytes after the end of the move log at byte {end}"
         ),
     ))
+}
+
+/// One read of at most `want` bytes appended to `out` (retried when interrupted); the
+/// number read, 0 at the end of the source.
+fn read_once(file: &mut impl Read, out: &mut Vec<u8>, want: usize) -> std::io::Result<usize> {
+    let have = out.len();
+    out.reserve_exact(want);
+    out.resize(have + want, 0);
+    let got = loop {
+        match file.read(&mut out[have..]) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r,
+        }
+    };
+    out.truncate(have + *got.as_ref().unwrap_or(&0));
+    got
 }
 
 /// What [`list`] found under the paths it was given.
@@ -192,6 +221,39 @@ fn identity(path: &Path, _meta: &fs::Metadata) -> Option<(u64, u64, PathBuf)> {
     fs::canonicalize(path).ok().map(|p| (0, 0, p))
 }
 
+/// The device a directory is on (Unix; 0 elsewhere).
+fn device(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.dev()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0
+    }
+}
+
+/// The identity of a directory entry that the listing itself says is a regular file (not a
+/// link): (device of its directory, inode), with no call to the system on file systems that
+/// report entry types. `None` for anything else, which is then looked at.
+fn plain_file(entry: &fs::DirEntry, dev: u64) -> Option<(u64, u64, PathBuf)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirEntryExt;
+        let file_type = entry.file_type().ok()?;
+        file_type
+            .is_file()
+            .then(|| (dev, entry.ino(), PathBuf::new()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (entry, dev);
+        None
+    }
+}
+
 /// Walks `paths` for `.t48` files. Never stops at a path it cannot read: that path is
 /// reported in [`Listing::unreadable`] and the walk goes on. Symbolic links are followed,
 /// but a directory is walked once (so a link loop ends), a file is listed once however it is
@@ -205,7 +267,12 @@ pub fn list(paths: &[PathBuf]) -> Listing {
     }
     impl Walk {
         fn file(&mut self, path: PathBuf, meta: &fs::Metadata) {
-            let again = identity(&path, meta).is_some_and(|id| !self.seen_files.insert(id));
+            let id = identity(&path, meta);
+            self.file_with(path, id);
+        }
+
+        fn file_with(&mut self, path: PathBuf, id: Option<(u64, u64, PathBuf)>) {
+            let again = id.is_some_and(|id| !self.seen_files.insert(id));
             if again {
                 self.out.skipped.push((path, Skip::FileAgain));
             } else {
@@ -222,9 +289,10 @@ pub fn list(paths: &[PathBuf]) -> Listing {
                     return;
                 }
             }
+            let dev = device(meta);
             let listed = fs::read_dir(dir).and_then(|entries| {
                 entries
-                    .map(|e| e.map(|e| (e.file_name(), e.path())))
+                    .map(|e| e.map(|e| (e.file_name(), e.path(), plain_file(&e, dev))))
                     .collect::<std::io::Result<Vec<_>>>()
             });
             let mut entries = match listed {
@@ -239,8 +307,13 @@ pub fn list(paths: &[PathBuf]) -> Listing {
             // Each directory's entries sorted by name, subdirectories walked in place: the
             // same order as sorting the whole paths.
             entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            for (_, path) in entries {
+            for (_, path, plain) in entries {
                 let is_log = path.extension().and_then(|e| e.to_str()) == Some(EXTENSION);
+                if let (true, Some(id)) = (is_log, plain) {
+                    // A regular file, as the directory listing says: no look at it needed.
+                    self.file_with(path, Some(id));
+                    continue;
+                }
                 // Follows links: what the entry is, not what it is called.
                 match fs::metadata(&path) {
                     Ok(meta) if meta.is_dir() => self.dir(&path, &meta),

@@ -30,9 +30,11 @@ pub mod batch;
 pub mod diff;
 mod problem;
 mod replay;
+mod source;
 mod state;
 
 pub use diff::{diff, Difference, Divergence, Trace};
 pub use problem::{ClaimField, Problem};
 pub use replay::{replay, verify, EngineChoice, Report};
+pub use source::{Log, Stretch, STRETCH};
 pub use state::State;

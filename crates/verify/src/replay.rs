@@ -6,10 +6,13 @@
 //! to be described (then the stretch since the last checkpoint is played again, move by move
 //! up to the problem). [`replay`] is the move-by-move walk for callers that want every state.
 
-use twenty48_engine::{tile_value, Engine, Game, PlayError, Refusal};
-use twenty48_movelog::{checkpoint_hash, MoveLog};
+use core::ops::Range;
+
+use twenty48_engine::{tile_value, Direction, Engine, Game, PlayError, Refusal};
+use twenty48_movelog::checkpoint_hash;
 
 use crate::problem::{ClaimField, Problem};
+use crate::source::{Log, Stretch, STRETCH};
 use crate::state::State;
 
 /// Which engine(s) replay a log.
@@ -53,15 +56,17 @@ impl Report {
 /// hash) per move: use it to show every move; [`verify`] checks a log without that work.
 ///
 /// Returns the final game, or the first problem (the states before it were reported).
+/// Takes no memory in proportion to the moves: a [`PackedLog`](twenty48_movelog::PackedLog)
+/// is read a move at a time.
 pub fn replay(
-    log: &MoveLog,
+    log: &impl Log,
     engine: Engine,
     mut on_state: impl FnMut(&State),
 ) -> Result<Game, Problem> {
-    let mut game = Game::with_engine(log.rules, log.seed, engine)
+    let mut game = Game::with_engine(log.rules(), log.seed(), engine)
         .map_err(|source| Problem::InvalidRules { source })?;
     on_state(&State::opening(&game));
-    for move_number in 1..=log.moves.len() as u32 {
+    for move_number in 1..=log.move_count() as u32 {
         let state = play_one(&mut game, log, move_number)?;
         on_state(&state);
         check_checkpoint(log, state)?;
@@ -71,8 +76,8 @@ pub fn replay(
 
 /// Plays move `move_number` (1-based) of `log` on `game` and returns the state after it, or
 /// the problem that move is.
-fn play_one(game: &mut Game, log: &MoveLog, move_number: u32) -> Result<State, Problem> {
-    let dir = log.moves[move_number as usize - 1];
+fn play_one(game: &mut Game, log: &impl Log, move_number: u32) -> Result<State, Problem> {
+    let dir = log.move_at(move_number as usize - 1);
     match game.play(dir) {
         Err(PlayError::Finished { status }) => Err(Problem::AfterEnd {
             move_number,
@@ -92,12 +97,12 @@ fn play_one(game: &mut Game, log: &MoveLog, move_number: u32) -> Result<State, P
 
 /// Checks the checkpoint after `state`'s move, if the log has one there; hands the state
 /// back when it holds.
-fn check_checkpoint(log: &MoveLog, state: State) -> Result<State, Problem> {
+fn check_checkpoint(log: &impl Log, state: State) -> Result<State, Problem> {
     let move_number = state.move_number;
     match log.checkpoint_after(move_number) {
         Some(logged) if logged != checkpoint_hash(state.hash) => Err(Problem::Checkpoint {
             move_number,
-            since: move_number.saturating_sub(log.checkpoint_interval),
+            since: move_number.saturating_sub(log.checkpoint_interval()),
             logged,
             actual: Box::new(state),
         }),
@@ -106,8 +111,10 @@ fn check_checkpoint(log: &MoveLog, state: State) -> Result<State, Problem> {
 }
 
 /// Verifies `log`: replays it (on both engines compared after every move, when asked),
-/// checks each move is legal, each checkpoint, and each claim.
-pub fn verify(log: &MoveLog, engines: EngineChoice) -> Report {
+/// checks each move is legal, each checkpoint, and each claim. Takes no memory in proportion
+/// to the moves: a [`PackedLog`](twenty48_movelog::PackedLog) is unpacked a stretch at a
+/// time.
+pub fn verify(log: &impl Log, engines: EngineChoice) -> Report {
     match engines {
         EngineChoice::Fast => verify_on(log, Engine::Fast),
         EngineChoice::Reference => verify_on(log, Engine::Reference),
@@ -116,15 +123,15 @@ pub fn verify(log: &MoveLog, engines: EngineChoice) -> Report {
 }
 
 /// A log verified on one engine, the moves between checkpoints played in one
-/// [`Game::play_all`] call each.
-fn verify_on(log: &MoveLog, engine: Engine) -> Report {
+/// [`Game::play_all`] call each (or a few, [`STRETCH`] moves at most each).
+fn verify_on(log: &impl Log, engine: Engine) -> Report {
     let mut report = Report {
         moves_replayed: 0,
         last: None,
         problem: None,
-        complete: log.complete,
+        complete: log.complete(),
     };
-    let mut game = match Game::with_engine(log.rules, log.seed, engine) {
+    let mut game = match Game::with_engine(log.rules(), log.seed(), engine) {
         Ok(game) => game,
         Err(source) => {
             report.problem = Some(Problem::InvalidRules { source });
@@ -134,8 +141,9 @@ fn verify_on(log: &MoveLog, engine: Engine) -> Report {
     // The state after the last stretch (at first, the opening) and the game there.
     let mut last = State::opening(&game);
     let mut start = 0;
-    let n = log.moves.len();
-    let k = log.checkpoint_interval as usize;
+    let n = log.move_count();
+    let k = log.checkpoint_interval() as usize;
+    let mut buffer = [Direction::Up; STRETCH];
     while start < n {
         // A stretch ends at the next checkpoint or at the end of the log; its last move is
         // played on its own, for the state after it.
@@ -144,12 +152,9 @@ fn verify_on(log: &MoveLog, engine: Engine) -> Report {
             k => (start / k + 1).saturating_mul(k).min(n),
         };
         let at_start = game.clone();
-        let played = match game.play_all(&log.moves[start..end - 1]) {
-            Ok(()) => {
-                play_one(&mut game, log, end as u32).and_then(|state| check_checkpoint(log, state))
-            }
-            Err(refusal) => Err(refused(&game, start, refusal)),
-        };
+        let played = play_range(&mut game, log, start..end - 1, &mut buffer)
+            .and_then(|()| play_one(&mut game, log, end as u32))
+            .and_then(|state| check_checkpoint(log, state));
         match played {
             Ok(state) => last = state,
             Err(problem) => {
@@ -157,8 +162,7 @@ fn verify_on(log: &MoveLog, engine: Engine) -> Report {
                 // from the start of the stretch.
                 if let Some(m) = problem_move(&problem).filter(|&m| m as usize > start + 1) {
                     let mut again = at_start;
-                    again
-                        .play_all(&log.moves[start..m as usize - 2])
+                    play_range(&mut again, log, start..m as usize - 2, &mut buffer)
                         .expect("the moves before the problem were played once");
                     last = play_one(&mut again, log, m - 1)
                         .expect("the moves before the problem were played once");
@@ -178,6 +182,25 @@ fn verify_on(log: &MoveLog, engine: Engine) -> Report {
     report.problem = check_claims(log, &game, last.hash);
     report.last = Some(last);
     report
+}
+
+/// Plays the moves in `range` with [`Game::play_all`], [`STRETCH`] moves a call at most
+/// (unpacked into `buffer` when the log is packed); the first that cannot be played is the
+/// problem, with `game` standing before it.
+fn play_range(
+    game: &mut Game,
+    log: &impl Log,
+    range: Range<usize>,
+    buffer: &mut Stretch,
+) -> Result<(), Problem> {
+    let mut at = range.start;
+    while at < range.end {
+        let upto = (at + STRETCH).min(range.end);
+        game.play_all(log.moves_in(at..upto, buffer))
+            .map_err(|refusal| refused(game, at, refusal))?;
+        at = upto;
+    }
+    Ok(())
 }
 
 /// The problem a refusal of [`Game::play_all`] over the moves from index `start` is; `game` stands
@@ -210,7 +233,7 @@ fn problem_move(problem: &Problem) -> Option<u32> {
 
 /// Both engines: the log is verified on the fast engine, and when that holds the reference
 /// engine replays it beside the fast one, every move compared.
-fn verify_both(log: &MoveLog) -> Report {
+fn verify_both(log: &impl Log) -> Report {
     let report = verify_on(log, Engine::Fast);
     if !report.is_ok() {
         return report;
@@ -233,15 +256,16 @@ fn verify_both(log: &MoveLog) -> Report {
 /// engine's then the reference engine's. Per move only what a [`State`] holds is compared
 /// (the move's points, merges and spawn, then the board, score and status; the hash follows
 /// from the board, the score and the move count), without building one.
-fn first_disagreement(log: &MoveLog) -> Option<(State, State)> {
+fn first_disagreement(log: &impl Log) -> Option<(State, State)> {
     let rules_ok = "the log verified on the fast engine";
-    let mut fast = Game::with_engine(log.rules, log.seed, Engine::Fast).expect(rules_ok);
-    let mut reference = Game::with_engine(log.rules, log.seed, Engine::Reference).ok()?;
+    let mut fast = Game::with_engine(log.rules(), log.seed(), Engine::Fast).expect(rules_ok);
+    let mut reference = Game::with_engine(log.rules(), log.seed(), Engine::Reference).ok()?;
     let (f, r) = (State::opening(&fast), State::opening(&reference));
     if f != r {
         return Some((f, r));
     }
-    for (i, &dir) in log.moves.iter().enumerate() {
+    for i in 0..log.move_count() {
+        let dir = log.move_at(i);
         let a = fast.play(dir).expect(rules_ok);
         let b = reference.play(dir);
         let same = b.is_ok_and(|b| {
@@ -269,8 +293,8 @@ fn first_disagreement(log: &MoveLog) -> Option<(State, State)> {
 
 /// The first false claim, in file order; `hash` is the game's state hash. The messages are
 /// formatted for that claim only.
-fn check_claims(log: &MoveLog, game: &Game, hash: u64) -> Option<Problem> {
-    let c = &log.claims;
+fn check_claims(log: &impl Log, game: &Game, hash: u64) -> Option<Problem> {
+    let c = log.claims();
     let claim = |field, claimed: String, actual: String| {
         Some(Problem::Claim {
             field,
