@@ -1,5 +1,6 @@
 //! `twenty48 verify`: replay logs and check everything they claim.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -156,10 +157,16 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
+        // One write for many lines, not one per file.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         for (f, v) in files.iter().zip(&verdicts) {
-            println!("{}", line(f, v));
+            writeln!(out, "{}", line(f, v))?;
         }
-        println!("{total} file(s): {verified} verified, {failed} failed, {unreadable} unreadable");
+        writeln!(
+            out,
+            "{total} file(s): {verified} verified, {failed} failed, {unreadable} unreadable"
+        )?;
+        out.flush()?;
     }
     Ok(if unreadable > 0 {
         ExitCode::from(EXIT_BAD_INPUT)
