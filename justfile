@@ -105,6 +105,39 @@ bench:
     cargo build -q --release -p twenty48-cli
     cargo bench -p twenty48-verify --bench corpus
 
+# Peak memory (maximum RSS from /usr/bin/time -v) of `verify` on a generated, well-formed log
+# of 4,294,967,292 moves (1 GiB; its moves are not a legal game, so the replay stops early)
+# and of `replay --json` on a 138,904-move greedy game on the 8x8 board (issue 10, item 7):
+# both stay near the size of the file, never a multiple of the moves. Needs python3 and GNU
+# time; writes about 1 GiB to a temporary directory and removes it.
+bench-memory:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build -q --release -p twenty48-cli
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    {{twenty48}} record --seed 1 --bot greedy --max-moves 5 -o "$dir/head.t48" >/dev/null
+    python3 - "$dir/head.t48" "$dir/big.t48" <<'EOF'
+    import struct, sys, zlib
+    src = open(sys.argv[1], "rb").read()
+    h = 29 + src[15] + src[28 + src[15]]
+    n = 2**32 - 4
+    head = src[:h] + struct.pack("<IIQBQBB", 0, n, 0, 0, 0, 0, 1)
+    crc = zlib.crc32(head)
+    chunk = bytes([0b11_01_11_01]) * (1 << 20)
+    with open(sys.argv[2], "wb") as out:
+        out.write(head)
+        for left in range(n // 4, 0, -len(chunk)):
+            part = chunk[: min(left, len(chunk))]
+            crc = zlib.crc32(part, crc)
+            out.write(part)
+        out.write(struct.pack("<I", crc))
+    EOF
+    peak() { /usr/bin/time -f "%M" "$@" 2>&1 >/dev/null | tail -n 1; }
+    echo "verify, $(stat -c %s "$dir/big.t48") bytes: peak RSS $(peak {{twenty48}} verify "$dir/big.t48") KiB"
+    {{twenty48}} record --seed 1 --bot greedy --size 8 --max-moves 138904 -o "$dir/long.t48" >/dev/null
+    echo "replay --json, 138904 moves: peak RSS $(peak {{twenty48}} replay "$dir/long.t48" --json) KiB"
+
 # Fuzz every decoder of outside input (fuzz/: move logs, journals, device captures, the
 # best-score file, move files, device requests) with cargo-fuzz on nightly, each target for
 # `seconds`; seeds from fuzz/seeds and fixtures/, what it finds kept in fuzz/corpus and

@@ -17,8 +17,8 @@ use std::time::Instant;
 
 use twenty48_bot::Bot;
 use twenty48_engine::{Game, Rules, Status};
-use twenty48_movelog::{MoveLog, Recorder};
-use twenty48_verify::batch::{collect, verify_all};
+use twenty48_movelog::{MoveLog, PackedLog, Recorder};
+use twenty48_verify::batch::{collect, read_log_bytes, verify_all};
 use twenty48_verify::EngineChoice;
 
 /// Records game `seed` with the greedy bot and writes it to `dir`.
@@ -136,9 +136,12 @@ fn main() {
     });
     line("engine Game::play_all, 1 core (decoded games)", play_all);
     let read_decode = rate(15, m, || {
+        // As `verify` reads them: one open, reads sized by the header, moves left packed.
+        let mut bytes = Vec::new();
         for file in &files {
-            let bytes = std::fs::read(file).expect("read");
-            black_box(MoveLog::decode(&bytes).expect("decode"));
+            let mut f = std::fs::File::open(file).expect("open");
+            read_log_bytes(&mut f, &mut bytes).expect("read");
+            black_box(PackedLog::decode(&bytes).expect("decode"));
         }
     });
     line("read and decode only, 1 core (no replay)", read_decode);
