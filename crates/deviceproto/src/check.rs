@@ -4,6 +4,10 @@
 //! widths of the frame's text, into a [`Crc32`]. The tags: `H` hello, `S` start, `M` move,
 //! `E` end, `P` partial, `L` lost, `F` full, `B` pull begin, `D` pull done, `A` acked,
 //! `X` error.
+//!
+//! The functions whose parameters take more than AVR's 18 bytes of argument registers
+//! (hello, moved, end, partial) are always inlined: the ATmega2560 firmware's LLVM reads
+//! arguments passed on the stack one byte off (docs/firmware.md, "stack arguments").
 
 use crate::crc::Crc32;
 use crate::start::StartFields;
@@ -15,6 +19,7 @@ fn tagged(tag: u8) -> Crc32 {
 }
 
 /// `t48 hello v= dev= next= stored= unpulled=`.
+#[inline(always)]
 pub fn hello(v: u8, dev: u64, next: u32, stored: u32, unpulled: u32) -> u32 {
     tagged(b'H')
         .u8(v)
@@ -45,6 +50,7 @@ pub fn start(s: &StartFields) -> u32 {
 }
 
 /// `t48 move game= seq= dir= score= hash=`.
+#[inline(always)]
 pub fn moved(game: u32, seq: u32, dir: u8, score: u64, hash: u64) -> u32 {
     tagged(b'M')
         .u32(game)
@@ -56,6 +62,7 @@ pub fn moved(game: u32, seq: u32, dir: u8, score: u64, hash: u64) -> u32 {
 }
 
 /// `t48 end game= result= score= moves= hash= start=`.
+#[inline(always)]
 pub fn end(game: u32, result: u8, score: u64, moves: u32, hash: u64, start: u32) -> u32 {
     tagged(b'E')
         .u32(game)
@@ -68,6 +75,7 @@ pub fn end(game: u32, result: u8, score: u64, moves: u32, hash: u64, start: u32)
 }
 
 /// `t48 partial game= moves= score= hash= start=`.
+#[inline(always)]
 pub fn partial(game: u32, moves: u32, score: u64, hash: u64, start: u32) -> u32 {
     tagged(b'P')
         .u32(game)

@@ -33,6 +33,11 @@ pub struct StartFields {
 
 impl StartFields {
     /// The start values of game `game` of device `dev`, played by `rules` from `seed`.
+    ///
+    /// Always inlined: its arguments (24 bytes with the result's pointer) overflow AVR's 18
+    /// bytes of argument registers, and the ATmega2560 firmware's LLVM reads arguments
+    /// passed on the stack one byte off (docs/firmware.md, "stack arguments").
+    #[inline(always)]
     pub fn new(dev: u64, game: u32, rules: &Rules, seed: u64) -> StartFields {
         let spawns = rules.opening.spawns();
         let mut twos: u8 = 0;

@@ -8,7 +8,7 @@
 //! dropped one, which it reports with a lost frame as soon as there is room again.
 
 use twenty48_deviceproto::{check, StartFields, PROTOCOL_VERSION};
-use twenty48_engine::Direction;
+use twenty48_engine::{Direction, Game};
 
 use crate::log_ring::{dropped_frames, free_bytes};
 
@@ -155,9 +155,14 @@ impl Log {
         crc
     }
 
-    /// `t48 move`: move `seq` (1, 2, ...) of game `game` towards `dir`, and the score and
-    /// state hash after it and its spawn.
-    pub fn moved(&mut self, game: u32, seq: u32, dir: Direction, score: u64, hash: u64) {
+    /// `t48 move`: the last move of game `game` (its `seq`: 1, 2, ...), towards `dir`, and
+    /// the score and state hash of `after`, the game after that move and its spawn.
+    ///
+    /// Few and small arguments on purpose: on the ATmega2560 this LLVM reads arguments
+    /// passed on the stack one byte off (docs/firmware.md), so no function the AVR firmware
+    /// calls takes more than the 18 bytes of argument registers.
+    pub fn moved(&mut self, game: u32, dir: Direction, after: &Game) {
+        let (seq, score, hash) = (after.move_count(), after.score(), after.state_hash());
         let d = dir.code();
         self.frame(game, seq, || {
             defmt::info!(

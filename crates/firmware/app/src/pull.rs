@@ -119,11 +119,11 @@ fn send_game<B: Board, F: NorFlash>(
     pace.make_room(board, log);
     let start = log.start(&start_fields(log.dev(), entry));
     let number = entry.number;
-    let close = replay(store, entry, start, |seq, dir, game| {
+    let close = replay(store, entry, start, |dir, game| {
         if free_bytes() < LOG_CAPACITY / 2 {
             pace.make_room(board, log);
         }
-        log.moved(number, seq, dir, game.score(), game.state_hash());
+        log.moved(number, dir, game);
     })?;
     pace.make_room(board, log);
     log.close(&close);
@@ -144,7 +144,7 @@ fn replay<F: NorFlash>(
     store: &mut Store<F>,
     entry: &GameEntry,
     start: u32,
-    mut on_move: impl FnMut(u32, Direction, &Game),
+    mut on_move: impl FnMut(Direction, &Game),
 ) -> Result<Close, StoreError<F::Error>> {
     let mut game =
         Game::new(entry.start.rules, entry.start.seed).map_err(|_| StoreError::Corrupt)?;
@@ -154,7 +154,7 @@ fn replay<F: NorFlash>(
             return;
         }
         match game.play(dir) {
-            Ok(outcome) if outcome.moved => on_move(game.move_count(), dir, &game),
+            Ok(outcome) if outcome.moved => on_move(dir, &game),
             _ => ok = false,
         }
     })?;
@@ -182,7 +182,7 @@ fn ack<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, number: u32, claime
         Err(_) => return device.log.error(ErrorCode::Store as u8, number),
     };
     let start = check::start(&start_fields(device.log.dev(), &entry));
-    let close = match replay(device.store, &entry, start, |_, _, _| {}) {
+    let close = match replay(device.store, &entry, start, |_, _| {}) {
         Ok(close) => close,
         Err(_) => return device.log.error(ErrorCode::Store as u8, number),
     };

@@ -227,13 +227,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
                             self.refused(live.number, seq, e);
                         }
                     }
-                    self.log.moved(
-                        live.number,
-                        seq,
-                        dir,
-                        live.game.score(),
-                        live.game.state_hash(),
-                    );
+                    self.log.moved(live.number, dir, &live.game);
                 }
                 Input::NewGame(next) => {
                     // Abandoned: result 0.
