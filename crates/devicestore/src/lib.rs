@@ -68,14 +68,19 @@
 //! | flash | sectors | 1000-move games | longest single game |
 //! | --- | --- | --- | --- |
 //! | Nano RP2040 Connect, 15 MB | 3,840 of 4096 bytes | 36,095 (9.4 a sector) | 41,533,376 moves |
-//! | Arduino Mega 2560 EEPROM, 4 KB | 16 of 256 bytes | 8 | 9,152 moves |
-//! | Arduino Uno EEPROM, 1 KB | 8 of 128 bytes | 1 | 1,984 moves |
+//! | Arduino Mega 2560 EEPROM, 4 KB less the id's sector | 15 of 256 bytes | 7 | 8,576 moves |
+//! | Arduino Uno EEPROM, 1 KB less the id's sector | 7 of 128 bytes | 1 | 1,728 moves |
 //!
 //! (The 15 MB figure is measured by an ignored test, `cargo test --release -- --ignored`; its
 //! longest game is computed: 168 chunks after the GAME record, 169 in each other sector.)
 //! Small sectors cost more a game: every sector spends 16 bytes on its header and, when a game
 //! goes on into it, 16 on a CONT, and the end of a sector too short for the next record is
 //! left unused. A 1 KB EEPROM holds one 1000-move game and not a second.
+//!
+//! # The device id
+//!
+//! [`device_id`] keeps a board's id in a sector of its own beside the store (the AVR boards'
+//! last EEPROM sector): made once from the board's entropy, then read back at every boot.
 //!
 //! # Lookups
 //!
@@ -105,6 +110,7 @@ mod crc;
 mod error;
 mod flash;
 mod game;
+mod identity;
 pub mod nor;
 mod record;
 mod ring;
@@ -115,6 +121,7 @@ pub use crc::crc32;
 pub use error::StoreError;
 pub use flash::MemFlash;
 pub use game::{Closing, Counts, GameEntry, GameStart};
+pub use identity::{device_id, ID_RECORD_LEN};
 pub use store::Store;
 
 /// Bytes in a sector of the RP2040's flash and the QEMU board's (the default of

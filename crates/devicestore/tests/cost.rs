@@ -71,27 +71,27 @@ fn capacity_in_1000_move_games() {
     assert!((9.2..9.5).contains(&per_sector), "{per_sector}");
 }
 
-/// An AVR's EEPROM: an Arduino Mega 2560's 4 KB as 16 sectors of 256 bytes, an Uno's 1 KB as
-/// 8 sectors of 128 bytes.
+/// An AVR's EEPROM less its last sector (the board's id): an Arduino Mega 2560's 4 KB as 15
+/// sectors of 256 bytes, an Uno's 1 KB as 7 sectors of 128 bytes.
 #[test]
 fn capacity_of_an_eeprom_in_1000_move_games() {
-    let mega = capacity::<256>(16);
-    let mega_longest = longest_game::<256>(16);
+    let mega = capacity::<256>(15);
+    let mega_longest = longest_game::<256>(15);
     println!(
-        "4 KB of 256-byte sectors: {mega} whole 1000-move games; one game of at most \
+        "15 sectors of 256 bytes: {mega} whole 1000-move games; one game of at most \
          {mega_longest} moves"
     );
-    let uno = capacity::<128>(8);
-    let uno_longest = longest_game::<128>(8);
+    let uno = capacity::<128>(7);
+    let uno_longest = longest_game::<128>(7);
     println!(
-        "1 KB of 128-byte sectors: {uno} whole 1000-move games; one game of at most \
+        "7 sectors of 128 bytes: {uno} whole 1000-move games; one game of at most \
          {uno_longest} moves"
     );
     // 256: a GAME sector holds 8 chunks (512 moves), a CONT sector 9 (576 moves).
-    assert_eq!(mega_longest, 512 + 15 * 576);
+    assert_eq!(mega_longest, 512 + 14 * 576);
     // 128: a GAME sector holds 3 chunks (192 moves), a CONT sector 4 (256 moves).
-    assert_eq!(uno_longest, 192 + 7 * 256);
-    assert_eq!((mega, uno), (8, 1));
+    assert_eq!(uno_longest, 192 + 6 * 256);
+    assert_eq!((mega, uno), (7, 1));
 }
 
 /// The whole 15 MB store of the Nano RP2040 Connect (3,840 sectors of 4096 bytes), filled with

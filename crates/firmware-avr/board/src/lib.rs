@@ -32,7 +32,9 @@ use crate::regs::Pin;
 /// What differs between the chips.
 #[derive(Debug)]
 pub struct Chip {
-    /// The device id in the log's frames.
+    /// The device id under QEMU (no EEPROM to keep one in). On a chip the id is made at the
+    /// first boot and kept in the EEPROM's last sector ([`device_id`]); its low 16 bits are
+    /// this one's (the chip's number), the other 48 drawn from ADC noise and timer jitter.
     pub device_id: u64,
     /// The buttons on D4, D5, D6, D7.
     pub buttons: [Pin; 4],
@@ -124,33 +126,48 @@ impl Board for AvrBoard {
     }
 }
 
-/// Plays on a store of `len` bytes of EEPROM in `SECTOR`-byte sectors.
+/// The board's id: the one kept at EEPROM byte `at` (the last sector, which the store
+/// leaves alone), or, at the first boot, one made from the chip's number and 48 bits of
+/// entropy and kept there. The chip's number alone if the EEPROM fails.
+fn device_id<const SECTOR: usize>(board: &mut AvrBoard, chip: &Chip, at: u16) -> u64 {
+    let mut eeprom = EepromFlash::<SECTOR>::eeprom(at + SECTOR as u16);
+    let fresh = || (board.entropy() & !0xFFFF) | (chip.device_id & 0xFFFF);
+    match twenty48_firmware_app::devicestore::device_id(&mut eeprom, u32::from(at), fresh) {
+        Ok((id, _)) => id,
+        Err(_) => chip.device_id,
+    }
+}
+
+/// Plays on a store of the first `len` bytes of EEPROM in `SECTOR`-byte sectors; the sector
+/// after them keeps the board's id.
 #[inline(never)]
 fn run_on_eeprom<const SECTOR: usize>(board: &mut AvrBoard, chip: &Chip, len: u16) {
-    play(board, chip, EepromFlash::<SECTOR>::eeprom(len));
+    let id = device_id::<SECTOR>(board, chip, len);
+    play(board, id, EepromFlash::<SECTOR>::eeprom(len));
 }
 
 /// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM).
 #[inline(never)]
 fn run_on_ram<const SECTOR: usize, const RAM: usize>(board: &mut AvrBoard, chip: &Chip) {
     let mut buf = [0u8; RAM];
-    play(board, chip, EepromFlash::<SECTOR>::ram(&mut buf));
+    play(board, chip.device_id, EepromFlash::<SECTOR>::ram(&mut buf));
 }
 
-fn play<const SECTOR: usize>(board: &mut AvrBoard, chip: &Chip, flash: EepromFlash<SECTOR>) {
+fn play<const SECTOR: usize>(board: &mut AvrBoard, device_id: u64, flash: EepromFlash<SECTOR>) {
     match Store::open(flash) {
         Ok(mut store) => twenty48_firmware_app::run(
             board,
             twenty48_firmware_app::DEFAULT_RULES,
             &mut store,
-            chip.device_id,
+            device_id,
         ),
         Err(_) => defmt::error!("t48 avr store refused the EEPROM"),
     }
 }
 
 /// Runs the board: the store in the first `EEPROM` bytes of EEPROM in `SECTOR`-byte sectors
-/// (under QEMU: `RAM` bytes of RAM). Returns only under QEMU's script end (`q`): the log
+/// and the board's id in the sector after them (under QEMU: the store in `RAM` bytes of RAM,
+/// the id [`Chip::device_id`]). Returns only under QEMU's script end (`q`): the log
 /// then says `t48 avr end` and the chip idles.
 pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize>(chip: &Chip) -> ! {
     usart::init();

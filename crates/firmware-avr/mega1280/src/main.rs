@@ -9,8 +9,8 @@ use twenty48_firmware_avr::{Chip, MEGA_BUTTONS};
 /// Bytes of a store sector (the EEPROM is 16 of them; devicestore's power-cut and capacity
 /// tests run at this size).
 const SECTOR: usize = 256;
-/// The store: the whole EEPROM.
-const EEPROM: u16 = 4096;
+/// The store: the EEPROM's first 15 sectors (the 16th keeps the board's id).
+const EEPROM: u16 = 4096 - SECTOR as u16;
 /// The store under QEMU (no EEPROM there): 4 sectors of RAM, on the stack (the application
 /// needs most of the other 7 KB for its own stack).
 const RAM: usize = 1024;

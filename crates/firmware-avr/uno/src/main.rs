@@ -10,8 +10,8 @@ use twenty48_firmware_avr::Chip;
 /// Bytes of a store sector (the EEPROM is 8 of them; devicestore's power-cut and capacity
 /// tests run at this size).
 const SECTOR: usize = 128;
-/// The store: the whole EEPROM.
-const EEPROM: u16 = 1024;
+/// The store: the EEPROM's first 7 sectors (the 8th keeps the board's id).
+const EEPROM: u16 = 1024 - SECTOR as u16;
 /// The store under QEMU (no EEPROM there): 4 sectors of RAM, all the Uno can spare.
 const RAM: usize = 512;
 
