@@ -15,9 +15,9 @@
 //! arguments. The scan follows Y through the body (`adiw`/`sbiw`/`subi`+`sbci` on r28
 //! between `in r0, 0x3f` and `out 0x3f, r0`, where LLVM reaches slots past Y+63) and flags every `ldd`/`std`/`ld`/`st` through Y
 //! and every address taken from Y (`movw rN, r28` then an add) that lands above Y+F+P.
-//! A function with no such prologue that reads SP (`in rN, 0x3d`) is flagged too: that is
-//! a caller making room for stack arguments without a frame pointer, or code this scan does
-//! not understand.
+//! A function with no such prologue that writes back into SP a value it read from SP
+//! (`in rN, 0x3d` ... `out 0x3d, rN`) is flagged too: that is a caller making room for stack
+//! arguments without a frame pointer.
 
 /// One instruction: its mnemonic and its operands (the disassembler's comment removed).
 struct Insn<'a> {
@@ -119,10 +119,22 @@ fn scan(body: &[Insn]) -> Option<String> {
         (Some(a), Some(b)) if show(a) == "in r28, 0x3d" && show(b) == "in r29, 0x3e"
     );
     if !has_fp {
-        return body
-            .iter()
-            .find(|insn| insn.op == "in" && insn.args.ends_with(", 0x3d"))
-            .map(show);
+        // SP read into a register, lowered, written back: room for outgoing arguments.
+        // (Start-up code loads SP from a constant; reading SP alone is harmless.)
+        let mut from_sp: Vec<&str> = Vec::new();
+        for insn in body {
+            if let Some((reg, port)) = insn.args.split_once(", ") {
+                if insn.op == "in" && port == "0x3d" {
+                    from_sp.push(reg);
+                }
+            }
+            if let Some((port, reg)) = insn.args.split_once(", ") {
+                if insn.op == "out" && port == "0x3d" && from_sp.contains(&reg) {
+                    return Some(show(insn));
+                }
+            }
+        }
+        return None;
     }
     i += 2;
     let mut frame = 0;

@@ -37,6 +37,17 @@ pub fn wait_ms() {
     while now().wrapping_sub(start) < TICKS_PER_MS {}
 }
 
+/// Waits at least `us` microseconds (in Timer1 ticks of 4 us, rounded up).
+pub fn wait_us(us: u32) {
+    let mut ticks = us.div_ceil(4);
+    while ticks > 0 {
+        let step = ticks.min(0x4000) as u16;
+        let start = now();
+        while now().wrapping_sub(start) < step {}
+        ticks -= u32::from(step);
+    }
+}
+
 /// One ADC conversion of A0 (at most a few hundred polls: an emulator without an ADC
 /// answers 0 at once).
 fn adc() -> u16 {

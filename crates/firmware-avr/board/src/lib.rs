@@ -2,10 +2,10 @@
 //! `no_std`, no heap, 16-bit pointers.
 //!
 //! The same application as the ARM boards (`twenty48-firmware-app`) over this board:
-//! buttons D4-D7 (a move on release), the LCD12864 on hardware SPI, the defmt log out and
-//! the test script and host requests in on USART0 ([`usart`], 115,200 baud), seeds from ADC
-//! noise and timer jitter ([`clock`]), and the game store in the chip's EEPROM presented as
-//! NOR flash ([`flash`]). The chip crates (`mega2560/`, `uno/`) give the pins and sizes
+//! buttons D4-D7 (a move on release), the LCD12864 on the hardware SPI ([`lcd`]), the defmt
+//! log out and the test script and host requests in on USART0 ([`usart`], 115,200 baud),
+//! seeds from ADC noise and timer jitter ([`clock`]), and the game store in the chip's EEPROM
+//! presented as NOR flash ([`flash`]). The chip crates (`mega2560/`, `uno/`) give the pins and sizes
 //! ([`Chip`]) and call [`start`].
 //!
 //! Under QEMU (`qemu-system-avr -M mega2560` / `-M uno`), which has no EEPROM, no GPIO and
@@ -18,7 +18,9 @@
 pub mod buttons;
 pub mod clock;
 pub mod flash;
+pub mod lcd;
 pub mod regs;
+pub mod stack;
 pub mod usart;
 
 use twenty48_firmware_app::devicestore::Store;
@@ -27,6 +29,7 @@ use twenty48_firmware_app::{log_ring, Board, Input, Screen};
 
 use crate::buttons::Buttons;
 use crate::flash::EepromFlash;
+use crate::lcd::{Lcd, LcdPins};
 use crate::regs::Pin;
 
 /// What differs between the chips.
@@ -38,6 +41,8 @@ pub struct Chip {
     pub device_id: u64,
     /// The buttons on D4, D5, D6, D7.
     pub buttons: [Pin; 4],
+    /// The LCD's pins (driven when [`start`]'s `LCD` is true).
+    pub lcd: LcdPins,
 }
 
 /// The Arduino Mega's buttons (the same pins on the ATmega1280 and the ATmega2560): D4 (PG5),
@@ -61,10 +66,39 @@ pub const MEGA_BUTTONS: [Pin; 4] = [
     },
 ];
 
-/// The board: USART0 for the log and the script, the buttons, the clock.
-struct AvrBoard {
+/// The Arduino Mega's LCD pins (the same on the ATmega1280 and the ATmega2560): CS D10 (PB4)
+/// and reset D12 (PB6) as the sketch, the hardware SPI on D50-D53 (SS D53 = PB0, SCK D52 =
+/// PB1, MOSI D51 = PB2).
+pub const MEGA_LCD: LcdPins = LcdPins {
+    cs: Pin {
+        port: regs::PORT_B,
+        bit: 4,
+    },
+    reset: Pin {
+        port: regs::PORT_B,
+        bit: 6,
+    },
+    ss: Pin {
+        port: regs::PORT_B,
+        bit: 0,
+    },
+    mosi: Pin {
+        port: regs::PORT_B,
+        bit: 2,
+    },
+    sck: Pin {
+        port: regs::PORT_B,
+        bit: 1,
+    },
+};
+
+/// The board: USART0 for the log and the script, the buttons, the clock, the LCD.
+struct AvrBoard<'a, const LCD: bool> {
     script: Script,
     buttons: Buttons,
+    /// The LCD when `LCD` (none under QEMU). `LCD` false keeps the screens' code out of
+    /// the program.
+    lcd: Option<&'a mut Lcd>,
     /// QEMU: no EEPROM, no buttons, no screen, no waiting.
     emulated: bool,
     /// Timer count of the last button sample.
@@ -72,7 +106,7 @@ struct AvrBoard {
     entropy: u64,
 }
 
-impl Board for AvrBoard {
+impl<const LCD: bool> Board for AvrBoard<'_, LCD> {
     fn next_input(&mut self) -> Input {
         loop {
             if let Some(byte) = usart::try_read() {
@@ -96,7 +130,13 @@ impl Board for AvrBoard {
         }
     }
 
-    fn show(&mut self, _screen: &Screen) {}
+    fn show(&mut self, screen: &Screen) {
+        if LCD {
+            if let Some(lcd) = self.lcd.as_mut() {
+                lcd.show(screen);
+            }
+        }
+    }
 
     fn write_log(&mut self, bytes: &[u8]) -> usize {
         if self.script.stalled {
@@ -129,7 +169,11 @@ impl Board for AvrBoard {
 /// The board's id: the one kept at EEPROM byte `at` (the last sector, which the store
 /// leaves alone), or, at the first boot, one made from the chip's number and 48 bits of
 /// entropy and kept there. The chip's number alone if the EEPROM fails.
-fn device_id<const SECTOR: usize>(board: &mut AvrBoard, chip: &Chip, at: u16) -> u64 {
+fn device_id<const SECTOR: usize, const LCD: bool>(
+    board: &mut AvrBoard<LCD>,
+    chip: &Chip,
+    at: u16,
+) -> u64 {
     let mut eeprom = EepromFlash::<SECTOR>::eeprom(at + SECTOR as u16);
     let fresh = || (board.entropy() & !0xFFFF) | (chip.device_id & 0xFFFF);
     match twenty48_firmware_app::devicestore::device_id(&mut eeprom, u32::from(at), fresh) {
@@ -139,21 +183,34 @@ fn device_id<const SECTOR: usize>(board: &mut AvrBoard, chip: &Chip, at: u16) ->
 }
 
 /// Plays on a store of the first `len` bytes of EEPROM in `SECTOR`-byte sectors; the sector
-/// after them keeps the board's id.
+/// after them keeps the board's id. The LCD (its frames on this function's stack) if `LCD`.
 #[inline(never)]
-fn run_on_eeprom<const SECTOR: usize>(board: &mut AvrBoard, chip: &Chip, len: u16) {
-    let id = device_id::<SECTOR>(board, chip, len);
-    play(board, id, EepromFlash::<SECTOR>::eeprom(len));
+fn run_on_eeprom<const SECTOR: usize, const LCD: bool>(chip: &Chip, len: u16) {
+    let mut lcd = if LCD { Some(Lcd::new(&chip.lcd)) } else { None };
+    let mut board = AvrBoard::<LCD>::new(chip, false, lcd.as_mut());
+    let id = device_id::<SECTOR, LCD>(&mut board, chip, len);
+    play(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
+    end(&mut board);
 }
 
-/// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM).
+/// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM, no LCD).
 #[inline(never)]
-fn run_on_ram<const SECTOR: usize, const RAM: usize>(board: &mut AvrBoard, chip: &Chip) {
+fn run_on_ram<const SECTOR: usize, const RAM: usize>(chip: &Chip) {
+    let mut board = AvrBoard::<false>::new(chip, true, None);
     let mut buf = [0u8; RAM];
-    play(board, chip.device_id, EepromFlash::<SECTOR>::ram(&mut buf));
+    play(
+        &mut board,
+        chip.device_id,
+        EepromFlash::<SECTOR>::ram(&mut buf),
+    );
+    end(&mut board);
 }
 
-fn play<const SECTOR: usize>(board: &mut AvrBoard, device_id: u64, flash: EepromFlash<SECTOR>) {
+fn play<const SECTOR: usize, const LCD: bool>(
+    board: &mut AvrBoard<LCD>,
+    device_id: u64,
+    flash: EepromFlash<SECTOR>,
+) {
     match Store::open(flash) {
         Ok(mut store) => twenty48_firmware_app::run(
             board,
@@ -165,28 +222,43 @@ fn play<const SECTOR: usize>(board: &mut AvrBoard, device_id: u64, flash: Eeprom
     }
 }
 
+/// The script's end: the stack's peak, the end marker, and the log sent.
+fn end<const LCD: bool>(board: &mut AvrBoard<LCD>) {
+    let (peak, room) = stack::peak();
+    defmt::info!("t48 avr stack peak={=u16} room={=u16}", peak, room);
+    defmt::info!("t48 avr end");
+    while log_ring::drain(board) > 0 {}
+}
+
+impl<'a, const LCD: bool> AvrBoard<'a, LCD> {
+    fn new(chip: &Chip, emulated: bool, lcd: Option<&'a mut Lcd>) -> AvrBoard<'a, LCD> {
+        AvrBoard {
+            script: Script::new(),
+            buttons: Buttons::new(chip.buttons),
+            lcd,
+            emulated,
+            sampled: 0,
+            entropy: 0,
+        }
+    }
+}
+
 /// Runs the board: the store in the first `EEPROM` bytes of EEPROM in `SECTOR`-byte sectors
 /// and the board's id in the sector after them (under QEMU: the store in `RAM` bytes of RAM,
-/// the id [`Chip::device_id`]). Returns only under QEMU's script end (`q`): the log
-/// then says `t48 avr end` and the chip idles.
-pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize>(chip: &Chip) -> ! {
+/// the id [`Chip::device_id`]). `LCD`: drive the LCD (a chip with the RAM for it; never
+/// under QEMU). Returns only under QEMU's script end (`q`): the log then says
+/// `t48 avr end` and the chip idles.
+pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize, const LCD: bool>(
+    chip: &Chip,
+) -> ! {
+    stack::paint();
     usart::init();
     clock::init();
-    let emulated = !flash::present();
-    let mut board = AvrBoard {
-        script: Script::new(),
-        buttons: Buttons::new(chip.buttons),
-        emulated,
-        sampled: 0,
-        entropy: 0,
-    };
-    if emulated {
-        run_on_ram::<SECTOR, RAM>(&mut board, chip);
+    if flash::present() {
+        run_on_eeprom::<SECTOR, LCD>(chip, EEPROM);
     } else {
-        run_on_eeprom::<SECTOR>(&mut board, chip, EEPROM);
+        run_on_ram::<SECTOR, RAM>(chip);
     }
-    defmt::info!("t48 avr end");
-    while log_ring::drain(&mut board) > 0 {}
     idle()
 }
 

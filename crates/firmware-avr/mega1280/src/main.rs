@@ -4,7 +4,7 @@
 #![no_main]
 
 use avr_device as _;
-use twenty48_firmware_avr::{Chip, MEGA_BUTTONS};
+use twenty48_firmware_avr::{Chip, MEGA_BUTTONS, MEGA_LCD};
 
 /// Bytes of a store sector (the EEPROM is 16 of them; devicestore's power-cut and capacity
 /// tests run at this size).
@@ -19,11 +19,18 @@ const RAM: usize = 1024;
 static MEGA: Chip = Chip {
     device_id: 0xA7A7_0000_0000_1280,
     buttons: MEGA_BUTTONS,
+    lcd: MEGA_LCD,
 };
+
+/// Not yet: with the screens linked their fonts take 3.2 KB of RAM (.data: AVR constants
+/// live in RAM) and the driver's frames 2 KB, past the Mega's 8 KB with the application's
+/// stack; and embedded-graphics' text layout takes stack arguments, which the ATmega2560
+/// misreads (docs/firmware.md).
+const LCD: bool = false;
 
 #[avr_device::entry]
 fn main() -> ! {
-    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM>(&MEGA)
+    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM, LCD>(&MEGA)
 }
 
 #[panic_handler]

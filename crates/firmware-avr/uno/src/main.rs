@@ -4,7 +4,8 @@
 #![no_main]
 
 use avr_device as _;
-use twenty48_firmware_avr::regs::{Pin, PORT_D};
+use twenty48_firmware_avr::lcd::LcdPins;
+use twenty48_firmware_avr::regs::{Pin, PORT_B, PORT_D};
 use twenty48_firmware_avr::Chip;
 
 /// Bytes of a store sector (the EEPROM is 8 of them; devicestore's power-cut and capacity
@@ -36,11 +37,37 @@ static UNO: Chip = Chip {
             bit: 7,
         },
     ],
+    // CS D10 (PB2, also the SPI's SS), reset D12 (PB4), MOSI D11 (PB3), SCK D13 (PB5).
+    lcd: LcdPins {
+        cs: Pin {
+            port: PORT_B,
+            bit: 2,
+        },
+        reset: Pin {
+            port: PORT_B,
+            bit: 4,
+        },
+        ss: Pin {
+            port: PORT_B,
+            bit: 2,
+        },
+        mosi: Pin {
+            port: PORT_B,
+            bit: 3,
+        },
+        sck: Pin {
+            port: PORT_B,
+            bit: 5,
+        },
+    },
 };
+
+/// The driver keeps two 1 KB frames; the Uno has 2 KB of RAM in all.
+const LCD: bool = false;
 
 #[avr_device::entry]
 fn main() -> ! {
-    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM>(&UNO)
+    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM, LCD>(&UNO)
 }
 
 #[panic_handler]
