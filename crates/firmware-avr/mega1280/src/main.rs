@@ -2,6 +2,8 @@
 //! EEPROM). Runs on the target. See `twenty48-firmware-avr` and docs/firmware.md.
 #![no_std]
 #![no_main]
+// avr-device's interrupt handlers use the `avr-interrupt` ABI (nightly only, as the target).
+#![feature(abi_avr_interrupt)]
 
 use avr_device as _;
 use twenty48_firmware_avr::{Chip, MEGA_BUTTONS, MEGA_LCD};
@@ -30,7 +32,16 @@ const LCD: bool = false;
 
 #[avr_device::entry]
 fn main() -> ! {
+    // SAFETY: the only interrupt the firmware turns on is USART0's receive (below), whose
+    // handler touches nothing but the receive ring.
+    unsafe { avr_device::interrupt::enable() };
     twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM, LCD>(&MEGA)
+}
+
+// Received bytes into the ring (see `twenty48_firmware_avr::usart`).
+#[avr_device::interrupt(atmega1280)]
+fn USART0_RX() {
+    twenty48_firmware_avr::usart::on_receive();
 }
 
 #[panic_handler]
