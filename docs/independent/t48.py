@@ -324,7 +324,7 @@ def decode(data: bytes) -> Log:
     if data[:4] != MAGIC[:len(data[:4])]:
         raise LogError("magic", "not a twenty48 move log")
     if len(data) < 6:   # the doc only covers < 4 bytes; the reference names both fields
-        raise LogError("truncated", f"the file is truncated: the magic and format version at byte 0 needs 6 bytes but only {len(data)} remain")
+        raise LogError("truncated", f"the file is truncated: the magic and format version at byte 0: 6 bytes needed, only {len(data)} left")
     # 2. Version
     (version,) = struct.unpack_from("<H", data, 4)
     if version != 1:
@@ -338,7 +338,7 @@ def decode(data: bytes) -> Log:
     def take(n: int, what: str) -> bytes:
         nonlocal pos
         if len(data) - pos < n:
-            raise LogError("truncated", f"the file is truncated: the {what} at byte {pos} needs {n} bytes but only {len(data) - pos} remain")
+            raise LogError("truncated", f"the file is truncated: the {what} at byte {pos}: {n} {'byte' if n == 1 else 'bytes'} needed, only {len(data) - pos} left")
         pos += n
         return data[pos - n:pos]
 

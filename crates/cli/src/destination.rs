@@ -1,6 +1,6 @@
 //! Where commands write their files: nothing is replaced without `--force`, only regular
 //! files are ever replaced, an output is never one of the command's inputs, and every file is
-//! written whole or not at all.
+//! written whole or not at all. `-` is standard output.
 
 use std::fs;
 use std::io;
@@ -37,6 +37,9 @@ fn kind_of(file_type: fs::FileType) -> &'static str {
 /// `force` is given, and even then only a regular file may be replaced (never a FIFO, a
 /// device, a directory, a socket, or a symbolic link, which is not followed).
 pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
+    if crate::input::is_stdio(path) {
+        return Ok(());
+    }
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e).with_context(|| format!("cannot look at {}", path.display())),
@@ -70,6 +73,9 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Refuses an output that names one of the command's inputs, --force or not.
 pub(crate) fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
+    if crate::input::is_stdio(output) {
+        return Ok(());
+    }
     if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
         bail!(
             "the output {} is the input {}; it would be lost (write elsewhere)",
@@ -83,7 +89,12 @@ pub(crate) fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
 /// Writes an output file atomically. Without `force` nothing is ever replaced, not even a
 /// file that appeared after the command started (the finished file is linked into place,
 /// which fails if the name is taken); with `force` an existing file is replaced.
+///
+/// `-` writes to standard output; a move log (binary) is refused on a terminal.
 pub(crate) fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    if crate::input::is_stdio(path) {
+        return write_stdout(bytes);
+    }
     check_output(path, force)?;
     let written = if force {
         write_atomic(path, bytes)
@@ -97,4 +108,17 @@ pub(crate) fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<()>
         ),
         r => r.with_context(|| format!("cannot write {}", path.display())),
     }
+}
+
+/// Writes an output to standard output (`-o -`), refusing a binary file on a terminal.
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::{IsTerminal, Write};
+    let binary = bytes.starts_with(&twenty48_movelog::MAGIC);
+    if binary && io::stdout().is_terminal() {
+        bail!("a move log is binary and standard output is a terminal; redirect it (-o - > game.t48) or name a file");
+    }
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
 }

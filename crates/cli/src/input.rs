@@ -1,4 +1,5 @@
-//! Reading games from files, with errors that name the file and the place.
+//! Reading games from files, with errors that name the file and the place. `-` names
+//! standard input everywhere a file is read.
 //!
 //! Nothing is read whole without a limit: a move log only as far as its header says it
 //! extends (docs/format.md), anything else up to [`MAX_INPUT_BYTES`]. Each file is opened
@@ -7,6 +8,7 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
 use twenty48_movelog::{MoveLog, PackedLog, MAGIC};
@@ -21,21 +23,53 @@ pub const EXIT_FAILED: u8 = 1;
 /// capture): 64 MiB.
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
-fn open(path: &Path) -> Result<(File, Option<u64>)> {
+/// Whether a path names standard input (or, for an output, standard output): `-`.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Set once standard input has been read: a second `-` would find it empty.
+static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
+
+fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
+    if is_stdio(path) {
+        if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
+            bail!("standard input (-) can be read only once in a command");
+        }
+        return Ok((Box::new(std::io::stdin().lock()), None));
+    }
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let hint = file
         .metadata()
         .ok()
         .filter(|m| m.is_file())
         .map(|m| m.len());
-    Ok((file, hint))
+    Ok((Box::new(file), hint))
+}
+
+/// How an output path is named in messages: `standard output` for `-`.
+pub fn output_name(path: &Path) -> String {
+    if is_stdio(path) {
+        "standard output".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// How a path is named in messages: `standard input` for `-`.
+pub fn name(path: &Path) -> String {
+    if is_stdio(path) {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Reads a file, naming it in the error: a move log (it starts with the magic) as far as
 /// its header says, anything else up to [`MAX_INPUT_BYTES`].
 pub fn read(path: &Path) -> Result<Vec<u8>> {
     let (mut file, hint) = open(path)?;
-    let context = || format!("cannot read {}", path.display());
+    let context = || format!("cannot read {}", name(path));
     let mut bytes = Vec::new();
     (&mut file)
         .take(MAGIC.len() as u64)
@@ -55,7 +89,7 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         bail!(
             "{} is larger than {} MiB, the most read from an input that is not a move log",
-            path.display(),
+            name(path),
             MAX_INPUT_BYTES / (1024 * 1024)
         );
     }
@@ -70,15 +104,21 @@ pub fn decode_log(path: &Path, bytes: &[u8]) -> Result<MoveLog> {
 /// Decodes the bytes of a move log read from `path` without unpacking its moves (they stay
 /// in `bytes`), naming the file in the error.
 pub fn decode_packed<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackedLog<'a>> {
-    PackedLog::decode(bytes).with_context(|| format!("{} is not a valid move log", path.display()))
+    // A file that is not a log at all is said so once ("x: not a twenty48 move log: ..."),
+    // not "x is not a valid move log: not a twenty48 move log: ...".
+    PackedLog::decode(bytes).map_err(|e| match e {
+        twenty48_movelog::DecodeError::NotAMoveLog { .. } => {
+            anyhow::anyhow!("{}: {e}", name(path))
+        }
+        e => anyhow::anyhow!("{} is not a valid move log: {e}", name(path)),
+    })
 }
 
 /// The bytes of what should be a move log, read once from `path` no further than its header
 /// says (a file that is not a log stops after its first bytes); [`decode_log`] checks them.
 pub fn read_log_file(path: &Path) -> Result<Vec<u8>> {
-    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (mut file, _) = open(path)?;
     let mut bytes = Vec::new();
-    read_log_bytes(&mut file, &mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    read_log_bytes(&mut file, &mut bytes).with_context(|| format!("cannot read {}", name(path)))?;
     Ok(bytes)
 }

@@ -11,6 +11,7 @@ use twenty48_movelog::{FORMAT_VERSION, MAGIC};
 
 use crate::input;
 use crate::rules_args::rules_name;
+use crate::style::{count, Ui};
 use crate::view;
 
 /// Inspect a log: header, rules, claims and sizes, as read from the file (no replay; use
@@ -20,19 +21,24 @@ use crate::view;
 Examples:
   twenty48 inspect game.t48
   twenty48 inspect game.t48 --json
+  twenty48 inspect - < game.t48
 
-JSON shape: {file, bytes, format_version, rules: {preset, size, four_chance: [p, q], opening,
-win: {tile, ends_game} | null, scoring}, seed, rng, moves, moves_bytes, checkpoint_interval,
-checkpoints, complete, claims: {move_count, score, max_tile, final_hash, status}}")]
+`-` reads the log from standard input. With -q nothing is printed: the exit status says
+whether the file is a valid log.
+
+JSON shape (--json; docs/schema/inspect.json): {schema_version, file, bytes, format_version,
+rules: {preset, size, four_chance: [p, q], opening, win: {tile, ends_game} | null, scoring},
+seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count), complete, claims:
+{moves, score, max_tile, hash, status}}")]
 pub struct InspectArgs {
-    /// The log to inspect
+    /// The log to inspect, `-` for standard input
     pub file: PathBuf,
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(args: InspectArgs) -> Result<ExitCode> {
+pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
     // One read: the size shown is that of the bytes decoded.
     let bytes = input::read_log_file(&args.file)?;
     // The moves are not unpacked: nothing here grows with them.
@@ -41,6 +47,7 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
     let moves_bytes = log.packed_moves().len();
     if args.json {
         let doc = json!({
+            "schema_version": view::SCHEMA_VERSION,
             "file": args.file.display().to_string(),
             "bytes": bytes.len(),
             "format_version": FORMAT_VERSION,
@@ -53,20 +60,23 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
             "checkpoints": log.checkpoint_count(),
             "complete": log.complete,
             "claims": {
-                "move_count": c.move_count,
+                "moves": c.move_count,
                 "score": c.score,
                 "max_tile": tile_value(c.max_exponent),
-                "final_hash": format!("{:016x}", c.final_hash),
+                "hash": format!("{:016x}", c.final_hash),
                 "status": c.status.name(),
             },
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(ExitCode::SUCCESS);
     }
+    if ui.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
-        "file:        {} ({} bytes)",
-        args.file.display(),
-        bytes.len()
+        "file:        {} ({})",
+        input::name(&args.file),
+        count(bytes.len() as u64, "byte", "bytes")
     );
     println!(
         "format:      twenty48 move log (magic {}), version {FORMAT_VERSION}",
@@ -79,18 +89,22 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
         twenty48_engine::RNG_NAME
     );
     println!(
-        "moves:       {} ({} bytes packed, 2 bits each)",
+        "moves:       {} ({} packed, 2 bits each)",
         log.move_count(),
-        moves_bytes
+        count(moves_bytes as u64, "byte", "bytes")
     );
     println!(
-        "checkpoints: {} (every {} moves)",
+        "checkpoints: {} ({})",
         log.checkpoint_count(),
-        log.checkpoint_interval
+        match log.checkpoint_interval {
+            0 => "none stored".to_string(),
+            1 => "after every move".to_string(),
+            k => format!("every {k} moves"),
+        }
     );
     println!(
-        "claims:      {} moves, score {}, largest tile {}, {}, hash {:016x}",
-        c.move_count,
+        "claims:      {}, score {}, max tile {}, {}, hash {:016x}",
+        count(c.move_count, "move", "moves"),
         c.score,
         tile_value(c.max_exponent),
         c.status,

@@ -14,6 +14,7 @@ mod record;
 mod recover;
 mod replay;
 mod rules_args;
+mod style;
 mod svg;
 mod verify;
 mod view;
@@ -49,6 +50,14 @@ Every command that reports takes --json; its shape is in that command's --help."
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour the output: auto (a terminal, unless NO_COLOR is set; CLICOLOR_FORCE
+    /// forces it), always or never
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
+    color: style::ColorChoice,
+    /// Print nothing on success; failures and errors are still printed, and the exit status
+    /// tells
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -88,15 +97,16 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> ExitCode {
+    let ui = style::Ui::new(cli.color, cli.quiet);
     let result = match cli.command {
-        Command::Record(args) => record::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Verify(args) => verify::run(args),
-        Command::Diff(args) => diff::run(args),
-        Command::Inspect(args) => inspect::run(args),
-        Command::Pull(args) => pull::run(args),
-        Command::Play(args) => play::run(args),
-        Command::Recover(args) => recover::run(args),
+        Command::Record(args) => record::run(args, &ui),
+        Command::Replay(args) => replay::run(args, &ui),
+        Command::Verify(args) => verify::run(args, &ui),
+        Command::Diff(args) => diff::run(args, &ui),
+        Command::Inspect(args) => inspect::run(args, &ui),
+        Command::Pull(args) => pull::run(args, &ui),
+        Command::Play(args) => play::run(args, &ui),
+        Command::Recover(args) => recover::run(args, &ui),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
     };

@@ -15,8 +15,8 @@ use crossterm::event::Event;
 use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
-    action, journal_path, render_play, resume_answer, BestScores, BoardView, Flow, Journal,
-    JournalError, PlayView, Resume, Screen, Span, Step, Style, Terminal,
+    action, journal_path, render_play, resume_answer, BestScores, BoardView, ColorMode, Flow,
+    Journal, JournalError, PlayView, Resume, Screen, Span, Step, Style, Terminal,
 };
 
 use crate::rules_args::{rules_name, RulesArgs};
@@ -59,6 +59,9 @@ pub struct PlayArgs {
     /// Store a checkpoint hash every K moves (0: none)
     #[arg(long, value_name = "K", default_value_t = DEFAULT_CHECKPOINT_INTERVAL)]
     pub checkpoint_interval: u32,
+    /// Show each move at once, without the slide, merge and spawn animation
+    #[arg(long)]
+    pub no_animation: bool,
 }
 
 /// What a play session needs; `record` with no move source on a terminal makes one too.
@@ -69,9 +72,13 @@ pub struct Session {
     pub force: bool,
     pub data_dir: Option<PathBuf>,
     pub checkpoint_interval: u32,
+    /// Tiles slide, merge and appear in steps.
+    pub animation: bool,
+    /// The screen's colours (`--color`, the environment).
+    pub colors: ColorMode,
 }
 
-pub fn run(args: PlayArgs) -> Result<ExitCode> {
+pub fn run(args: PlayArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     run_session(Session {
         rules: args.rules.resolve()?,
         seed: args.seed,
@@ -79,6 +86,8 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         force: args.force,
         data_dir: args.data_dir,
         checkpoint_interval: args.checkpoint_interval,
+        animation: !args.no_animation,
+        colors: ui.screen_colors(),
     })
 }
 
@@ -295,6 +304,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         }
     }
     let mut term = Terminal::enter().context("cannot set up the terminal")?;
+    term.set_colors(session.colors);
     let mut current = None;
     for (journal, recovered, target) in opened {
         let log = &recovered.log;

@@ -22,12 +22,10 @@ impl Progress {
     /// A bar for `total` items: `verifying [=====>    ] 120/400 files  35/s  ETA 8s`.
     pub fn counter(total: u64, verb: &str, unit: &str) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        let template = format!(
-            "{verb} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{per_sec}}  ETA {{eta}}  {{msg}}"
-        );
+        let template =
+            format!("{verb} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{rate}}  ETA {{eta}}  {{msg}}");
         bar.set_style(
-            ProgressStyle::with_template(&template)
-                .expect("the template is valid")
+            with_rate(ProgressStyle::with_template(&template).expect("the template is valid"))
                 .progress_chars("=> "),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
@@ -37,8 +35,10 @@ impl Progress {
     /// A spinner for an unknown number of items: `pulling ⠋ 12 games  3/s  msg`.
     pub fn spinner(verb: &str, unit: &str) -> Progress {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        let template = format!("{verb} {{spinner}} {{pos}} {unit}  {{per_sec}}  {{msg}}");
-        bar.set_style(ProgressStyle::with_template(&template).expect("the template is valid"));
+        let template = format!("{verb} {{spinner}} {{pos}} {unit}  {{rate}}  {{msg}}");
+        bar.set_style(with_rate(
+            ProgressStyle::with_template(&template).expect("the template is valid"),
+        ));
         bar.enable_steady_tick(Duration::from_millis(200));
         Progress { bar }
     }
@@ -73,6 +73,25 @@ impl Progress {
     }
 }
 
+/// The `{rate}` key: items a second as a whole number (`100/s`), or with one decimal below
+/// 10 (`2.5/s`); indicatif's own `{per_sec}` prints four decimals (`99.5545/s`).
+fn with_rate(style: ProgressStyle) -> ProgressStyle {
+    style.with_key(
+        "rate",
+        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&rate_text(state.per_sec()));
+        },
+    )
+}
+
+fn rate_text(per_sec: f64) -> String {
+    if per_sec < 10.0 {
+        format!("{per_sec:.1}/s")
+    } else {
+        format!("{per_sec:.0}/s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +105,12 @@ mod tests {
         assert_eq!(p.is_visible(), std::io::stderr().is_terminal());
         assert_eq!(p.bar.position(), 3);
         p.finish();
+    }
+
+    #[test]
+    fn rates_are_short() {
+        assert_eq!(rate_text(99.5545), "100/s");
+        assert_eq!(rate_text(2.54), "2.5/s");
+        assert_eq!(rate_text(0.0), "0.0/s");
     }
 }

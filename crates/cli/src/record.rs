@@ -12,6 +12,7 @@ use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use crate::destination::{check_output, write_output};
 use crate::input;
 use crate::rules_args::RulesArgs;
+use crate::style::{count, Ui};
 
 /// Which bot plays.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -25,15 +26,23 @@ pub enum BotName {
 /// Record a game to a .t48 file, from a move list or a bot.
 ///
 /// Presses that do not change the board are skipped (they are not moves) and reported.
-/// The file is written atomically: a crash never leaves half a file.
+/// The file is written atomically: a crash never leaves half a file. With no move source
+/// (no --moves, --moves-file or --bot) on a terminal, you play the game yourself, as with
+/// `twenty48 play -o FILE`.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   twenty48 record --seed 42 --moves LURDLLUR -o game.t48
   twenty48 record --rules arduino --bot greedy --bot-seed 7 -o arduino.t48
   twenty48 record --size 5 --scoring merges --four-chance 1/2 --moves-file moves.txt -o custom.t48
+  echo LURD | twenty48 record --seed 1 --moves-file - -o - | twenty48 inspect -
+  twenty48 record --seed 7 -o mine.t48       (no move source, on a terminal: you play)
 
-Move lists are letters U, R, D, L (any case); spaces, commas and newlines are ignored.")]
+Move lists are letters U, R, D, L (any case); spaces, commas and newlines are ignored.
+`-` is standard input for --moves-file and standard output for -o (the summary then goes to
+standard error).
+
+JSON shape (--json): docs/schema/record.json.")]
 pub struct RecordArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -43,7 +52,8 @@ pub struct RecordArgs {
     /// Moves as letters U R D L, e.g. LURD
     #[arg(long, conflicts_with_all = ["moves_file", "bot"], value_name = "ULDR...")]
     pub moves: Option<String>,
-    /// Read the moves from a file (same letters; at most 64 MiB, a longer file is refused)
+    /// Read the moves from a file, `-` for standard input (same letters; at most 64 MiB, a
+    /// longer file is refused)
     #[arg(long, value_name = "FILE", conflicts_with = "bot")]
     pub moves_file: Option<PathBuf>,
     /// Let a bot play
@@ -58,14 +68,14 @@ pub struct RecordArgs {
     /// Store a checkpoint hash every K moves (0: none)
     #[arg(long, value_name = "K", default_value_t = DEFAULT_CHECKPOINT_INTERVAL)]
     pub checkpoint_interval: u32,
-    /// Output file
+    /// Output file, `-` for standard output
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
     /// Overwrite the output file if it is a regular file (never a FIFO, device, directory,
     /// socket or symbolic link)
     #[arg(long)]
     pub force: bool,
-    /// Print the summary as JSON (shape in docs/json.md)
+    /// Print the summary as JSON (shape in docs/schema/record.json)
     #[arg(long)]
     pub json: bool,
 }
@@ -91,7 +101,7 @@ pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
     Ok(moves)
 }
 
-pub fn run(args: RecordArgs) -> Result<ExitCode> {
+pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     let rules = args.rules.resolve()?;
     check_output(&args.output, args.force)?;
     // The move list first: a bad list fails before a seed is drawn and printed.
@@ -120,6 +130,8 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
                     force: args.force,
                     data_dir: None,
                     checkpoint_interval: args.checkpoint_interval,
+                    animation: true,
+                    colors: ui.screen_colors(),
                 });
             }
             (None, None) => bail!(
@@ -135,7 +147,9 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
                 anyhow::anyhow!("cannot draw a seed from the operating system: {e}")
             })?;
             let s = u64::from_le_bytes(bytes);
-            eprintln!("seed: {s}");
+            if !ui.quiet {
+                eprintln!("seed: {s}");
+            }
             s
         }
     };
@@ -175,8 +189,10 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
     let log = recorder.finish();
     let bytes = log.encode();
     write_output(&args.output, &bytes, args.force)?;
+    let to_stdout = crate::input::is_stdio(&args.output);
     if args.json {
         let doc = serde_json::json!({
+            "schema_version": crate::view::SCHEMA_VERSION,
             "file": args.output.display().to_string(),
             "bytes": bytes.len(),
             "rules": crate::view::rules_json(&rules),
@@ -185,32 +201,45 @@ pub fn run(args: RecordArgs) -> Result<ExitCode> {
             "score": log.claims.score,
             "max_tile": tile_value(log.claims.max_exponent),
             "status": log.claims.status.name(),
-            "final_hash": format!("{:016x}", log.claims.final_hash),
+            "hash": format!("{:016x}", log.claims.final_hash),
             "skipped_presses": skipped,
             "ignored_after_end": ignored_after_end,
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        crate::view::print_json(&doc, to_stdout)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if ui.quiet {
         return Ok(ExitCode::SUCCESS);
     }
     if !skipped.is_empty() {
         let list: Vec<String> = skipped.iter().take(10).map(|n| n.to_string()).collect();
+        let presses = count(skipped.len() as u64, "press", "presses");
         eprintln!(
-            "note: {} press(es) did not change the board and were not recorded (input positions {}{})",
-            skipped.len(),
+            "note: {presses} did not change the board and {} not recorded (input {} {}{})",
+            if skipped.len() == 1 { "was" } else { "were" },
+            if skipped.len() == 1 { "position" } else { "positions" },
             list.join(", "),
             if skipped.len() > 10 { ", ..." } else { "" }
         );
     }
     if ignored_after_end > 0 {
         eprintln!(
-            "note: the game ended ({}); the last {ignored_after_end} press(es) were ignored",
-            log.claims.status
+            "note: the game ended ({}); the last {} {} ignored",
+            log.claims.status,
+            count(ignored_after_end as u64, "press", "presses"),
+            if ignored_after_end == 1 { "was" } else { "were" }
         );
     }
-    println!(
-        "{} ({} bytes)",
+    let line = format!(
+        "{} ({})",
         crate::view::log_summary("recorded", &log, &args.output),
-        bytes.len()
+        count(bytes.len() as u64, "byte", "bytes")
     );
+    // With `-o -` standard output holds the log: the summary goes to standard error.
+    if to_stdout {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }

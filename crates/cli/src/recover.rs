@@ -23,8 +23,8 @@ Examples:
   twenty48 recover game.t48            (the same: finds game.t48.journal)
   twenty48 recover game.t48.journal -o saved.t48 --keep --json
 
-JSON shape: {journal, output, rules, seed, moves, score, largest_tile, status,
-damage: null | {offset, dropped, reason}}")]
+JSON shape (--json; docs/schema/recover.json): {schema_version, journal, output, rules,
+seed, moves, score, max_tile, hash, status, damage: null | {offset, dropped, reason}}")]
 pub struct RecoverArgs {
     /// The journal, or the game file it belongs to
     pub file: PathBuf,
@@ -43,7 +43,7 @@ pub struct RecoverArgs {
     pub json: bool,
 }
 
-pub fn run(args: RecoverArgs) -> Result<ExitCode> {
+pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     let journal = if args.file.to_string_lossy().ends_with(".journal") {
         args.file.clone()
     } else {
@@ -81,18 +81,20 @@ pub fn run(args: RecoverArgs) -> Result<ExitCode> {
     }
     if args.json {
         let doc = json!({
+            "schema_version": crate::view::SCHEMA_VERSION,
             "journal": journal.display().to_string(),
             "output": output.display().to_string(),
             "rules": crate::view::rules_json(&log.rules),
             "seed": log.seed,
             "moves": log.claims.move_count,
             "score": log.claims.score,
-            "largest_tile": tile_value(log.claims.max_exponent),
+            "max_tile": tile_value(log.claims.max_exponent),
+            "hash": format!("{:016x}", log.claims.final_hash),
             "status": log.claims.status.name(),
             "damage": recovered.damage.as_ref().map(|d| json!({"offset": d.offset, "dropped": d.dropped, "reason": d.reason})),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
+    } else if !ui.quiet {
         if let Some(d) = &recovered.damage {
             eprintln!("note: {}: {d}", journal.display());
         }

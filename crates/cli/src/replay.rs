@@ -12,6 +12,7 @@ use twenty48_verify::{replay, verify, EngineChoice, State};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::rules_args::rules_name;
+use crate::style::{count, Ui};
 use crate::view;
 
 /// The engine that replays.
@@ -35,12 +36,16 @@ Examples:
   twenty48 replay game.t48 --final
   twenty48 replay game.t48 --json > game.json
   twenty48 replay game.t48 --watch
-  twenty48 replay game.t48 --svg board.svg --move 120
+  twenty48 replay game.t48 --svg board.svg --move 5
+  twenty48 record --seed 42 --moves LURD -o - | twenty48 replay - --final
 
-JSON shape: {file, rules, seed, states: [{move, direction, gained, merges, spawns: [{cell,
-row, col, value}], score, hash, status, board: [[values]]}], verdict: {ok, problem}}")]
+`-` reads the game from standard input; `--svg -` writes the picture to standard output.
+
+JSON shape (--json; docs/schema/replay.json): {schema_version, file, rules, seed, complete,
+states: [{move, direction, gained, merges, spawns: [{row, col, value}], score, hash, status,
+max_tile, reached_win, board: [[values]]}], verdict: {ok, problem}}")]
 pub struct ReplayArgs {
-    /// The game to replay
+    /// The game to replay, `-` for standard input
     pub file: PathBuf,
     /// Show only the final board and summary
     #[arg(long = "final")]
@@ -55,8 +60,9 @@ pub struct ReplayArgs {
     /// g jumps to a move, q quits)
     #[arg(long, conflicts_with_all = ["json", "final_only", "svg"])]
     pub watch: bool,
-    /// Write the final board (or the board at --move N) as an SVG picture
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "final_only"])]
+    /// Write the final board (or the board at --move N) as an SVG picture to FILE (`-`:
+    /// standard output)
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["json", "final_only"])]
     pub svg: Option<PathBuf>,
     /// With --svg: the board after this many moves (0: the opening)
     #[arg(long = "move", value_name = "N", requires = "svg")]
@@ -66,7 +72,21 @@ pub struct ReplayArgs {
     pub force: bool,
 }
 
-fn state_text(state: &State, size: u8) -> String {
+/// Whether a state is the one on which the win was reached: the first whose largest tile
+/// reaches the rules' winning tile (`previous_max`: the largest exponent before it).
+fn reached_win(state: &State, win: Option<u8>, previous_max: u8) -> bool {
+    let max = max_exponent(state);
+    win.is_some_and(|w| max >= w && previous_max < w)
+}
+
+fn max_exponent(state: &State) -> u8 {
+    state
+        .cells
+        .as_ref()
+        .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0))
+}
+
+fn state_text(state: &State, size: u8, won: bool) -> String {
     let mut out = String::new();
     match state.direction {
         None => {
@@ -87,6 +107,12 @@ fn state_text(state: &State, size: u8) -> String {
             ));
         }
     }
+    if won {
+        out.push_str(&format!(
+            "the win is reached: a {} tile\n",
+            tile_value(max_exponent(state))
+        ));
+    }
     if let Some(cells) = &state.cells {
         for line in view::board_lines(cells) {
             out.push_str(&line);
@@ -96,13 +122,13 @@ fn state_text(state: &State, size: u8) -> String {
     out
 }
 
-pub fn run(args: ReplayArgs) -> Result<ExitCode> {
+pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
     // The moves stay packed in the file's bytes: memory is the file's size, however long
     // the game, and every state is written as the replay reaches it.
     let bytes = input::read_log_file(&args.file)?;
     let log = input::decode_packed(&args.file, &bytes)?;
     if args.watch {
-        crate::watch::run(&log.to_log(), &args.file)?;
+        crate::watch::run(&log.to_log(), &args.file, ui)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(out) = &args.svg {
@@ -110,7 +136,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         crate::destination::check_output(out, args.force)?;
         let log = log.to_log();
         let n = crate::svg::write_replay(&log, &args.file, args.at_move, out, args.force)?;
-        println!("wrote {} (the board after move {n})", out.display());
+        if !ui.quiet && !input::is_stdio(out) {
+            println!("wrote {} (the board after move {n})", out.display());
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let engine = match args.engine {
@@ -128,6 +156,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
     if args.json {
         // The document's head; the states follow one a line, then the verdict.
         let head = json!({
+            "schema_version": view::SCHEMA_VERSION,
             "file": args.file.display().to_string(),
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
@@ -135,15 +164,15 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         })
         .to_string();
         write!(out, "{},\"states\":[", head.trim_end_matches('}'))?;
-    } else {
+    } else if !ui.quiet {
         writeln!(
             out,
-            "{}: {} rules ({}), seed {}, {} moves{}",
-            args.file.display(),
+            "{}: {} rules ({}), seed {}, {}{}",
+            input::name(&args.file),
             rules_name(&log.rules),
             log.rules,
             log.seed,
-            log.move_count(),
+            count(log.move_count(), "move", "moves"),
             if log.complete {
                 ""
             } else {
@@ -153,12 +182,23 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
     }
     let mut shown = 0usize;
     let mut write_error = None;
+    let win = log.rules.win.map(|w| w.exponent);
+    let mut previous_max = 0u8;
+    let quiet = ui.quiet && !args.json;
     let mut emit = |out: &mut std::io::BufWriter<_>, s: &State| {
-        let written = if args.json {
+        // With --final the one state shown is the last; the win is whether it was reached
+        // at all.
+        let won = reached_win(s, win, previous_max);
+        previous_max = max_exponent(s);
+        let written = if quiet {
+            Ok(())
+        } else if args.json {
             let sep = if shown == 0 { "\n" } else { ",\n" };
-            write!(out, "{sep}{}", view::state_json(s, size))
+            let mut doc = view::state_json(s, size);
+            doc["reached_win"] = json!(won);
+            write!(out, "{sep}{doc}")
         } else {
-            out.write_all(state_text(s, size).as_bytes())
+            out.write_all(state_text(s, size, won).as_bytes())
         };
         shown += 1;
         written
@@ -194,24 +234,25 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
             json!({"ok": problem.is_none(), "problem": problem.as_ref().map(|p| p.to_string())});
         writeln!(out, "\n],\"verdict\":{verdict}}}")?;
     } else {
-        if let Some(last) = &last {
-            let max = last
-                .cells
-                .as_ref()
-                .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0));
+        if let (Some(last), false) = (&last, ui.quiet) {
             writeln!(
                 out,
-                "final: move {}, score {}, largest tile {}, {}, hash {:016x}",
+                "final: move {}, score {}, max tile {}, {}, hash {:016x}",
                 last.move_number,
                 last.score,
-                tile_value(max),
+                tile_value(max_exponent(last)),
                 last.status,
                 last.hash
             )?;
         }
         match &problem {
-            None => writeln!(out, "verified: every move, checkpoint and claim holds")?,
-            Some(p) => writeln!(out, "FAILED: {p}")?,
+            None if ui.quiet => {}
+            None => writeln!(
+                out,
+                "{}: every move, checkpoint and claim holds",
+                ui.good("verified")
+            )?,
+            Some(p) => writeln!(out, "{}: {p}", ui.bad("FAILED"))?,
         }
     }
     out.flush()?;

@@ -58,12 +58,19 @@ pub fn write_replay(
             rules_name(&log.rules),
             log.seed
         ),
+        marked: &[],
     });
     write(out, &svg, force)?;
     Ok(n)
 }
 
-fn board<'a>(title: String, state: Option<&'a State>, size: u8, empty: &'a [u8]) -> SvgBoard<'a> {
+fn board<'a>(
+    title: String,
+    state: Option<&'a State>,
+    size: u8,
+    empty: &'a [u8],
+    marked: &'a [u8],
+) -> SvgBoard<'a> {
     match state {
         Some(s) => SvgBoard {
             title,
@@ -73,18 +80,40 @@ fn board<'a>(title: String, state: Option<&'a State>, size: u8, empty: &'a [u8])
                 Some(_) => format!("score {}\nhash {:016x}", s.score, s.hash),
                 None => format!("score {} (board not reported)", s.score),
             },
+            marked,
         },
         None => SvgBoard {
             title,
             size,
             exponents: empty,
             caption: "(no move)".into(),
+            marked: &[],
         },
     }
 }
 
+/// The cells (row-major) where the two states' boards differ; none when either board is
+/// unknown or the sizes differ.
+pub fn differing_cells(a: Option<&State>, b: Option<&State>) -> Vec<u8> {
+    let (Some(x), Some(y)) = (
+        a.and_then(|s| s.cells.as_ref()),
+        b.and_then(|s| s.cells.as_ref()),
+    ) else {
+        return Vec::new();
+    };
+    let (x, y) = (x.exponents(), y.exponents());
+    if x.len() != y.len() {
+        return Vec::new();
+    }
+    (0..x.len())
+        .filter(|&i| x[i] != y[i])
+        .map(|i| i as u8)
+        .collect()
+}
+
 /// The boards at the divergence side by side: the shared board before it (if any), then each
-/// game's board at the first move that differs (replacing a regular file only with `force`).
+/// game's board at the first move that differs, its differing cells outlined (replacing a
+/// regular file only with `force`).
 pub fn write_divergence(
     out: &Path,
     a: &Trace,
@@ -92,6 +121,7 @@ pub fn write_divergence(
     d: &Divergence,
     force: bool,
 ) -> Result<()> {
+    let marked = differing_cells(d.a.as_ref(), d.b.as_ref());
     let size = a.rules.size;
     let empty = vec![0u8; size as usize * size as usize];
     let title = |label: &str, s: &Option<State>| match s.as_ref().and_then(|s| s.direction) {
@@ -105,12 +135,25 @@ pub fn write_divergence(
             Some(before),
             size,
             &empty,
+            &[],
         ));
     }
-    boards.push(board(title(&a.label, &d.a), d.a.as_ref(), size, &empty));
+    boards.push(board(
+        title(&a.label, &d.a),
+        d.a.as_ref(),
+        size,
+        &empty,
+        &marked,
+    ));
     let size_b = b.rules.size;
     let empty_b = vec![0u8; size_b as usize * size_b as usize];
-    boards.push(board(title(&b.label, &d.b), d.b.as_ref(), size_b, &empty_b));
+    boards.push(board(
+        title(&b.label, &d.b),
+        d.b.as_ref(),
+        size_b,
+        &empty_b,
+        &marked,
+    ));
     write(out, &boards_svg(&boards), force)
 }
 
@@ -125,6 +168,7 @@ pub fn write_identical(out: &Path, a: &Trace, force: bool) -> Result<()> {
         last.as_ref(),
         size,
         &empty,
+        &[],
     );
     write(out, &boards_svg(&[b]), force)
 }
@@ -244,6 +288,10 @@ mod tests {
         assert!(svg.contains(&format!("b: move {}, {}", moves.len(), other.name())));
         // Three boards' backgrounds plus the page's.
         assert_eq!(svg.matches(r#"rx="8""#).count(), 3);
+        // The cells where the two boards differ are outlined on both.
+        let cells = differing_cells(d.a.as_ref(), d.b.as_ref());
+        assert!(!cells.is_empty());
+        assert_eq!(svg.matches(r#"class="differs""#).count(), 2 * cells.len());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,11 +7,14 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use twenty48_verify::batch::{list, verify_all, Verdict};
-use twenty48_verify::EngineChoice;
+use twenty48_engine::tile_value;
+use twenty48_movelog::MoveLog;
+use twenty48_verify::batch::{list, read_log_bytes, verify_all, Verdict};
+use twenty48_verify::{verify, EngineChoice};
 
-use crate::input::{EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::input::{is_stdio, EXIT_BAD_INPUT, EXIT_FAILED};
 use crate::progress::Progress;
+use crate::style::{count, Ui};
 
 /// Which engines replay.
 #[derive(Clone, Copy, Debug, ValueEnum, Default)]
@@ -35,13 +38,17 @@ pub enum Engines {
 #[command(after_help = "\
 Examples:
   twenty48 verify game.t48
-  twenty48 verify fixtures/ --engine both
+  twenty48 verify fixtures/games --engine both
   twenty48 verify games/ --json > report.json
+  twenty48 record --seed 1 --moves LURD -o - | twenty48 verify -
 
-JSON shape: {files: [{file, ok, error_kind (null|\"verification\"|\"unreadable\"),
-message, moves, score, hash}], summary: {files, verified, failed, unreadable}}")]
+`-` reads one game from standard input.
+
+JSON shape (--json; docs/schema/verify.json): {schema_version, files: [{file, ok,
+error_kind (null|\"verification\"|\"unreadable\"), message, moves, score, max_tile, hash,
+complete}], summary: {files, verified, failed, unreadable}}")]
 pub struct VerifyArgs {
-    /// Files or directories
+    /// Files or directories (`-`: a game on standard input)
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Engines to replay on
@@ -51,17 +58,18 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub json: bool,
     /// Worker threads [default: all cores]
-    #[arg(long, value_name = "N")]
+    #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 }
 
-fn line(path: &Path, verdict: &Verdict) -> String {
+fn line(path: &Path, verdict: &Verdict, ui: &Ui) -> String {
+    let path = crate::input::name(path);
+    let (ok, failed, error) = (ui.good("ok"), ui.bad("FAILED"), ui.bad("ERROR"));
     match verdict {
         Verdict::Replayed(r) => match (&r.problem, &r.last) {
             (None, Some(last)) => format!(
-                "ok      {}  ({} moves, score {}, hash {:016x}{})",
-                path.display(),
-                last.move_number,
+                "{ok}      {path}  ({}, score {}, hash {:016x}{})",
+                count(last.move_number, "move", "moves"),
                 last.score,
                 last.hash,
                 if r.complete {
@@ -70,22 +78,42 @@ fn line(path: &Path, verdict: &Verdict) -> String {
                     "; a partial log: these moves are a verified beginning of the game"
                 }
             ),
-            (None, None) => format!("ok      {}", path.display()),
-            (Some(p), _) => format!("FAILED  {}: {p}", path.display()),
+            (None, None) => format!("{ok}      {path}"),
+            (Some(p), _) => format!("{failed}  {path}: {p}"),
         },
-        Verdict::Unreadable(e) => format!("ERROR   {}: cannot read: {e}", path.display()),
-        Verdict::Undecodable(e) => format!("ERROR   {}: {e}", path.display()),
-        _ => format!("ERROR   {}: unknown verdict", path.display()),
+        Verdict::Unreadable(e) => format!("{error}   {path}: cannot read: {e}"),
+        Verdict::Undecodable(e) => format!("{error}   {path}: {e}"),
+        _ => format!("{error}   {path}: unknown verdict"),
     }
 }
 
-pub fn run(args: VerifyArgs) -> Result<ExitCode> {
-    // A path that cannot be read is an unreadable entry of the report, not the end of it.
-    let listing = list(&args.paths);
-    for (path, why) in &listing.skipped {
-        eprintln!("note: skipped {}: {why}", path.display());
+/// The verdict on a game read from standard input (`-`).
+fn verify_stdin(engines: EngineChoice) -> Verdict {
+    let mut bytes = Vec::new();
+    let read = read_log_bytes(&mut std::io::stdin().lock(), &mut bytes);
+    match read {
+        Err(e) => Verdict::Unreadable(e),
+        Ok(()) => match MoveLog::decode(&bytes) {
+            Err(e) => Verdict::Undecodable(e),
+            Ok(log) => Verdict::Replayed(Box::new(verify(&log, engines))),
+        },
     }
-    if listing.files.is_empty() && listing.unreadable.is_empty() {
+}
+
+pub fn run(args: VerifyArgs, ui: &Ui) -> Result<ExitCode> {
+    let stdin_count = args.paths.iter().filter(|p| is_stdio(p)).count();
+    if stdin_count > 1 {
+        bail!("standard input (-) can be read only once in a command");
+    }
+    let paths: Vec<PathBuf> = args.paths.iter().filter(|p| !is_stdio(p)).cloned().collect();
+    // A path that cannot be read is an unreadable entry of the report, not the end of it.
+    let listing = list(&paths);
+    for (path, why) in &listing.skipped {
+        if !ui.quiet {
+            eprintln!("note: skipped {}: {why}", path.display());
+        }
+    }
+    if listing.files.is_empty() && listing.unreadable.is_empty() && stdin_count == 0 {
         bail!("no .t48 files found under the given paths");
     }
     let files = listing.files;
@@ -98,8 +126,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // Drawn only when stderr is a terminal and there is more than one file.
-    let progress =
-        (files.len() > 1).then(|| Progress::counter(files.len() as u64, "verifying", "files"));
+    let progress = (files.len() > 1 && !ui.quiet)
+        .then(|| Progress::counter(files.len() as u64, "verifying", "files"));
     let verdicts = verify_all(&files, engines, threads, &|_, _, _| {
         if let Some(p) = &progress {
             p.inc(1);
@@ -108,8 +136,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     if let Some(p) = progress {
         p.finish();
     }
-    // The paths that could not be read follow the files that could.
+    // Standard input comes first; the paths that could not be read follow the files that
+    // could.
     let (mut files, mut verdicts) = (files, verdicts);
+    if stdin_count == 1 {
+        files.insert(0, PathBuf::from("-"));
+        verdicts.insert(0, verify_stdin(engines));
+    }
     for (path, e) in listing.unreadable {
         files.push(path);
         verdicts.push(Verdict::Unreadable(e));
@@ -143,6 +176,9 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                     "message": message,
                     "moves": last.map(|s| s.move_number),
                     "score": last.map(|s| s.score),
+                    "max_tile": last.and_then(|s| s.cells.as_ref()).map(|c| {
+                        tile_value(c.exponents().iter().copied().max().unwrap_or(0))
+                    }),
                     "hash": last.map(|s| format!("{:016x}", s.hash)),
                     "complete": match v {
                         Verdict::Replayed(r) => Some(r.complete),
@@ -152,6 +188,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             })
             .collect();
         let doc = json!({
+            "schema_version": crate::view::SCHEMA_VERSION,
             "files": entries,
             "summary": {"files": total, "verified": verified, "failed": failed, "unreadable": unreadable},
         });
@@ -160,12 +197,30 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         // One write for many lines, not one per file.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         for (f, v) in files.iter().zip(&verdicts) {
-            writeln!(out, "{}", line(f, v))?;
+            // Quiet: only what did not verify.
+            if !ui.quiet || !v.is_ok() {
+                writeln!(out, "{}", line(f, v, ui))?;
+            }
         }
-        writeln!(
-            out,
-            "{total} file(s): {verified} verified, {failed} failed, {unreadable} unreadable"
-        )?;
+        if !ui.quiet {
+            let failed_text = format!("{failed} failed");
+            let unreadable_text = format!("{unreadable} unreadable");
+            writeln!(
+                out,
+                "{}: {verified} verified, {}, {}",
+                count(total as u64, "file", "files"),
+                if failed > 0 {
+                    ui.bad(&failed_text)
+                } else {
+                    failed_text
+                },
+                if unreadable > 0 {
+                    ui.bad(&unreadable_text)
+                } else {
+                    unreadable_text
+                }
+            )?;
+        }
         out.flush()?;
     }
     Ok(if unreadable > 0 {

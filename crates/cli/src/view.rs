@@ -1,8 +1,30 @@
 //! How boards, states and rules look on screen and in JSON.
+//!
+//! One word per idea, in text and in JSON alike: `moves` (a count), `move` (a move number,
+//! 0 the opening), `score`, `max_tile` / "max tile" (a tile value, never an exponent),
+//! `hash` (the state hash, 16 hex digits), `status`. Positions are `row` and `col`, counted
+//! from 1 at the top left, in text and JSON.
 
 use serde_json::{json, Value};
 use twenty48_engine::{tile_value, Cells, Rules, Scoring, Spawn};
 use twenty48_verify::State;
+
+/// The version of every `--json` shape (docs/schema/*.json), in each document's
+/// `schema_version`. A change that renames or removes a field, or changes its meaning,
+/// raises it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Prints a JSON document, pretty, on standard output (or standard error when standard
+/// output holds something else, as with `record -o -`).
+pub fn print_json(doc: &Value, to_stderr: bool) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(doc)?;
+    if to_stderr {
+        eprintln!("{text}");
+    } else {
+        println!("{text}");
+    }
+    Ok(())
+}
 
 /// The board as text lines: one per row, each cell right-aligned in 6 columns, `.` empty.
 pub fn board_lines(cells: &Cells) -> Vec<String> {
@@ -41,32 +63,33 @@ pub fn side_by_side(blocks: &[(String, Vec<String>)], width: usize) -> String {
 }
 
 /// One line about a saved game: `recorded 8 moves (classic rules, seed 42): score 20,
-/// largest tile 8, playing -> game.t48`, with `verb` first.
+/// max tile 8, playing -> game.t48`, with `verb` first.
 pub fn log_summary(verb: &str, log: &twenty48_movelog::MoveLog, path: &std::path::Path) -> String {
     format!(
-        "{verb} {} moves ({} rules, seed {}): score {}, largest tile {}, {} -> {}",
-        log.claims.move_count,
+        "{verb} {} ({} rules, seed {}): score {}, max tile {}, {} -> {}",
+        crate::style::count(log.claims.move_count, "move", "moves"),
         crate::rules_args::rules_name(&log.rules),
         log.seed,
         log.claims.score,
         tile_value(log.claims.max_exponent),
         log.claims.status,
-        path.display()
+        crate::input::output_name(path)
     )
 }
 
-/// Row and column of a cell index.
+/// Row and column of a cell index, both counted from 1 (the top left is row 1, col 1).
 pub fn row_col(cell: u8, size: u8) -> (u8, u8) {
-    (cell / size, cell % size)
+    (cell / size + 1, cell % size + 1)
 }
 
-/// A spawn in words: `2 at row 1, col 3` (1-based for people).
+/// A spawn in words: `2 at row 1, col 3`.
 pub fn spawn_text(spawn: &Spawn, size: u8) -> String {
     let (r, c) = row_col(spawn.cell, size);
-    format!("{} at row {}, col {}", spawn.value(), r + 1, c + 1)
+    format!("{} at row {r}, col {c}", spawn.value())
 }
 
-/// Rules as JSON.
+/// Rules as JSON. `preset` is the preset whose fields all equal these rules (so a custom
+/// set of flags equal to arduino's is `arduino`), else null.
 pub fn rules_json(rules: &Rules) -> Value {
     json!({
         "preset": rules.preset().map(|p| p.name()),
@@ -88,14 +111,19 @@ pub fn cells_json(cells: &Cells) -> Value {
     )
 }
 
-/// A spawn as JSON.
+/// A spawn as JSON: where (row and col from 1) and its value.
 pub fn spawn_json(spawn: &Spawn, size: u8) -> Value {
     let (r, c) = row_col(spawn.cell, size);
-    json!({"cell": spawn.cell, "row": r, "col": c, "value": spawn.value()})
+    json!({"row": r, "col": c, "value": spawn.value()})
 }
 
-/// A state as JSON.
+/// A state as JSON: move 0 is the opening (direction null). `board` is null where the
+/// board is not known (a device's move, which reports only score and hash).
 pub fn state_json(state: &State, size: u8) -> Value {
+    let max_tile = state
+        .cells
+        .as_ref()
+        .map(|c| tile_value(c.exponents().iter().copied().max().unwrap_or(0)));
     json!({
         "move": state.move_number,
         "direction": state.direction.map(|d| d.name()),
@@ -105,6 +133,7 @@ pub fn state_json(state: &State, size: u8) -> Value {
         "score": state.score,
         "hash": format!("{:016x}", state.hash),
         "status": state.status.name(),
+        "max_tile": max_tile,
         "board": state.cells.as_ref().map(cells_json),
     })
 }

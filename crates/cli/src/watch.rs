@@ -200,7 +200,7 @@ impl Viewer<'_> {
 }
 
 /// Runs the viewer on a terminal until the user quits.
-pub fn run(log: &MoveLog, file: &Path) -> Result<()> {
+pub fn run(log: &MoveLog, file: &Path, ui: &crate::style::Ui) -> Result<()> {
     if !crate::play::on_terminal() {
         bail!("--watch needs a terminal on stdin and stdout (without one, twenty48 replay prints every board)");
     }
@@ -215,6 +215,7 @@ pub fn run(log: &MoveLog, file: &Path) -> Result<()> {
         jump: None,
     };
     let mut term = Terminal::enter().context("cannot set up the terminal")?;
+    term.set_colors(ui.screen_colors());
     let mut next = Instant::now() + Duration::from_secs_f64(1.0 / SPEEDS[viewer.speed]);
     let mut pending: Option<KeyEvent> = None;
     loop {

@@ -133,8 +133,9 @@ impl fmt::Display for DecodeError {
                 available,
             } => write!(
                 f,
-                "the file is truncated: {what} at byte {offset} needs {needed} bytes \
-                 but only {available} remain"
+                "the file is truncated: {what} at byte {offset}: {needed} {} needed, only \
+                 {available} left",
+                if *needed == 1 { "byte" } else { "bytes" }
             ),
             DecodeError::CrcMismatch {
                 offset,

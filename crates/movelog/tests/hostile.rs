@@ -40,7 +40,7 @@ fn truncation_names_the_field() {
     );
     assert_eq!(
         err.to_string(),
-        "the file is truncated: the packed moves at byte 65 needs 2 bytes but only 1 remain"
+        "the file is truncated: the packed moves at byte 65: 2 bytes needed, only 1 left"
     );
 }
 

@@ -329,9 +329,14 @@ pub struct Damage {
 
 impl fmt::Display for Damage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (bytes, were) = if self.dropped == 1 {
+            ("byte", "was")
+        } else {
+            ("bytes", "were")
+        };
         write!(
             f,
-            "{} byte(s) from offset {} were left out ({})",
+            "{} {bytes} from offset {} {were} left out ({})",
             self.dropped, self.offset, self.reason
         )
     }

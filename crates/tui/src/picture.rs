@@ -16,6 +16,8 @@ pub struct SvgBoard<'a> {
     pub exponents: &'a [u8],
     /// Text below the board; each `\n` starts a new line.
     pub caption: String,
+    /// Cells (row-major indices) outlined in red: where two boards differ.
+    pub marked: &'a [u8],
 }
 
 const CELL: u32 = 100;
@@ -41,9 +43,16 @@ fn escape(text: &str) -> String {
 /// use twenty48_tui::{board_svg, SvgBoard};
 ///
 /// let cells = [1u8, 11, 0, 14];
-/// let svg = board_svg(&SvgBoard { title: "move 3".into(), size: 2, exponents: &cells, caption: "score 20".into() });
+/// let svg = board_svg(&SvgBoard {
+///     title: "move 3".into(),
+///     size: 2,
+///     exponents: &cells,
+///     caption: "score 20".into(),
+///     marked: &[1],
+/// });
 /// assert!(svg.starts_with("<svg "));
 /// assert!(svg.contains(">2048</text>") && svg.contains(">2^14</text>"));
+/// assert_eq!(svg.matches("class=\"differs\"").count(), 1);
 /// ```
 pub fn board_svg(board: &SvgBoard<'_>) -> String {
     boards_svg(std::slice::from_ref(board))
@@ -103,6 +112,16 @@ pub fn boards_svg(boards: &[SvgBoard<'_>]) -> String {
                 r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="4" fill="{}"/>"#,
                 hex(colours.background)
             );
+            if b.marked.contains(&(i as u8)) {
+                let _ = writeln!(
+                    out,
+                    r##"<rect class="differs" x="{}" y="{}" width="{}" height="{}" rx="6" fill="none" stroke="#d62728" stroke-width="6"/>"##,
+                    x - 3,
+                    y - 3,
+                    CELL + 6,
+                    CELL + 6
+                );
+            }
             let label = tile_label(e);
             if !label.is_empty() {
                 let font = match label.len() {
@@ -149,12 +168,14 @@ mod tests {
                 size: 2,
                 exponents: &a,
                 caption: "score 4 & more".into(),
+                marked: &[],
             },
             SvgBoard {
                 title: "b".into(),
                 size: 3,
                 exponents: &b,
                 caption: String::new(),
+                marked: &[],
             },
         ]);
         assert!(svg.contains("a.t48 &lt;left&gt;"));

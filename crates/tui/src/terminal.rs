@@ -75,6 +75,24 @@ impl Terminal {
         })
     }
 
+    /// Draws in `colors` from now on (instead of what the environment gave: `--color`).
+    pub fn set_colors(&mut self, colors: ColorMode) {
+        self.colors = colors;
+    }
+
+    /// The terminal's size as (columns, rows); `None` when it cannot be told.
+    pub fn size(&self) -> Option<(u16, u16)> {
+        crossterm::terminal::size().ok()
+    }
+
+    /// Waits up to `timeout` for an event; `Ok(None)` when none came (a resize is an event).
+    pub fn poll_event(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
+        if event::poll(timeout)? {
+            return event::read().map(Some);
+        }
+        Ok(None)
+    }
+
     /// Waits for the next event (a key, a resize). `None` when the terminal is gone: stdin
     /// hung up, failed or reached its end. The caller should then leave, keeping what is on
     /// disk; reading on would only see end of file again and again.

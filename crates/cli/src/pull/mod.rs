@@ -18,6 +18,7 @@ use twenty48_devicelog::{DeviceFact, Event};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
+use crate::style::Ui;
 
 mod report;
 
@@ -46,7 +47,8 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(15);
     group(ArgGroup::new("source").required(true).args(["port", "capture"])),
     after_help = "\
 Examples:
-  # A capture of the QEMU firmware's UART (see docs/firmware.md):
+  # A capture of the QEMU firmware's UART (see docs/firmware.md); `just qemu-elf` builds the
+  # ELF and prints its path:
   twenty48 pull --elf crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu \\
       --capture capture.bin -o games/
   # Everything the Arduino Nano RP2040 Connect stored and nobody pulled yet:
@@ -55,7 +57,12 @@ Examples:
   twenty48 pull --elf twenty48-nano-rp2040 --port /dev/ttyACM0 -o games/ --follow
 
 Exit status: 0 every game arrived and verified, 1 a game lost, damaged, conflicting or
-unverified, 2 input unreadable."
+unverified, 2 input unreadable.
+
+JSON shape (--json; docs/schema/pull.json): {schema_version, games: [{number, device, seed,
+rules, moves_received, verified_moves, verified, problem, file, complete, partial, outcome,
+acked}], damage: [{offset, len, game, report}], received, partial, duplicates, conflicts,
+gaps, lost, failed, notes, device, acks: {acked, unanswered, refused}, all_verified}"
 )]
 pub struct PullArgs {
     /// The firmware ELF the device runs: its defmt table decodes the log.
@@ -91,7 +98,7 @@ pub struct PullArgs {
 /// Runs `twenty48 pull`: exit status 0 when every game arrived and verified, 1 when
 /// something was lost, damaged, conflicting or failed; an error (status 2) when the ELF,
 /// the capture or the port cannot be read.
-pub fn run(args: PullArgs) -> Result<ExitCode> {
+pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     let elf = input::read(&args.elf)?;
     let options = PullOptions {
         keep_partial: args.keep_partial,
@@ -104,7 +111,7 @@ pub fn run(args: PullArgs) -> Result<ExitCode> {
     let mut pull = Pull {
         puller,
         report: Report::default(),
-        json: args.json,
+        silent: args.json || ui.quiet,
         bar: Bar::spinner("pulling", "moves"),
         acks: Acks::default(),
     };
@@ -122,7 +129,7 @@ pub fn run(args: PullArgs) -> Result<ExitCode> {
             "{}",
             serde_json::to_string_pretty(&pull.report.json(&summary, &pull.acks, ok))?
         );
-    } else {
+    } else if !ui.quiet || !ok {
         for line in pull.report.findings(&summary, &pull.acks) {
             eprintln!("{line}");
         }
@@ -150,7 +157,8 @@ struct Acks {
 struct Pull {
     puller: Puller,
     report: Report,
-    json: bool,
+    /// Nothing but the final report (--json or -q).
+    silent: bool,
     /// Moves received, with rate, on a terminal; hidden elsewhere.
     bar: Bar,
     acks: Acks,
@@ -168,7 +176,7 @@ struct Conversation {
 impl Pull {
     /// A line for people (above the bar), unless the output is JSON.
     fn say(&self, line: impl AsRef<str>) {
-        if !self.json {
+        if !self.silent {
             self.bar.println(line);
         }
     }

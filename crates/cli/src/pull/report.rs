@@ -7,6 +7,7 @@ use twenty48_devicelog::pull::{Outcome, Pulled, Summary};
 use twenty48_devicelog::{Damage, DeviceFact};
 
 use super::Acks;
+use crate::style::count;
 
 /// The device and number a game is known by: `game 12` (v1) or `device 7e57...01 game 12`.
 pub(super) fn name(pulled: &Pulled) -> String {
@@ -157,15 +158,17 @@ impl Report {
             .iter()
             .filter(|p| p.outcome == Outcome::AlreadyPulled)
             .count();
+        let n = |k: usize, one: &str, many: &str| count(k as u64, one, many);
         format!(
-            "{} games received: {verified} verified ({} partial), {} damaged or unfinished; {written} files written, {already} already pulled; {} duplicates, {} conflicts, {} gaps; {} damaged stretches in the capture",
-            self.games.len(),
+            "{} received: {verified} verified ({} partial), {} damaged or unfinished; {} written, {already} already pulled; {}, {}, {}; {} in the capture",
+            n(self.games.len(), "game", "games"),
             s.partial,
             self.games.len() - verified,
-            s.duplicates.len(),
-            s.conflicts.len(),
-            s.gaps.len(),
-            self.damage.len()
+            n(written, "file", "files"),
+            n(s.duplicates.len(), "duplicate", "duplicates"),
+            n(s.conflicts.len(), "conflict", "conflicts"),
+            n(s.gaps.len(), "gap", "gaps"),
+            n(self.damage.len(), "damaged stretch", "damaged stretches")
         )
     }
 
@@ -182,7 +185,7 @@ impl Report {
                     "number": g.number,
                     "device": g.dev.map(|d| format!("{d:016x}")),
                     "seed": g.seed,
-                    "rules": g.rules.preset().map_or("custom", |r| r.name()),
+                    "rules": crate::view::rules_json(&g.rules),
                     "moves_received": g.moves.len(),
                     "verified_moves": p.check.verified_moves,
                     "verified": p.is_verified(),
@@ -209,6 +212,7 @@ impl Report {
             .collect();
         let hex = |d: u64| format!("{d:016x}");
         serde_json::json!({
+            "schema_version": crate::view::SCHEMA_VERSION,
             "games": games,
             "damage": damage,
             "received": s.received,

@@ -8,14 +8,21 @@ use clap::Args;
 use serde_json::json;
 use twenty48_devicelog::{decode_capture, DeviceGame};
 use twenty48_movelog::MAGIC;
-use twenty48_verify::{diff, verify, Difference, Divergence, EngineChoice, State, Trace};
+use twenty48_verify::{diff, verify, EngineChoice, State, Trace};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::rules_args::RulesArgs;
-use crate::view;
+use crate::style::Ui;
+
+mod report;
 
 /// Find where two games part: the first move whose state differs, what differed (move,
 /// spawn, merge, score, board), and the boards side by side.
+///
+/// A state is what a move produced: its direction, spawn, merges and points, score, board
+/// and state hash (the status is not compared on its own: a game whose status ends it has no
+/// next move, and that is reported). When one game is a prefix of the other, diff says
+/// which ends first; when every move agrees but the rules (or seeds) differ, it says so.
 ///
 /// Each side is a .t48 log or, with --elf, a device capture (its game number --game,
 /// default 1). With one side only, the game is compared with a host replay of its own moves:
@@ -27,16 +34,23 @@ Examples:
   twenty48 diff a.t48 b.t48
   twenty48 diff a.t48 b.t48 --svg divergence.svg
   twenty48 diff game.t48 --rules arduino
+  twenty48 diff - b.t48 < a.t48
   twenty48 diff capture.bin --elf twenty48-qemu
   twenty48 diff capture.bin game.t48 --elf twenty48-qemu --game 2
 
-A log that does not verify is never identical: diff reports it invalid, with the
-verifier's problem.
+(`just qemu-elf` builds twenty48-qemu and prints its path.) A log that does not verify is
+never identical: diff reports it invalid, with the verifier's problem. Cells are named by
+row and col, from 1 at the top left.
+
+JSON shape (--json; docs/schema/diff.json): {schema_version, identical, moves (when
+identical), invalid, problem (a log that does not verify), move, parting (\"state\" |
+\"prefix\" | \"rules\"), differences: [{kind, a, b, ...}], before, a, b (states as in
+replay --json)}
 
 Exit status: 0 identical, 1 the games part or a log does not verify, 2 an input cannot be
 read.")]
 pub struct DiffArgs {
-    /// First game (.t48, or a capture with --elf)
+    /// First game (.t48, or a capture with --elf); `-` for standard input
     pub a: PathBuf,
     /// Second game; omitted: a host replay of the first game's moves
     pub b: Option<PathBuf>,
@@ -51,13 +65,15 @@ pub struct DiffArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
-    /// Also write the boards at the divergence side by side as an SVG picture
-    #[arg(long, value_name = "FILE")]
+    /// Also write the boards at the divergence side by side as an SVG picture, the cells
+    /// that differ outlined (`-`: standard output, instead of the report)
+    #[arg(short = 'o', long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// With --svg: overwrite FILE if it is a regular file (never an input)
     #[arg(long, requires = "svg")]
     pub force: bool,
-    /// Replay the single game under these rules instead of its own
+    /// Replay the single game under these rules instead of its own (a preset replaces the
+    /// game's rules; other flags change single fields of the game's rules)
     #[command(flatten)]
     pub rules: RulesArgs,
 }
@@ -128,8 +144,9 @@ fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
         })
         .with_context(|| {
             format!(
-                "{} holds {count} game(s), not a game {game}",
-                path.display()
+                "{} holds {}, not a game {game}",
+                input::name(path),
+                crate::style::count(count as u64, "game", "games")
             )
         })?;
     Ok(Side::Device(Box::new(found)))
@@ -142,61 +159,6 @@ fn trace(side: &Side, label: String) -> Trace {
     }
 }
 
-fn block(title: String, state: Option<&State>) -> (String, Vec<String>) {
-    let lines = match state {
-        None => vec!["(no move)".to_string()],
-        Some(s) => {
-            let mut l = match &s.cells {
-                Some(c) => view::board_lines(c),
-                None => vec!["(board not reported)".to_string()],
-            };
-            l.push(format!("score {}", s.score));
-            l.push(format!("hash {:016x}", s.hash));
-            l
-        }
-    };
-    (title, lines)
-}
-
-fn report_text(a: &Trace, b: &Trace, d: &Divergence) -> String {
-    let mut out = format!(
-        "{} and {} part at move {}{}:\n",
-        a.label,
-        b.label,
-        d.move_number,
-        if d.move_number == 0 {
-            " (the opening)"
-        } else {
-            ""
-        }
-    );
-    for diff in &d.differences {
-        out.push_str(&format!("  {diff}\n"));
-        if *diff == Difference::Rules {
-            out.push_str(&format!(
-                "    {}: {}\n    {}: {}\n",
-                a.label, a.rules, b.label, b.rules
-            ));
-        }
-    }
-    out.push('\n');
-    let mut blocks = Vec::new();
-    if let Some(before) = &d.before {
-        blocks.push(block(
-            format!("both, after move {}", before.move_number),
-            Some(before),
-        ));
-    }
-    let title = |label: &str, s: &Option<State>| match s.as_ref().and_then(|s| s.direction) {
-        Some(dir) => format!("{label}: {dir}"),
-        None => label.to_string(),
-    };
-    blocks.push(block(title(&a.label, &d.a), d.a.as_ref()));
-    blocks.push(block(title(&b.label, &d.b), d.b.as_ref()));
-    out.push_str(&view::side_by_side(&blocks, 26));
-    out
-}
-
 /// A log side that does not verify can never be "identical": its first problem, if any.
 fn invalid_side<'a>(sides: &[(&'a Side, &'a Path)]) -> Option<(&'a Path, String)> {
     sides.iter().find_map(|(side, path)| match side {
@@ -207,7 +169,7 @@ fn invalid_side<'a>(sides: &[(&'a Side, &'a Path)]) -> Option<(&'a Path, String)
     })
 }
 
-pub fn run(args: DiffArgs) -> Result<ExitCode> {
+pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
     // The ELF is read first, whether or not a side turns out to be a capture: a firmware
     // that cannot be read is an error, never silently ignored.
     let elf_bytes = match &args.elf {
@@ -218,9 +180,12 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         None => None,
     };
     let elf = args.elf.as_deref().zip(elf_bytes.as_deref());
+    if args.json && args.svg.as_deref().is_some_and(input::is_stdio) {
+        bail!("--json and --svg - both write to standard output; write the picture to a file");
+    }
     let first = load(&args.a, elf, args.game)?;
     let mut second_side = None;
-    let label_a = args.a.display().to_string();
+    let label_a = input::name(&args.a);
     let (ta, tb) = match &args.b {
         Some(b) => {
             if args.rules.any() {
@@ -229,7 +194,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             let second = load(b, elf, args.game)?;
             let traces = (
                 trace(&first, label_a),
-                trace(&second, b.display().to_string()),
+                trace(&second, input::name(b)),
             );
             second_side = Some(second);
             traces
@@ -260,6 +225,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         if let Some((path, problem)) = invalid_side(&sides) {
             if args.json {
                 let doc = json!({
+                    "schema_version": crate::view::SCHEMA_VERSION,
                     "identical": false,
                     "invalid": path.display().to_string(),
                     "problem": problem,
@@ -267,8 +233,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
                 println!("{}", serde_json::to_string_pretty(&doc)?);
             } else {
                 println!(
-                    "invalid: {} does not verify, so it cannot be identical to anything: {problem}",
-                    path.display()
+                    "{}: {} does not verify, so it cannot be identical to anything: {problem}",
+                    ui.bad("invalid"),
+                    input::name(path)
                 );
             }
             return Ok(ExitCode::from(EXIT_FAILED));
@@ -290,29 +257,33 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             None => crate::svg::write_identical(out, &ta, args.force)?,
         }
     }
+    let svg_on_stdout = args.svg.as_deref().is_some_and(input::is_stdio);
     if args.json {
-        let size = ta.rules.size;
         let doc = match &divergence {
-            None => json!({"identical": true, "moves": ta.len().saturating_sub(1)}),
-            Some(d) => json!({
-                "identical": false,
-                "move": d.move_number,
-                "differences": d.differences.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
-                "before": d.before.as_ref().map(|s| view::state_json(s, size)),
-                "a": d.a.as_ref().map(|s| view::state_json(s, size)),
-                "b": d.b.as_ref().map(|s| view::state_json(s, size)),
+            None => json!({
+                "schema_version": crate::view::SCHEMA_VERSION,
+                "identical": true,
+                "moves": ta.len().saturating_sub(1),
             }),
+            Some(d) => report::json(&ta, &tb, d),
         };
         println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
+    } else if ui.quiet && !svg_on_stdout {
+        // Quiet: only the first line of a parting.
+        if let Some(d) = &divergence {
+            let text = report::text(&ta, &tb, d, ui);
+            println!("{}", text.lines().next().unwrap_or_default());
+        }
+    } else if !svg_on_stdout {
         match &divergence {
             None => println!(
-                "identical: {} and {} agree on all {} moves",
+                "{}: {} and {} agree on all {}",
+                ui.good("identical"),
                 ta.label,
                 tb.label,
-                ta.len().saturating_sub(1)
+                crate::style::count(ta.len().saturating_sub(1) as u64, "move", "moves")
             ),
-            Some(d) => print!("{}", report_text(&ta, &tb, d)),
+            Some(d) => print!("{}", report::text(&ta, &tb, d, ui)),
         }
     }
     Ok(if divergence.is_some() {

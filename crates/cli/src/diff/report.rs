@@ -1,0 +1,243 @@
+//! What `twenty48 diff` prints: where two games part and how, in words (with the boards side
+//! by side) or as JSON.
+
+use serde_json::{json, Value};
+use twenty48_engine::{Direction, Spawn};
+use twenty48_verify::{Difference, Divergence, State, Trace};
+
+use crate::style::{count, Ui};
+use crate::view;
+
+/// How two games part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Parting {
+    /// A move's state differs (its move, spawn, merges, score, board or hash).
+    State,
+    /// Every state both games have agrees, and one game goes on after the other ends.
+    Prefix,
+    /// Every move agrees; only the rules (or the seeds) differ.
+    Rules,
+}
+
+impl Parting {
+    pub(super) fn of(d: &Divergence) -> Parting {
+        let ended = d
+            .differences
+            .iter()
+            .any(|x| matches!(x, Difference::Ended { .. }));
+        if d.a.is_none() && d.b.is_none() && !ended {
+            Parting::Rules
+        } else if ended {
+            Parting::Prefix
+        } else {
+            Parting::State
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Parting::State => "state",
+            Parting::Prefix => "prefix",
+            Parting::Rules => "rules",
+        }
+    }
+}
+
+fn spawns_text(spawns: &[Spawn], size: u8) -> String {
+    if spawns.is_empty() {
+        return "none".into();
+    }
+    let v: Vec<String> = spawns.iter().map(|s| view::spawn_text(s, size)).collect();
+    v.join(", ")
+}
+
+fn dir_name(d: &Option<Direction>) -> &'static str {
+    d.map_or("none", |d| d.name())
+}
+
+/// One difference in words, cells by row and col.
+fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> String {
+    let size = a.rules.size;
+    match x {
+        Difference::Rules => format!(
+            "rules differ\n    {}: {}\n    {}: {}",
+            a.label, a.rules, b.label, b.rules
+        ),
+        Difference::Seed => format!("seeds differ: {} against {}", a.seed, b.seed),
+        Difference::Direction { a, b } => format!("move: {} against {}", dir_name(a), dir_name(b)),
+        Difference::Spawn { a, b } => format!(
+            "spawn: {} against {}",
+            spawns_text(a, size),
+            spawns_text(b, size)
+        ),
+        Difference::Merge { a, b } => format!(
+            "merges: {} (+{}) against {} (+{})",
+            a.0, a.1, b.0, b.1
+        ),
+        Difference::Score { a, b } => format!("score: {a} against {b}"),
+        Difference::Board => {
+            let cells = crate::svg::differing_cells(d.a.as_ref(), d.b.as_ref());
+            let at: Vec<String> = cells
+                .iter()
+                .map(|&c| {
+                    let (r, c) = view::row_col(c, size);
+                    format!("row {r}, col {c}")
+                })
+                .collect();
+            if at.is_empty() {
+                "boards differ".into()
+            } else {
+                format!("boards differ at {}", at.join("; "))
+            }
+        }
+        Difference::Hash { a, b } => format!("state hash: {a:016x} against {b:016x}"),
+        other => other.to_string(),
+    }
+}
+
+/// One difference as JSON: `{kind, a, b}`, plus `cells` for a board.
+fn difference_json(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Value {
+    let size = a.rules.size;
+    let spawns = |s: &[Spawn]| -> Vec<Value> { s.iter().map(|s| view::spawn_json(s, size)).collect() };
+    match x {
+        Difference::Rules => json!({"kind": "rules", "a": view::rules_json(&a.rules), "b": view::rules_json(&b.rules)}),
+        Difference::Seed => json!({"kind": "seed", "a": a.seed, "b": b.seed}),
+        Difference::Direction { a, b } => json!({"kind": "direction", "a": a.map(|d| d.name()), "b": b.map(|d| d.name())}),
+        Difference::Spawn { a, b } => json!({"kind": "spawn", "a": spawns(a), "b": spawns(b)}),
+        Difference::Merge { a, b } => json!({
+            "kind": "merges",
+            "a": {"merges": a.0, "gained": a.1},
+            "b": {"merges": b.0, "gained": b.1},
+        }),
+        Difference::Score { a, b } => json!({"kind": "score", "a": a, "b": b}),
+        Difference::Board => {
+            let (ca, cb) = (
+                d.a.as_ref().and_then(|s| s.cells.as_ref()),
+                d.b.as_ref().and_then(|s| s.cells.as_ref()),
+            );
+            let cells: Vec<Value> = crate::svg::differing_cells(d.a.as_ref(), d.b.as_ref())
+                .into_iter()
+                .map(|i| {
+                    let (r, c) = view::row_col(i, size);
+                    let value = |cells: Option<&twenty48_engine::Cells>| {
+                        cells.map_or(0, |x| twenty48_engine::tile_value(x.exponents()[i as usize]))
+                    };
+                    json!({"row": r, "col": c, "a": value(ca), "b": value(cb)})
+                })
+                .collect();
+            json!({"kind": "board", "cells": cells})
+        }
+        Difference::Hash { a, b } => json!({"kind": "hash", "a": format!("{a:016x}"), "b": format!("{b:016x}")}),
+        Difference::Ended { first, why } => json!({
+            "kind": "ended",
+            "game": if *first { "a" } else { "b" },
+            "after_moves": d.move_number.saturating_sub(1),
+            "why": why,
+        }),
+        other => json!({"kind": "other", "text": other.to_string()}),
+    }
+}
+
+/// The JSON document of two games that part.
+pub(super) fn json(a: &Trace, b: &Trace, d: &Divergence) -> Value {
+    let size = a.rules.size;
+    json!({
+        "schema_version": view::SCHEMA_VERSION,
+        "identical": false,
+        "move": d.move_number,
+        "parting": Parting::of(d).name(),
+        "differences": d.differences.iter().map(|x| difference_json(x, a, b, d)).collect::<Vec<_>>(),
+        "before": d.before.as_ref().map(|s| view::state_json(s, size)),
+        "a": d.a.as_ref().map(|s| view::state_json(s, size)),
+        "b": d.b.as_ref().map(|s| view::state_json(s, size)),
+    })
+}
+
+fn block(title: String, state: Option<&State>) -> (String, Vec<String>) {
+    let lines = match state {
+        None => vec!["(no move)".to_string()],
+        Some(s) => {
+            let mut l = match &s.cells {
+                Some(c) => view::board_lines(c),
+                None => vec!["(board not reported)".to_string()],
+            };
+            l.push(format!("score {}", s.score));
+            l.push(format!("hash {:016x}", s.hash));
+            l
+        }
+    };
+    (title, lines)
+}
+
+/// Two games that part, in words.
+pub(super) fn text(a: &Trace, b: &Trace, d: &Divergence, ui: &Ui) -> String {
+    let agreed = d.move_number.saturating_sub(1);
+    let mut out = match Parting::of(d) {
+        Parting::Rules => format!(
+            "{}: all {} agree; {}\n",
+            ui.notice(&format!("{} and {} differ", a.label, b.label)),
+            count(agreed, "move", "moves"),
+            if d.differences.contains(&Difference::Rules) {
+                "the rules differ"
+            } else {
+                "the seeds differ"
+            }
+        ),
+        Parting::Prefix => {
+            let first_ends = d.differences.iter().any(|x| {
+                matches!(x, Difference::Ended { first: true, .. })
+            });
+            let (short, long) = if first_ends { (a, b) } else { (b, a) };
+            format!(
+                "{}, {} goes on (every earlier move agrees):\n",
+                ui.notice(&format!(
+                    "{} ends after {}",
+                    short.label,
+                    count(agreed, "move", "moves")
+                )),
+                long.label
+            )
+        }
+        Parting::State => format!(
+            "{}{}:\n",
+            ui.notice(&format!(
+                "{} and {} part at move {}",
+                a.label, b.label, d.move_number
+            )),
+            if d.move_number == 0 {
+                " (the opening)"
+            } else {
+                ""
+            }
+        ),
+    };
+    for x in &d.differences {
+        if matches!(x, Difference::Ended { .. }) && Parting::of(d) == Parting::Prefix {
+            // Said in the first line, with the reason if there is one.
+            if let Difference::Ended { why: Some(why), .. } = x {
+                out.push_str(&format!("  ({why})\n"));
+            }
+            continue;
+        }
+        out.push_str(&format!("  {}\n", difference_text(x, a, b, d)));
+    }
+    if Parting::of(d) == Parting::Rules {
+        return out;
+    }
+    out.push('\n');
+    let mut blocks = Vec::new();
+    if let Some(before) = &d.before {
+        blocks.push(block(
+            format!("both, after move {}", before.move_number),
+            Some(before),
+        ));
+    }
+    let title = |label: &str, s: &Option<State>| match s.as_ref().and_then(|s| s.direction) {
+        Some(dir) => format!("{label}: {dir}"),
+        None => label.to_string(),
+    };
+    blocks.push(block(title(&a.label, &d.a), d.a.as_ref()));
+    blocks.push(block(title(&b.label, &d.b), d.b.as_ref()));
+    out.push_str(&view::side_by_side(&blocks, 26));
+    out
+}
