@@ -195,7 +195,7 @@ fn issue10_a_fifo_in_a_verified_directory_is_skipped_with_a_note() {
     mkfifo(&dir.join("games/pipe.t48"));
     let (code, out, err) = run(&dir, &["verify", "games"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("1 file(s): 1 verified"), "{out}");
+    assert!(out.contains("1 file: 1 verified"), "{out}");
     assert!(
         err.contains("skipped games/pipe.t48: not a regular file"),
         "{err}"
@@ -264,7 +264,7 @@ fn issue10_verify_walks_a_directory_symlink_loop_once() {
     std::os::unix::fs::symlink("..", dir.join("games/sub/up")).unwrap();
     let (code, out, err) = run(&dir, &["verify", "games"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("1 file(s): 1 verified"), "{out}");
+    assert!(out.contains("1 file: 1 verified"), "{out}");
     assert!(
         err.contains("skipped games/sub/up: a directory already walked"),
         "{err}"
@@ -279,7 +279,7 @@ fn issue10_a_file_named_twice_is_verified_once() {
     std::fs::hard_link(dir.join("a.t48"), dir.join("b.t48")).unwrap();
     let (code, out, err) = run(&dir, &["verify", "a.t48", "a.t48", ".", "b.t48"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("1 file(s): 1 verified"), "{out}");
+    assert!(out.contains("1 file: 1 verified"), "{out}");
     assert!(err.contains("the same file as one already listed"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -300,7 +300,7 @@ fn issue10_a_missing_path_is_reported_and_the_others_verified() {
         "{out}"
     );
     assert!(
-        out.contains("3 file(s): 2 verified, 0 failed, 1 unreadable"),
+        out.contains("3 files: 2 verified, 0 failed, 1 unreadable"),
         "{out}"
     );
     let (code, out, _) = run(&dir, &["verify", "--json", "a.t48", "nosuch.t48"]);
@@ -346,7 +346,7 @@ fn issue10_an_unreadable_subdirectory_is_named_and_the_rest_verified() {
                 "{out}{err}"
             );
             assert!(
-                out.contains("2 file(s): 1 verified, 0 failed, 1 unreadable"),
+                out.contains("2 files: 1 verified, 0 failed, 1 unreadable"),
                 "{out}"
             );
         }
