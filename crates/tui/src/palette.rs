@@ -98,8 +98,31 @@ pub fn tile_colors(exponent: u8) -> TileColors {
     }
 }
 
-/// The nearest xterm 256-palette index (the 6x6x6 cube or the grey ramp).
+/// The 256-colour stand-ins for the game's faces: the nearest palette entry would make the
+/// empty cell, the 2 and the 4 one pale grey (and 128 to 1024 one yellow), so each face gets
+/// an entry of its own, in the original's order from grey and cream to orange and gold.
+const GAME256: [(Rgb, u8); 13] = [
+    (EMPTY, 250),
+    (Rgb(0xee, 0xe4, 0xda), 230),
+    (Rgb(0xed, 0xe0, 0xc8), 223),
+    (Rgb(0xf2, 0xb1, 0x79), 215),
+    (Rgb(0xf5, 0x95, 0x63), 209),
+    (Rgb(0xf6, 0x7c, 0x5f), 203),
+    (Rgb(0xf6, 0x5e, 0x3b), 202),
+    (Rgb(0xed, 0xcf, 0x72), 222),
+    (Rgb(0xed, 0xcc, 0x61), 221),
+    (Rgb(0xed, 0xc8, 0x50), 220),
+    (Rgb(0xed, 0xc5, 0x3f), 214),
+    (Rgb(0xed, 0xc2, 0x2e), 178),
+    (Rgb(0x3c, 0x3a, 0x32), 236),
+];
+
+/// The xterm 256-palette index for a colour: the game's faces by a fixed table (so they
+/// stay apart), any other colour the nearest (the 6x6x6 cube or the grey ramp).
 pub fn to_ansi256(c: Rgb) -> u8 {
+    if let Some(&(_, i)) = GAME256.iter().find(|(rgb, _)| *rgb == c) {
+        return i;
+    }
     let level = |v: u8| -> u8 {
         if v < 48 {
             0
@@ -224,6 +247,15 @@ mod tests {
             let t = tile_colors(e);
             assert_ne!(to_ansi16(t.background), to_ansi16(t.foreground), "tile {e}");
         }
+        let mut distinct = faces.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), faces.len(), "{faces:?}");
+        // 256 colours: the empty cell and the tiles up to 2048 all have faces of their own
+        // (issue 13: the empty cell, the 2 and the 4 were one grey).
+        let faces: Vec<u8> = (0..=11)
+            .map(|e| to_ansi256(tile_colors(e).background))
+            .collect();
         let mut distinct = faces.clone();
         distinct.sort();
         distinct.dedup();
