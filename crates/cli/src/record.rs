@@ -217,7 +217,11 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
         eprintln!(
             "note: {presses} did not change the board and {} not recorded (input {} {}{})",
             if skipped.len() == 1 { "was" } else { "were" },
-            if skipped.len() == 1 { "position" } else { "positions" },
+            if skipped.len() == 1 {
+                "position"
+            } else {
+                "positions"
+            },
             list.join(", "),
             if skipped.len() > 10 { ", ..." } else { "" }
         );
@@ -227,7 +231,11 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
             "note: the game ended ({}); the last {} {} ignored",
             log.claims.status,
             count(ignored_after_end as u64, "press", "presses"),
-            if ignored_after_end == 1 { "was" } else { "were" }
+            if ignored_after_end == 1 {
+                "was"
+            } else {
+                "were"
+            }
         );
     }
     let line = format!(

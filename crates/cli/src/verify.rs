@@ -105,7 +105,12 @@ pub fn run(args: VerifyArgs, ui: &Ui) -> Result<ExitCode> {
     if stdin_count > 1 {
         bail!("standard input (-) can be read only once in a command");
     }
-    let paths: Vec<PathBuf> = args.paths.iter().filter(|p| !is_stdio(p)).cloned().collect();
+    let paths: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .filter(|p| !is_stdio(p))
+        .cloned()
+        .collect();
     // A path that cannot be read is an unreadable entry of the report, not the end of it.
     let listing = list(&paths);
     for (path, why) in &listing.skipped {

@@ -23,15 +23,21 @@ struct Pty {
     master: File,
     child: Child,
     output: Arc<Mutex<Vec<u8>>>,
+    rows: u16,
+    cols: u16,
 }
 
 impl Pty {
     fn spawn(args: &[&str], env: &[(&str, &str)]) -> Pty {
+        Pty::spawn_sized(args, env, ROWS, COLS)
+    }
+
+    fn spawn_sized(args: &[&str], env: &[(&str, &str)], rows: u16, cols: u16) -> Pty {
         let mut master: libc::c_int = -1;
         let mut slave: libc::c_int = -1;
         let size = libc::winsize {
-            ws_row: ROWS,
-            ws_col: COLS,
+            ws_row: rows,
+            ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
@@ -88,7 +94,23 @@ impl Pty {
             master,
             child,
             output,
+            rows,
+            cols,
         }
+    }
+
+    /// Resizes the terminal (the kernel tells the program with SIGWINCH).
+    fn resize(&mut self, rows: u16, cols: u16) {
+        let size = libc::winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: TIOCSWINSZ reads one winsize from a valid pointer.
+        let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &size) };
+        assert_eq!(rc, 0, "TIOCSWINSZ: {}", std::io::Error::last_os_error());
+        (self.rows, self.cols) = (rows, cols);
     }
 
     fn send(&mut self, keys: &str) {
@@ -115,10 +137,15 @@ impl Pty {
 
     /// What a terminal shows now.
     fn screen(&self) -> String {
-        let rows = std::num::NonZeroU16::new(ROWS).unwrap();
-        let cols = std::num::NonZeroU16::new(COLS).unwrap();
+        self.screen_of(&self.raw())
+    }
+
+    /// What a terminal of this size shows after `bytes`.
+    fn screen_of(&self, bytes: &[u8]) -> String {
+        let rows = std::num::NonZeroU16::new(self.rows).unwrap();
+        let cols = std::num::NonZeroU16::new(self.cols).unwrap();
         let mut parser = vt100::Parser::new(rows, cols, 0);
-        parser.process(&self.raw());
+        parser.process(bytes);
         parser.screen().contents()
     }
 
@@ -231,7 +258,7 @@ fn play_quit_saves_the_game_the_best_score_and_restores_the_terminal() {
     let data = dir.join("data");
     let mut pty = play(&dir, "game.t48", &[], 42, &[]);
     let mut game = Game::new(Rules::CLASSIC, 42).unwrap();
-    let first = pty.wait_for(&["classic rules, seed 42", "moves 0", "arrows or WASD"]);
+    let first = pty.wait_for(&["classic rules, seed 42", "moves 0", "arrows, WASD or hjkl"]);
     assert!(first.contains("┌──────┬"), "box characters:\n{first}");
     press(&mut pty, &mut game, &PRESSES);
     let screen = pty.wait_for(&[&format!("score {}", game.score())]);
@@ -242,7 +269,7 @@ fn play_quit_saves_the_game_the_best_score_and_restores_the_terminal() {
     pty.send("q");
     pty.wait_for(&["Really quit? [Y/N]"]);
     pty.send("n");
-    pty.wait_for(&["arrows or WASD: move"]);
+    pty.wait_for(&["arrows, WASD or hjkl: move"]);
     // A press that is not a key of the game changes nothing.
     pty.send("x");
     pty.send("Q");
@@ -433,7 +460,12 @@ fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
     let mut game = Game::new(rules, 1).unwrap();
     pty.wait_for(&["moves 0"]);
     play_until(&mut pty, &mut game, |g| g.reached_win());
-    pty.wait_for(&["You win! You made 8; play goes on.", "arrows or WASD: move"]);
+    pty.wait_for(&[
+        "You made 8!",
+        "You win! Keep going? [Y: keep going, N: new game]",
+    ]);
+    pty.send("y");
+    pty.wait_for(&["arrows, WASD or hjkl: move"]);
     let more = game.move_count() + 1;
     play_until(&mut pty, &mut game, |g| g.move_count() == more);
     pty.send("qy");
@@ -455,7 +487,7 @@ fn a_win_plays_on_under_classic_and_asks_under_rules_that_stop() {
     let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(log.claims.status, twenty48_engine::Status::Won);
     pty.send("y");
-    pty.wait_for(&["moves 0", "arrows or WASD: move"]);
+    pty.wait_for(&["moves 0", "arrows, WASD or hjkl: move"]);
     assert!(
         dir.join("arduino-2.t48.journal").exists(),
         "the next game is journaled"
@@ -530,4 +562,110 @@ fn a_signal_from_outside_restores_the_terminal_and_keeps_the_moves() {
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// Counts the boards drawn in `bytes` (each draw starts with the top rule).
+fn boards_drawn(bytes: &[u8]) -> usize {
+    String::from_utf8_lossy(bytes).matches("┌──────┬").count()
+}
+
+/// Issue 13: `play` at 80x24 shows the whole game; each move slides, merges and spawns in
+/// steps (one draw with --no-animation) and shows the points it gained; a win under rules
+/// that play on asks "Keep going or new game?"; R asks, saves the game and starts a new one.
+#[test]
+fn issue13_play_at_80x24_animates_asks_on_a_classic_win_and_restarts() {
+    let dir = temp_dir("80x24");
+    let out = dir.join("game.t48");
+    let data = dir.join("data");
+    for (flags, animated) in [(&[][..], true), (&["--no-animation"][..], false)] {
+        let _ = std::fs::remove_file(&out);
+        let mut args = vec!["play", "--win", "8", "--seed", "1", "-o", s(&out)];
+        args.extend_from_slice(&["--data-dir", s(&data)]);
+        args.extend_from_slice(flags);
+        let mut pty = Pty::spawn_sized(&args, &[], 24, 80);
+        let mut rules = Rules::CLASSIC;
+        rules.win.as_mut().unwrap().exponent = 3;
+        let mut game = Game::new(rules, 1).unwrap();
+        let first = pty.wait_for(&["moves 0", "arrows, WASD or hjkl: move"]);
+        assert!(
+            first.contains("┌──────┬") && first.contains("└──────┴"),
+            "{first}"
+        );
+        // One move: the draws it took.
+        let dir_ = Direction::ALL
+            .into_iter()
+            .find(|d| game.can_play(*d))
+            .unwrap();
+        let mark = pty.raw().len();
+        press(&mut pty, &mut game, &[dir_]);
+        std::thread::sleep(Duration::from_millis(300));
+        let draws = boards_drawn(&pty.raw()[mark..]);
+        if animated {
+            assert!(draws >= 3, "a slide, a spawn and the board: {draws} draws");
+        } else {
+            assert_eq!(draws, 1, "--no-animation: the board once");
+        }
+        if !animated {
+            pty.send("qy");
+            assert!(pty.wait_exit().success());
+            continue;
+        }
+        // Up to the win at 8 (a merge of two 4s: +8 at least).
+        play_until(&mut pty, &mut game, |g| g.reached_win());
+        let won = pty.wait_for(&["You win! Keep going? [Y: keep going, N: new game]"]);
+        assert!(won.contains("(+"), "the points of the winning move:\n{won}");
+        pty.send("y");
+        pty.wait_for(&["arrows, WASD or hjkl: move"]);
+        // R asks; N goes back; R, Y saves this game and starts a new one.
+        pty.send("r");
+        pty.wait_for(&["New game? This one is saved. [Y/N]"]);
+        pty.send("n");
+        pty.wait_for(&["arrows, WASD or hjkl: move"]);
+        pty.send("ry");
+        pty.wait_for(&["moves 0", "saved: recorded"]);
+        let log = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(log.claims.final_hash, game.state_hash());
+        assert_eq!(log.claims.move_count, game.move_count());
+        assert!(dir.join("game-2.t48.journal").exists(), "the new game");
+        pty.send("qy");
+        assert!(pty.wait_exit().success());
+        assert!(pty.cooked());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 13: a terminal too small for the board says so, with the size it needs, instead of
+/// a wrapped board; enlarged, it shows the game; Q still quits.
+#[test]
+fn issue13_a_too_small_terminal_says_the_size_it_needs() {
+    let dir = temp_dir("small");
+    let out = dir.join("game.t48");
+    let data = dir.join("data");
+    let args = ["play", "--seed", "3", "-o", s(&out), "--data-dir", s(&data)];
+    let mut pty = Pty::spawn_sized(&args, &[], 12, 40);
+    let screen = pty.wait_for(&["terminal too small: 40x12", "twenty48 needs 50x21"]);
+    assert!(
+        !screen.contains("┌"),
+        "no board in a terminal too small:\n{screen}"
+    );
+    let mark = pty.raw().len();
+    pty.resize(24, 80);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let shown = pty.screen_of(&pty.raw()[mark..]);
+        if shown.contains("moves 0") && shown.contains("└──────┴") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never redrawn at 80x24:\n{shown}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    pty.resize(12, 40);
+    pty.wait_for(&["terminal too small: 40x12"]);
+    pty.send("qy");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

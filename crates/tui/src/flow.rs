@@ -66,8 +66,12 @@ impl Flow {
     /// The step for a key's action.
     ///
     /// - Ctrl-C leaves at once, whatever is asked.
-    /// - Playing: a direction is a move; Q asks "Really quit?".
+    /// - Playing: a direction is a move; Q asks "Really quit?"; R asks "New game?".
     /// - "Really quit?": Y leaves; N (or Q again) goes back to the game.
+    /// - "New game?" (after R): Y saves this game and starts a new one; N, Q or R again goes
+    ///   back to the game.
+    /// - "Keep going?" after a win that plays on (the original's question): Y keeps
+    ///   playing; N saves this game and starts a new one; a direction keeps going and moves.
     /// - "Play again?" after a game that ended: Y starts a new game; N or Q leaves.
     /// - Anything else does nothing (a direction while a question is asked is not a move).
     pub fn key(&mut self, action: Action) -> Step {
@@ -78,9 +82,37 @@ impl Flow {
                 self.prompt = Prompt::ReallyQuit;
                 Step::Nothing
             }
+            (Prompt::None, Action::Restart) => {
+                self.prompt = Prompt::ReallyRestart;
+                Step::Nothing
+            }
             (Prompt::ReallyQuit, Action::Yes) => Step::Leave,
             (Prompt::ReallyQuit, Action::No | Action::Quit) => {
                 self.prompt = Prompt::None;
+                Step::Nothing
+            }
+            (Prompt::ReallyRestart, Action::Yes) => {
+                self.prompt = Prompt::None;
+                Step::NewGame
+            }
+            (Prompt::ReallyRestart, Action::No | Action::Quit | Action::Restart) => {
+                self.prompt = Prompt::None;
+                Step::Nothing
+            }
+            (Prompt::WonKeepGoing, Action::Yes) => {
+                self.prompt = Prompt::None;
+                Step::Nothing
+            }
+            (Prompt::WonKeepGoing, Action::Move(dir)) => {
+                self.prompt = Prompt::None;
+                Step::Move(dir)
+            }
+            (Prompt::WonKeepGoing, Action::No | Action::Restart) => {
+                self.prompt = Prompt::None;
+                Step::NewGame
+            }
+            (Prompt::WonKeepGoing, Action::Quit) => {
+                self.prompt = Prompt::ReallyQuit;
                 Step::Nothing
             }
             (Prompt::WonPlayAgain | Prompt::OverPlayAgain, Action::Yes) => {
@@ -95,13 +127,19 @@ impl Flow {
     }
 
     /// Reports the game's status after a move that changed the board: a game that ended
-    /// asks whether to play again (a win that plays on asks nothing).
+    /// asks whether to play again (a win that plays on asks with [`Flow::won`]).
     pub fn moved(&mut self, status: Status) {
         self.prompt = match status {
             Status::Won => Prompt::WonPlayAgain,
             Status::Over => Prompt::OverPlayAgain,
             _ => Prompt::None,
         };
+    }
+
+    /// Reports a move that reached the win under rules that play on: "Keep going or new
+    /// game?", as the original asks.
+    pub fn won(&mut self) {
+        self.prompt = Prompt::WonKeepGoing;
     }
 }
 
@@ -186,6 +224,39 @@ mod tests {
     }
 
     #[test]
+    fn r_restarts_after_asking() {
+        let mut flow = Flow::new();
+        assert_eq!(flow.key(Action::Restart), Step::Nothing);
+        assert_eq!(flow.prompt(), Prompt::ReallyRestart);
+        assert_eq!(flow.key(LEFT), Step::Nothing, "no move while asked");
+        assert_eq!(flow.key(Action::No), Step::Nothing);
+        assert_eq!(flow.prompt(), Prompt::None);
+        flow.key(Action::Restart);
+        assert_eq!(flow.key(Action::Yes), Step::NewGame);
+        assert_eq!(flow.prompt(), Prompt::None);
+    }
+
+    #[test]
+    fn a_win_that_plays_on_asks_keep_going_or_new_game() {
+        let mut flow = Flow::new();
+        flow.won();
+        assert_eq!(flow.prompt(), Prompt::WonKeepGoing);
+        assert_eq!(flow.key(Action::Yes), Step::Nothing);
+        assert_eq!(flow.prompt(), Prompt::None);
+        flow.won();
+        assert_eq!(
+            flow.key(LEFT),
+            Step::Move(Direction::Left),
+            "a move keeps going"
+        );
+        flow.won();
+        assert_eq!(flow.key(Action::No), Step::NewGame);
+        flow.won();
+        assert_eq!(flow.key(Action::Quit), Step::Nothing);
+        assert_eq!(flow.prompt(), Prompt::ReallyQuit);
+    }
+
+    #[test]
     fn ctrl_c_leaves_from_every_state() {
         for setup in [
             |_: &mut Flow| {},
@@ -194,6 +265,10 @@ mod tests {
             },
             |f: &mut Flow| f.moved(Status::Won),
             |f: &mut Flow| f.moved(Status::Over),
+            |f: &mut Flow| f.won(),
+            |f: &mut Flow| {
+                f.key(Action::Restart);
+            },
         ] {
             let mut flow = Flow::new();
             setup(&mut flow);

@@ -1,4 +1,4 @@
-//! What a key press means: arrows and WASD move, Q quits, Y and N answer.
+//! What a key press means: arrows, WASD and hjkl move, R restarts, Q quits, Y and N answer.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use twenty48_engine::Direction;
@@ -11,6 +11,8 @@ pub enum Action {
     Move(Direction),
     /// Q or Esc: ask before quitting.
     Quit,
+    /// R: ask before starting a new game.
+    Restart,
     /// Ctrl-C: save and leave at once.
     Interrupt,
     /// Y: yes.
@@ -21,8 +23,8 @@ pub enum Action {
     Ignore,
 }
 
-/// Maps a key event: arrows and W/A/S/D (either case) move; Q or Esc quit; Y/N answer;
-/// Ctrl-C interrupts. Key releases are ignored (terminals that report them would otherwise
+/// Maps a key event: arrows, W/A/S/D (either case) and vi's h/j/k/l move; R restarts; Q or
+/// Esc quit; Y/N answer; Ctrl-C interrupts. Key releases are ignored (terminals that report them would otherwise
 /// move twice).
 ///
 /// ```
@@ -52,11 +54,12 @@ pub fn action(key: KeyEvent) -> Action {
         KeyCode::Right => Action::Move(Direction::Right),
         KeyCode::Esc => Action::Quit,
         KeyCode::Char(c) => match c.to_ascii_lowercase() {
-            'w' => Action::Move(Direction::Up),
-            'a' => Action::Move(Direction::Left),
-            's' => Action::Move(Direction::Down),
-            'd' => Action::Move(Direction::Right),
+            'w' | 'k' => Action::Move(Direction::Up),
+            'a' | 'h' => Action::Move(Direction::Left),
+            's' | 'j' => Action::Move(Direction::Down),
+            'd' | 'l' => Action::Move(Direction::Right),
             'q' => Action::Quit,
+            'r' => Action::Restart,
             'y' => Action::Yes,
             'n' => Action::No,
             _ => Action::Ignore,
@@ -86,6 +89,15 @@ mod tests {
             let upper = KeyEvent::new(KeyCode::Char(c.to_ascii_uppercase()), KeyModifiers::SHIFT);
             assert_eq!(action(upper), Action::Move(d));
         }
+        for (c, d) in [
+            ('h', Direction::Left),
+            ('j', Direction::Down),
+            ('k', Direction::Up),
+            ('l', Direction::Right),
+        ] {
+            assert_eq!(action(key(KeyCode::Char(c))), Action::Move(d), "vi key {c}");
+        }
+        assert_eq!(action(key(KeyCode::Char('r'))), Action::Restart);
         assert_eq!(action(key(KeyCode::Down)), Action::Move(Direction::Down));
         assert_eq!(action(key(KeyCode::Right)), Action::Move(Direction::Right));
         assert_eq!(action(key(KeyCode::Char('Q'))), Action::Quit);

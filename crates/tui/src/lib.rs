@@ -20,6 +20,7 @@
 //!     rules: game.rules(),
 //!     seed: 3,
 //!     score: game.score(),
+//!     gained: 0,
 //!     best: game.score(),
 //!     moves: game.move_count(),
 //!     prompt: Prompt::None,
@@ -62,7 +63,7 @@ pub use keys::{action, Action};
 pub use palette::{tile_colors, to_ansi16, to_ansi256, ColorMode, Rgb, TileColors, BOARD, EMPTY};
 pub use picture::{board_svg, boards_svg, SvgBoard};
 pub use screen::{
-    board_lines, render_play, render_watch, tile_label, BoardView, PlayView, Prompt, Screen, Span,
-    Style, WatchView,
+    board_lines, fit, render_play, render_watch, tile_label, BoardView, PlayView, Prompt, Screen,
+    Span, Style, WatchView,
 };
 pub use terminal::Terminal;

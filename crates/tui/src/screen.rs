@@ -224,6 +224,10 @@ pub enum Prompt {
     WonPlayAgain,
     /// No move is left: try again?
     OverPlayAgain,
+    /// R was pressed: `New game? This one is saved. [Y/N]`.
+    ReallyRestart,
+    /// The win was reached under rules that play on: keep going or start a new game?
+    WonKeepGoing,
 }
 
 /// Everything the play screen shows.
@@ -237,6 +241,8 @@ pub struct PlayView<'a> {
     pub seed: u64,
     /// Score so far.
     pub score: u64,
+    /// Points the last move scored (shown as `+N` beside the score; 0 shows nothing).
+    pub gained: u64,
     /// Best score under these rules (including this game).
     pub best: u64,
     /// Moves played.
@@ -267,6 +273,7 @@ fn rules_title(rules: &Rules) -> String {
 ///     rules: game.rules(),
 ///     seed: 42,
 ///     score: 0,
+///     gained: 0,
 ///     best: 1200,
 ///     moves: 0,
 ///     prompt: Prompt::ReallyQuit,
@@ -291,19 +298,89 @@ pub fn render_play(view: &PlayView<'_>) -> Screen {
         rules_title(view.rules),
         view.seed
     )));
+    let gained = if view.gained > 0 {
+        format!(" (+{})", view.gained)
+    } else {
+        String::new()
+    };
     screen.text_line(format!(
-        "score {}   best {}   moves {}",
+        "score {}{gained}   best {}   moves {}",
         view.score, view.best, view.moves
     ));
     screen.lines.extend(board_lines(view.board));
     screen.text_line(view.note.unwrap_or(""));
     screen.text_line(match view.prompt {
-        Prompt::None => "arrows or WASD: move   Q: quit",
+        Prompt::None => "arrows, WASD or hjkl: move   R: new game   Q: quit",
         Prompt::ReallyQuit => "Really quit? [Y/N]",
+        Prompt::ReallyRestart => "New game? This one is saved. [Y/N]",
+        Prompt::WonKeepGoing => "You win! Keep going? [Y: keep going, N: new game]",
         Prompt::WonPlayAgain => "You win! Play again? [Y/N]",
         Prompt::OverPlayAgain => "Game over. Try again? [Y/N]",
     });
     screen
+}
+
+/// A screen cut to a terminal of `cols` x `rows`. The board (the lines drawn with box
+/// characters) and the last line (the keys or the question) must fit as they are; any other
+/// line (the title, long with custom rules or a 20-digit seed; a note naming a file) is
+/// shortened with `…`. When the screen does not fit, it says so, with the size it needs.
+///
+/// ```
+/// use twenty48_tui::{fit, Screen};
+///
+/// let screen = Screen::default();
+/// assert_eq!(fit(&screen, 80, 24), screen);
+/// ```
+pub fn fit(screen: &Screen, cols: u16, rows: u16) -> Screen {
+    let width = |line: &Vec<Span>| line.iter().map(|s| s.text.chars().count()).sum::<usize>();
+    let last = screen.lines.len().saturating_sub(1);
+    let must_fit = |i: usize, line: &Vec<Span>| {
+        i == last
+            || line
+                .first()
+                .is_some_and(|s| s.text.starts_with(['┌', '│', '├', '└']))
+    };
+    let need_cols = screen
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| must_fit(*i, l))
+        .map(|(_, l)| width(l))
+        .max()
+        .unwrap_or(0);
+    let need_rows = screen.lines.len();
+    let (cols, rows) = (cols as usize, rows as usize);
+    if need_cols > cols || need_rows > rows {
+        let mut small = Screen::default();
+        for line in [
+            format!("terminal too small: {cols}x{rows}"),
+            format!("twenty48 needs {need_cols}x{need_rows}"),
+            "enlarge it, or Q: quit".to_string(),
+        ] {
+            let cut: String = line.chars().take(cols.max(1)).collect();
+            small.text_line(cut);
+        }
+        return small;
+    }
+    let mut out = screen.clone();
+    for line in out.lines.iter_mut() {
+        if width(line) <= cols {
+            continue;
+        }
+        let mut left = cols.saturating_sub(1);
+        let mut cut = Vec::new();
+        for span in line.iter() {
+            let text: String = span.text.chars().take(left).collect();
+            left -= text.chars().count();
+            cut.push(Span {
+                text,
+                style: span.style,
+            });
+        }
+        cut.push(plain_span("…"));
+        *line = cut;
+    }
+    out
 }
 
 /// Everything the replay viewer shows.
@@ -367,9 +444,10 @@ pub fn render_watch(view: &WatchView<'_>) -> Screen {
     ));
     match view.jump_input {
         Some(text) => screen.text_line(format!("go to move: {text}_  (Enter: go, Esc: cancel)")),
-        None => screen.text_line(
-            "space: pause   ←/→: step   +/-: speed   g: go to move   Home/End   Q: quit",
-        ),
+        None => screen.text_line(format!(
+            "space: {}   ←/→: step   +/-: speed   g: go to move   Home/End   Q: quit",
+            if view.paused { "play" } else { "pause" }
+        )),
     }
     screen
 }
@@ -388,6 +466,7 @@ mod tests {
             rules,
             seed: 7,
             score: 20,
+            gained: 0,
             best: 100,
             moves: 3,
             prompt,
@@ -424,9 +503,36 @@ score 20   best 100   moves 3
 │      │      │      │      │
 └──────┴──────┴──────┴──────┘
 
-arrows or WASD: move   Q: quit
+arrows, WASD or hjkl: move   R: new game   Q: quit
 ";
         assert_eq!(screen.plain(), expected);
+    }
+
+    #[test]
+    fn a_screen_fits_its_terminal_or_says_what_it_needs() {
+        let cells = [0u8; 16];
+        let mut v = view(&cells, &Rules::CLASSIC, Prompt::None);
+        v.gained = 8;
+        let screen = render_play(&v);
+        assert!(screen.plain().contains("score 20 (+8)   best 100"));
+        let need_rows = screen.lines.len() as u16;
+        assert_eq!(fit(&screen, 80, 24), screen, "80x24 holds a 4x4 game");
+        let small = fit(&screen, 40, 10).plain();
+        assert_eq!(
+            small,
+            format!("terminal too small: 40x10\ntwenty48 needs 50x{need_rows}\nenlarge it, or Q: quit\n")
+        );
+        // A long title is shortened to the width; the board is not.
+        let mut rules = Rules::CLASSIC;
+        rules.four_chance = twenty48_engine::FourChance::new(2, 20);
+        let mut long = view(&cells, &rules, Prompt::None);
+        long.seed = u64::MAX;
+        let screen = render_play(&long);
+        let fitted = fit(&screen, 60, 24).plain();
+        let title = fitted.lines().next().unwrap();
+        assert_eq!(title.chars().count(), 60, "{title}");
+        assert!(title.ends_with('…'));
+        assert_eq!(fitted.lines().nth(5), screen.plain().lines().nth(5));
     }
 
     #[test]
@@ -436,6 +542,11 @@ arrows or WASD: move   Q: quit
         let cells = [0u8; 36];
         for (prompt, text) in [
             (Prompt::ReallyQuit, "Really quit? [Y/N]"),
+            (Prompt::ReallyRestart, "New game? This one is saved. [Y/N]"),
+            (
+                Prompt::WonKeepGoing,
+                "You win! Keep going? [Y: keep going, N: new game]",
+            ),
             (Prompt::OverPlayAgain, "Game over. Try again? [Y/N]"),
             (Prompt::WonPlayAgain, "You win! Play again? [Y/N]"),
         ] {
@@ -513,6 +624,31 @@ arrows or WASD: move   Q: quit
             "{screen}"
         );
         assert!(screen.contains("paused   4.0 moves/s"));
+        let footer = |paused| {
+            render_watch(&WatchView {
+                board: BoardView {
+                    size: 4,
+                    exponents: &cells,
+                    marked: &[],
+                },
+                file: "game.t48",
+                rules: &Rules::ARDUINO,
+                seed: 9,
+                move_number: 12,
+                total_moves: 80,
+                direction: None,
+                score: 64,
+                paused,
+                speed: 4.0,
+                jump_input: None,
+            })
+            .plain()
+        };
+        assert!(
+            footer(true).contains("space: play   "),
+            "paused: space plays"
+        );
+        assert!(footer(false).contains("space: pause   "));
         assert!(screen.contains("go to move: 3_"));
         assert!(screen.contains("arduino rules, seed 9"));
     }

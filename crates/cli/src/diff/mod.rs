@@ -192,10 +192,7 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
                 bail!("rule flags apply only when diffing one game against a replay of its moves");
             }
             let second = load(b, elf, args.game)?;
-            let traces = (
-                trace(&first, label_a),
-                trace(&second, input::name(b)),
-            );
+            let traces = (trace(&first, label_a), trace(&second, input::name(b)));
             second_side = Some(second);
             traces
         }

@@ -70,10 +70,9 @@ fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Stri
             spawns_text(a, size),
             spawns_text(b, size)
         ),
-        Difference::Merge { a, b } => format!(
-            "merges: {} (+{}) against {} (+{})",
-            a.0, a.1, b.0, b.1
-        ),
+        Difference::Merge { a, b } => {
+            format!("merges: {} (+{}) against {} (+{})", a.0, a.1, b.0, b.1)
+        }
         Difference::Score { a, b } => format!("score: {a} against {b}"),
         Difference::Board => {
             let cells = crate::svg::differing_cells(d.a.as_ref(), d.b.as_ref());
@@ -98,11 +97,16 @@ fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Stri
 /// One difference as JSON: `{kind, a, b}`, plus `cells` for a board.
 fn difference_json(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Value {
     let size = a.rules.size;
-    let spawns = |s: &[Spawn]| -> Vec<Value> { s.iter().map(|s| view::spawn_json(s, size)).collect() };
+    let spawns =
+        |s: &[Spawn]| -> Vec<Value> { s.iter().map(|s| view::spawn_json(s, size)).collect() };
     match x {
-        Difference::Rules => json!({"kind": "rules", "a": view::rules_json(&a.rules), "b": view::rules_json(&b.rules)}),
+        Difference::Rules => {
+            json!({"kind": "rules", "a": view::rules_json(&a.rules), "b": view::rules_json(&b.rules)})
+        }
         Difference::Seed => json!({"kind": "seed", "a": a.seed, "b": b.seed}),
-        Difference::Direction { a, b } => json!({"kind": "direction", "a": a.map(|d| d.name()), "b": b.map(|d| d.name())}),
+        Difference::Direction { a, b } => {
+            json!({"kind": "direction", "a": a.map(|d| d.name()), "b": b.map(|d| d.name())})
+        }
         Difference::Spawn { a, b } => json!({"kind": "spawn", "a": spawns(a), "b": spawns(b)}),
         Difference::Merge { a, b } => json!({
             "kind": "merges",
@@ -120,14 +124,18 @@ fn difference_json(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Valu
                 .map(|i| {
                     let (r, c) = view::row_col(i, size);
                     let value = |cells: Option<&twenty48_engine::Cells>| {
-                        cells.map_or(0, |x| twenty48_engine::tile_value(x.exponents()[i as usize]))
+                        cells.map_or(0, |x| {
+                            twenty48_engine::tile_value(x.exponents()[i as usize])
+                        })
                     };
                     json!({"row": r, "col": c, "a": value(ca), "b": value(cb)})
                 })
                 .collect();
             json!({"kind": "board", "cells": cells})
         }
-        Difference::Hash { a, b } => json!({"kind": "hash", "a": format!("{a:016x}"), "b": format!("{b:016x}")}),
+        Difference::Hash { a, b } => {
+            json!({"kind": "hash", "a": format!("{a:016x}"), "b": format!("{b:016x}")})
+        }
         Difference::Ended { first, why } => json!({
             "kind": "ended",
             "game": if *first { "a" } else { "b" },
@@ -184,9 +192,10 @@ pub(super) fn text(a: &Trace, b: &Trace, d: &Divergence, ui: &Ui) -> String {
             }
         ),
         Parting::Prefix => {
-            let first_ends = d.differences.iter().any(|x| {
-                matches!(x, Difference::Ended { first: true, .. })
-            });
+            let first_ends = d
+                .differences
+                .iter()
+                .any(|x| matches!(x, Difference::Ended { first: true, .. }));
             let (short, long) = if first_ends { (a, b) } else { (b, a) };
             format!(
                 "{}, {} goes on (every earlier move agrees):\n",

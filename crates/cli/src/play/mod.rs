@@ -15,11 +15,15 @@ use crossterm::event::Event;
 use twenty48_engine::{tile_value, Rules, Status};
 use twenty48_movelog::{write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
-    action, journal_path, render_play, resume_answer, BestScores, BoardView, ColorMode, Flow,
-    Journal, JournalError, PlayView, Resume, Screen, Span, Step, Style, Terminal,
+    action, journal_path, render_play, BestScores, BoardView, ColorMode, Flow, Journal,
+    JournalError, PlayView, Step, Terminal,
 };
 
 use crate::rules_args::{rules_name, RulesArgs};
+
+mod screen;
+
+use screen::{animate, ask, draw_fitted, Answer, Still};
 
 /// Play 2048 in the terminal; the game is recorded to a .t48 file as you play.
 ///
@@ -130,10 +134,47 @@ pub fn journal_target(journal: &Path) -> Option<PathBuf> {
     (!target.is_empty()).then(|| journal.with_file_name(target))
 }
 
+/// The unfinished games a session offers to resume: with `-o FILE`, the journals of FILE
+/// and of the further games of its sessions (FILE-2.t48, ...); else every journal in the
+/// data directory's games.
 fn pending_journals(session: &Session, games_dir: &Path) -> Vec<PathBuf> {
     if let Some(out) = &session.output {
-        let j = journal_path(out);
-        return if j.exists() { vec![j] } else { Vec::new() };
+        let stem = out
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let ext = out
+            .extension()
+            .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+        let dir = out.parent().filter(|p| !p.as_os_str().is_empty());
+        let is_family = |name: &str| {
+            let Some(target) = name.strip_suffix(".journal") else {
+                return false;
+            };
+            let Some(rest) = target
+                .strip_prefix(stem.as_str())
+                .and_then(|r| r.strip_suffix(ext.as_str()))
+            else {
+                return false;
+            };
+            rest.is_empty()
+                || rest
+                    .strip_prefix('-')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let mut found: Vec<PathBuf> = fs::read_dir(dir.unwrap_or(Path::new(".")))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| e.file_name().to_str().is_some_and(is_family))
+                    .map(|e| match dir {
+                        Some(d) => d.join(e.file_name()),
+                        None => PathBuf::from(e.file_name()),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        return found;
     }
     let mut found: Vec<PathBuf> = fs::read_dir(games_dir)
         .map(|dir| {
@@ -208,47 +249,6 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     Ok(())
 }
 
-fn question_screen(lines: &[String]) -> Screen {
-    Screen {
-        lines: lines
-            .iter()
-            .map(|l| {
-                vec![Span {
-                    text: l.clone(),
-                    style: Style::default(),
-                }]
-            })
-            .collect(),
-    }
-}
-
-/// An answer to the resume question.
-enum Answer {
-    Yes,
-    No,
-    /// Ctrl-C.
-    Leave,
-    /// The terminal went away.
-    Gone,
-}
-
-/// Waits for Y or N (Q counts as N).
-fn ask(term: &mut Terminal, lines: &[String]) -> Result<Answer> {
-    loop {
-        term.draw(&question_screen(lines))?;
-        match term.read_event()? {
-            None => return Ok(Answer::Gone),
-            Some(Event::Key(key)) => match resume_answer(action(key)) {
-                Some(Resume::Yes) => return Ok(Answer::Yes),
-                Some(Resume::No) => return Ok(Answer::No),
-                Some(Resume::Leave) => return Ok(Answer::Leave),
-                None => {}
-            },
-            Some(_) => {}
-        }
-    }
-}
-
 /// Exit status when the terminal goes away: as for the hang-up signal.
 const EXIT_TERMINAL_GONE: u8 = 130;
 
@@ -282,15 +282,18 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
     if let Some(n) = &note {
         report.notes.push(n.clone());
     }
+    // An existing FILE is refused (without --force) unless an unfinished game of FILE's
+    // sessions is there to resume.
+    let pending = pending_journals(&session, &games_dir);
     if let Some(out) = &session.output {
-        if !journal_path(out).exists() {
+        if pending.is_empty() {
             crate::destination::check_output(out, session.force)?;
         }
     }
     // Every unfinished game is opened (and its journal locked) before the terminal is
     // taken: a journal another session is playing into is never touched.
     let mut opened = Vec::new();
-    for journal in pending_journals(&session, &games_dir) {
+    for journal in pending {
         let Some(target) = journal_target(&journal) else {
             continue;
         };
@@ -406,6 +409,9 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         }
     };
     let mut flow = Flow::new();
+    let mut gained = 0u64;
+    // A key that cut an animation short: handled next, before reading another.
+    let mut pending: Option<Event> = None;
     loop {
         let game = current.recorder.game();
         let rules = *game.rules();
@@ -420,15 +426,22 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             rules: &rules,
             seed: game.seed(),
             score: game.score(),
+            gained,
             best: stored.max(game.score()),
             moves: game.move_count(),
             prompt: flow.prompt(),
             note: note.as_deref(),
         };
-        term.draw(&render_play(&view))?;
-        let Some(event) = term.read_event()? else {
-            let journal = current.journal.as_ref().map(|j| j.path().to_path_buf());
-            return terminal_gone(term, journal.as_deref());
+        draw_fitted(&mut term, &render_play(&view))?;
+        let event = match pending.take() {
+            Some(e) => e,
+            None => match term.read_event()? {
+                Some(e) => e,
+                None => {
+                    let journal = current.journal.as_ref().map(|j| j.path().to_path_buf());
+                    return terminal_gone(term, journal.as_deref());
+                }
+            },
         };
         let Event::Key(key) = event else {
             continue;
@@ -437,6 +450,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             Step::Nothing => {}
             Step::Leave => break,
             Step::Move(dir) => {
+                let before = current.recorder.game().clone();
                 let outcome = current.recorder.play(dir)?;
                 if !outcome.moved {
                     continue;
@@ -444,10 +458,15 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 if let Some(journal) = &mut current.journal {
                     journal.append(dir)?;
                 }
+                gained = outcome.gained;
                 note = None;
+                if session.animation {
+                    pending =
+                        animate(&mut term, &before, dir, &Still::of(&current, gained, &best))?;
+                }
                 if outcome.reached_win && outcome.status == Status::Playing {
                     let tile = rules.win.map_or(0, |w| tile_value(w.exponent));
-                    note = Some(format!("You win! You made {tile}; play goes on."));
+                    note = Some(format!("You made {tile}!"));
                 }
                 if outcome.status.is_finished() {
                     save(&mut current, &mut report)?;
@@ -460,11 +479,24 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                     note = report.saved.last().map(|s| format!("saved: {s}"));
                 }
                 flow.moved(outcome.status);
+                if outcome.reached_win && outcome.status == Status::Playing {
+                    flow.won();
+                }
             }
             Step::NewGame => {
+                // The game in play (a restart, or a win left for a new game) is saved first;
+                // a finished one already is.
+                save(&mut current, &mut report)?;
+                let game = current.recorder.game();
+                if best.record(game.rules(), game.score()) {
+                    if let Err(e) = best.save() {
+                        report.notes.push(e.to_string());
+                    }
+                }
                 let out = session.output.as_deref().map(free_path);
                 current = new_game(None, out, false)?;
-                note = None;
+                note = report.saved.last().map(|s| format!("saved: {s}"));
+                gained = 0;
             }
         }
     }
