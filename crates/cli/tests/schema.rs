@@ -1,0 +1,306 @@
+//! Issue 13: every `--json` shape is published as a JSON Schema (docs/schema/*.json), and
+//! each is checked here against what the binary really prints, for every command that takes
+//! `--json`. The checker is a small one of our own: it knows the keywords the schemas use and
+//! fails on any other, so no part of a schema is silently ignored.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn schema(name: &str) -> Value {
+    let path = root().join("docs/schema").join(format!("{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// The problems of `value` against `schema` (`top` resolves `$ref`s), each with its JSON path.
+fn check(value: &Value, schema: &Value, top: &Value, at: &str, problems: &mut Vec<String>) {
+    let Some(rules) = schema.as_object() else {
+        panic!("{at}: a schema must be an object");
+    };
+    for (key, rule) in rules {
+        match key.as_str() {
+            "$schema" | "$id" | "title" | "description" | "$defs" => {}
+            "$ref" => {
+                let name = rule.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                check(value, &top["$defs"][name], top, at, problems);
+            }
+            "type" => {
+                let types: Vec<&str> = match rule {
+                    Value::String(t) => vec![t.as_str()],
+                    Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+                    _ => panic!("{at}: bad type"),
+                };
+                let ok = types.iter().any(|t| match *t {
+                    "object" => value.is_object(),
+                    "array" => value.is_array(),
+                    "string" => value.is_string(),
+                    "integer" => value.is_u64() || value.is_i64(),
+                    "boolean" => value.is_boolean(),
+                    "null" => value.is_null(),
+                    other => panic!("{at}: unknown type {other}"),
+                });
+                if !ok {
+                    problems.push(format!("{at}: {value} is not of type {types:?}"));
+                }
+            }
+            "enum" => {
+                if !rule.as_array().unwrap().contains(value) {
+                    problems.push(format!("{at}: {value} is not one of {rule}"));
+                }
+            }
+            "const" => {
+                if value != rule {
+                    problems.push(format!("{at}: {value} is not {rule}"));
+                }
+            }
+            "minimum" | "maximum" => {
+                if let Some(n) = value.as_f64() {
+                    let bound = rule.as_f64().unwrap();
+                    if (key == "minimum" && n < bound) || (key == "maximum" && n > bound) {
+                        problems.push(format!("{at}: {n} is past the {key} {bound}"));
+                    }
+                }
+            }
+            "minItems" | "maxItems" => {
+                if let Some(items) = value.as_array() {
+                    let bound = rule.as_u64().unwrap() as usize;
+                    if (key == "minItems" && items.len() < bound)
+                        || (key == "maxItems" && items.len() > bound)
+                    {
+                        problems.push(format!(
+                            "{at}: {} items, past the {key} {bound}",
+                            items.len()
+                        ));
+                    }
+                }
+            }
+            "pattern" => {
+                // The one pattern the schemas use: a state hash.
+                assert_eq!(rule, "^[0-9a-f]{16}$", "{at}: unknown pattern");
+                if let Some(s) = value.as_str() {
+                    let hex = s.len() == 16
+                        && s.bytes()
+                            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+                    if !hex {
+                        problems.push(format!("{at}: {s:?} is not 16 hex digits"));
+                    }
+                }
+            }
+            "items" => {
+                if let Some(items) = value.as_array() {
+                    for (i, item) in items.iter().enumerate() {
+                        check(item, rule, top, &format!("{at}[{i}]"), problems);
+                    }
+                }
+            }
+            "properties" => {
+                if let Some(object) = value.as_object() {
+                    for (name, sub) in rule.as_object().unwrap() {
+                        if let Some(v) = object.get(name) {
+                            check(v, sub, top, &format!("{at}.{name}"), problems);
+                        }
+                    }
+                }
+            }
+            "required" => {
+                if let Some(object) = value.as_object() {
+                    for name in rule.as_array().unwrap() {
+                        if !object.contains_key(name.as_str().unwrap()) {
+                            problems.push(format!("{at}: {name} is missing"));
+                        }
+                    }
+                }
+            }
+            "additionalProperties" => {
+                assert_eq!(rule, &Value::Bool(false), "{at}: only false is used");
+                if let Some(object) = value.as_object() {
+                    let known = schema["properties"].as_object().unwrap();
+                    for name in object.keys().filter(|n| !known.contains_key(*n)) {
+                        problems.push(format!("{at}: {name} is not in the schema"));
+                    }
+                }
+            }
+            "oneOf" => {
+                let branches: Vec<Vec<String>> = rule
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| {
+                        let mut p = Vec::new();
+                        check(value, s, top, at, &mut p);
+                        p
+                    })
+                    .collect();
+                let matching = branches.iter().filter(|p| p.is_empty()).count();
+                if matching != 1 {
+                    problems.push(format!(
+                        "{at}: matches {matching} of oneOf, not 1: {branches:?}"
+                    ));
+                }
+            }
+            other => panic!("{at}: the checker does not know {other:?}"),
+        }
+    }
+}
+
+fn assert_valid(name: &str, json: &str) {
+    let value: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: {e}\n{json}"));
+    assert_eq!(value["schema_version"], 1, "{name}: {value}");
+    let schema = schema(name);
+    let mut problems = Vec::new();
+    check(&value, &schema, &schema, "$", &mut problems);
+    assert!(problems.is_empty(), "{name}:\n{}", problems.join("\n"));
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-schema-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the binary in `dir`; returns (exit code, stdout).
+fn run(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn issue13_every_json_output_matches_its_schema() {
+    let dir = scratch();
+    let fixtures = root().join("fixtures");
+    let games = fixtures.join("games");
+    let f = |p: &Path| p.to_str().unwrap().to_string();
+    let (code, out) = run(
+        &dir,
+        &[
+            "record",
+            "--seed",
+            "42",
+            "--moves",
+            "LURDLLURUUUU",
+            "-o",
+            "a.t48",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_valid("record", &out);
+    run(
+        &dir,
+        &[
+            "record", "--seed", "42", "--moves", "LURDLLUR", "--rules", "arduino", "-o", "b.t48",
+        ],
+    );
+    run(
+        &dir,
+        &["record", "--seed", "42", "--moves", "LURDLL", "-o", "c.t48"],
+    );
+    for game in [
+        "a.t48",
+        &f(&games.join("classic-greedy-2048-plays-on.t48")),
+        &f(&games.join("custom-2x2.t48")),
+    ] {
+        let (_, out) = run(&dir, &["replay", game, "--json"]);
+        assert_valid("replay", &out);
+        let (_, out) = run(&dir, &["replay", game, "--json", "--final"]);
+        assert_valid("replay", &out);
+        let (_, out) = run(&dir, &["inspect", game, "--json"]);
+        assert_valid("inspect", &out);
+    }
+    // The win is reported once, on the move that reached it.
+    let (_, out) = run(
+        &dir,
+        &[
+            "replay",
+            &f(&games.join("classic-greedy-2048-plays-on.t48")),
+            "--json",
+        ],
+    );
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let wins: Vec<&Value> = doc["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["reached_win"] == true)
+        .collect();
+    assert_eq!(wins.len(), 1);
+    assert_eq!(wins[0]["max_tile"], 2048);
+    let (code, out) = run(
+        &dir,
+        &["verify", "--json", &f(&games), &f(&fixtures.join("broken"))],
+    );
+    assert_eq!(code, 2);
+    assert_valid("verify", &out);
+    // diff: identical, a parting state, a prefix, rules only, an invalid log.
+    for (args, parting) in [
+        (vec!["a.t48", "a.t48"], None),
+        (vec!["a.t48", "b.t48"], Some("state")),
+        (vec!["a.t48", "c.t48"], Some("prefix")),
+        (
+            vec!["a.t48", "--rules", "console", "--win", "4096"],
+            Some("rules"),
+        ),
+    ] {
+        let mut all = vec!["diff", "--json"];
+        all.extend(args);
+        let (_, out) = run(&dir, &all);
+        assert_valid("diff", &out);
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["parting"].as_str(), parting, "{doc}");
+    }
+    let (code, out) = run(
+        &dir,
+        &[
+            "diff",
+            "--json",
+            &f(&fixtures.join("broken/false-claim.t48")),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert_valid("diff", &out);
+    // recover: a journal of a game (the journal format is the tui crate's).
+    let journal = dir.join("j.t48.journal");
+    let mut j =
+        twenty48_tui::Journal::create(&journal, twenty48_engine::Rules::CLASSIC, 5, 256).unwrap();
+    let mut g = twenty48_engine::Game::new(twenty48_engine::Rules::CLASSIC, 5).unwrap();
+    for d in twenty48_engine::Direction::ALL {
+        if g.play(d).unwrap().moved {
+            j.append(d).unwrap();
+        }
+    }
+    drop(j);
+    let (code, out) = run(&dir, &["recover", "j.t48.journal", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert_valid("recover", &out);
+    // pull: the v1 capture of the QEMU firmware kept with devicelog's tests.
+    let data = root().join("crates/devicelog/tests/data/v1");
+    let (_, out) = run(
+        &dir,
+        &[
+            "pull",
+            "--elf",
+            &f(&data.join("twenty48-qemu.elf")),
+            "--capture",
+            &f(&data.join("capture.bin")),
+            "-o",
+            "pulled",
+            "--json",
+        ],
+    );
+    assert_valid("pull", &out);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
