@@ -21,21 +21,24 @@ setup:
         fi; \
     fi
 
-# Record a game with the greedy bot and replay it: the main job, end to end.
-record seed="2048" file="game.t48":
+# Record a game with the greedy bot and replay it: the main job, end to end (into target/, so
+# the README's tour still finds its own names free).
+[doc("Record a game with the greedy bot, replay and verify it (target/game.t48)")]
+record seed="2048" file="target/game.t48":
     cargo build -q --release -p twenty48-cli
     {{twenty48}} record --seed {{seed}} --bot greedy --force -o {{file}}
     {{twenty48}} replay {{file}} --final
     {{twenty48}} verify {{file}}
 
 # Replay a recorded game, board by board.
-replay file="game.t48" *flags="":
+replay file="target/game.t48" *flags="":
     cargo build -q --release -p twenty48-cli
     {{twenty48}} replay {{file}} {{flags}}
 
 # Every check: formatting, clippy (host and firmware), the engine's no_std build for thumbv6m,
 # all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
 # independent Python implementation of docs/ against the fixtures.
+[doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware")]
 test: setup setup-avr
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
@@ -53,12 +56,14 @@ test: setup setup-avr
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
 # and verify every game on the host. Fails, never skips, without qemu-system-arm.
+[doc("The firmware under QEMU end to end: scripted games pulled and verified on the host")]
 firmware-test: setup
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
 
 # What the AVR boards need: gcc-avr, avr-libc, binutils-avr, qemu-system-avr (apt, as root on
 # Debian), and the nightly pinned in crates/firmware-avr/rust-toolchain.toml with rust-src.
+[doc("Install the AVR tools (gcc-avr, qemu-system-avr) and the pinned nightly")]
 setup-avr:
     @if ! command -v avr-gcc >/dev/null || ! command -v qemu-system-avr >/dev/null || ! command -v avr-objcopy >/dev/null; then \
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -74,6 +79,7 @@ setup-avr:
 # (ATmega1280), every game replayed on the host, damaged captures, and the ELFs scanned for
 # functions taking stack arguments (LLVM misreads them on the 2560, docs/firmware.md).
 # Fails, never skips, without the AVR tools.
+[doc("The AVR firmware under qemu-system-avr (both Megas), every game replayed on the host")]
 firmware-avr-test: setup-avr
     cd crates/firmware-avr && cargo mega-clippy -- -D warnings
     cargo test -q -p twenty48-engine --features compact-rng
@@ -82,6 +88,7 @@ firmware-avr-test: setup-avr
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
+[doc("Build every board: the Nano's UF2, the QEMU ELF and the Megas' .hex; prints their paths")]
 firmware: setup
     cd crates/firmware && cargo build -q --release
     mkdir -p target/firmware
@@ -99,6 +106,7 @@ firmware: setup
 # then the same workloads as figures against the targets (best and median of many runs),
 # then `verify` (in-process and the release binary) against play_all on a corpus of greedy
 # games the benchmark records (T48_CORPUS_GAMES, default 2000).
+[doc("Criterion benchmarks, the figures against the speed targets, verify against play_all")]
 bench:
     cargo bench -p twenty48-engine --bench engine
     cargo bench -p twenty48-engine --bench figures
@@ -142,6 +150,7 @@ bench-memory:
 # best-score file, move files, device requests) with cargo-fuzz on nightly, each target for
 # `seconds`; seeds from fuzz/seeds and fixtures/, what it finds kept in fuzz/corpus and
 # fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
+[doc("Fuzz every decoder of outside input for `seconds` each (cargo-fuzz, nightly)")]
 fuzz seconds="120":
     command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
     cargo +nightly fuzz build -O
@@ -164,6 +173,18 @@ fuzz seconds="120":
 review:
     command -v cargo-insta >/dev/null || cargo install cargo-insta --locked
     cargo insta review --workspace
+
+# Install the `twenty48` binary with cargo (into ~/.cargo/bin, or $CARGO_HOME/bin).
+install:
+    cargo install --locked --path crates/cli
+    @echo "installed: $(command -v twenty48 || echo "${CARGO_HOME:-$HOME/.cargo}/bin/twenty48 (add that folder to PATH)")"
+
+# Build the QEMU firmware ELF (lm3s6965evb) that `pull --elf` and `diff --elf` decode device
+# logs with, and print its path.
+[doc("Build the QEMU firmware ELF for pull --elf and diff --elf; prints its path")]
+qemu-elf: setup
+    cd crates/firmware && cargo build -q --release -p twenty48-firmware-qemu
+    @echo "$(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
 
 # Regenerate the fixture corpus (see fixtures/README.md).
 fixtures:

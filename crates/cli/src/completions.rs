@@ -14,9 +14,16 @@ use clap_complete::Shell;
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
   twenty48 completions bash > ~/.local/share/bash-completion/completions/twenty48
+  mkdir -p ~/.zfunc
   twenty48 completions zsh > ~/.zfunc/_twenty48
-  twenty48 completions fish > ~/.config/fish/completions/twenty48.fish")]
+  mkdir -p ~/.config/fish/completions
+  twenty48 completions fish > ~/.config/fish/completions/twenty48.fish
+
+zsh also needs the folder on its function path, before compinit, in ~/.zshrc:
+  fpath=(~/.zfunc $fpath)
+  autoload -Uz compinit && compinit")]
 pub struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]
@@ -30,9 +37,9 @@ pub struct CompletionsArgs {
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
-  twenty48 man | man -l -
+  twenty48 man > twenty48.1 && man -l twenty48.1
   twenty48 man play > twenty48-play.1
-  twenty48 man --dir /usr/local/share/man/man1")]
+  twenty48 man --dir ~/.local/share/man/man1     (then: man twenty48-play)")]
 pub struct ManArgs {
     /// A subcommand's page instead of the main one
     pub subcommand: Option<String>,
@@ -51,23 +58,93 @@ pub fn completions(args: CompletionsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One man page: clap_mangen's sections, then the text after `--help`'s options as sections
+/// of their own (EXIT STATUS, EXAMPLES, JSON, FILES, NOTES) instead of one "EXTRA", and SEE
+/// ALSO naming the other pages.
+fn render(cmd: clap::Command, see_also: &[String]) -> std::io::Result<Vec<u8>> {
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut out = Vec::new();
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    man.render_synopsis_section(&mut out)?;
+    man.render_description_section(&mut out)?;
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut out)?;
+    }
+    if cmd.has_subcommands() {
+        man.render_subcommands_section(&mut out)?;
+    }
+    if let Some(after) = cmd.get_after_help() {
+        out.extend_from_slice(after_help_roff(&after.to_string()).as_bytes());
+    }
+    if !see_also.is_empty() {
+        let pages: Vec<String> = see_also.iter().map(|p| format!("{}(1)", roff_text(p))).collect();
+        out.extend_from_slice(format!(".SH \"SEE ALSO\"\n{}\n", pages.join(", ")).as_bytes());
+    }
+    man.render_version_section(&mut out)?;
+    Ok(out)
+}
+
+/// Text for roff: backslashes and minus signs escaped, no line starting with a control
+/// character.
+fn roff_text(line: &str) -> String {
+    let text = line.replace('\\', "\\e").replace('-', "\\-");
+    if text.starts_with(['.', '\'']) {
+        format!("\\&{text}")
+    } else {
+        text
+    }
+}
+
+/// `--help`'s closing text as man sections: each paragraph that opens with `Examples:`,
+/// `Exit status:`, `JSON shape` or `Files:` becomes that section; any other is a note.
+fn after_help_roff(text: &str) -> String {
+    let mut out = String::new();
+    for paragraph in text.split("\n\n") {
+        let (title, body) = match paragraph.split_once('\n') {
+            Some((first, rest)) if first.ends_with(':') => (first.trim_end_matches(':'), rest),
+            _ => ("", paragraph),
+        };
+        let section = match title {
+            "Examples" => "EXAMPLES",
+            "Exit status" => "\"EXIT STATUS\"",
+            "Files" => "FILES",
+            _ if paragraph.starts_with("JSON shape") => "JSON",
+            _ if paragraph.starts_with("Exit status") => "\"EXIT STATUS\"",
+            _ => "NOTES",
+        };
+        let body = if section == "NOTES" || section == "JSON" || title.is_empty() {
+            paragraph
+        } else {
+            body
+        };
+        out.push_str(&format!(".SH {section}\n.nf\n"));
+        for line in body.lines() {
+            out.push_str(&roff_text(line.strip_prefix("  ").unwrap_or(line)));
+            out.push('\n');
+        }
+        out.push_str(".fi\n");
+    }
+    out
+}
+
 /// Every page: (file stem, roff), the main page first.
 pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
     let cmd = crate::Cli::command();
     let mut pages = Vec::new();
-    let mut out = Vec::new();
-    clap_mangen::Man::new(cmd.clone())
-        .render(&mut out)
-        .context("cannot render the man page")?;
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| format!("twenty48-{}", s.get_name()))
+        .collect();
+    let out = render(cmd.clone(), &names).context("cannot render the man page")?;
     pages.push(("twenty48".to_string(), out));
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("twenty48-{}", sub.get_name());
         // clap names are &'static str without its `string` feature; a man page run is short.
         let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
         let sub = sub.clone().name(leaked).version(env!("CARGO_PKG_VERSION"));
-        let mut out = Vec::new();
-        clap_mangen::Man::new(sub)
-            .render(&mut out)
+        let out = render(sub, &["twenty48".to_string()])
             .with_context(|| format!("cannot render the man page of {name}"))?;
         pages.push((name, out));
     }
@@ -136,7 +213,13 @@ mod tests {
         let main = String::from_utf8(pages[0].1.clone()).unwrap();
         assert!(main.starts_with(".ie"), "{}", &main[..40]);
         assert!(main.contains(".TH twenty48 1"), "{main}");
-        assert!(main.contains("Exit status"));
+        assert!(main.contains(".SH \"EXIT STATUS\""), "{main}");
+        assert!(main.contains(".SH EXAMPLES"));
+        assert!(!main.contains("EXTRA") && !main.contains("twenty48\\-help"), "{main}");
+        for (name, page) in &pages {
+            let page = String::from_utf8(page.clone()).unwrap();
+            assert!(!page.contains(".SH EXTRA"), "{name}");
+        }
         let play = pages.iter().find(|(n, _)| n == "twenty48-play").unwrap();
         let play = String::from_utf8(play.1.clone()).unwrap();
         assert!(

@@ -30,7 +30,12 @@ use clap::{Parser, Subcommand};
 /// Record games to compact `.t48` files, replay them bit for bit, verify what they claim,
 /// find the first move where two games part, and pull games from an Arduino.
 #[derive(Parser)]
-#[command(name = "twenty48", version, propagate_version = true)]
+#[command(
+    name = "twenty48",
+    version,
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
 #[command(after_help = "\
 Exit status:
   0  success (the game verifies, the games are identical)
@@ -41,12 +46,13 @@ Exit status:
 Examples:
   twenty48 record --seed 42 --bot greedy -o game.t48
   twenty48 replay game.t48 --final
-  twenty48 verify fixtures/
-  twenty48 diff a.t48 b.t48
+  twenty48 verify fixtures/games
+  twenty48 diff game.t48 b.t48
   twenty48 play --rules console -o game.t48
   twenty48 replay game.t48 --watch
 
-Every command that reports takes --json; its shape is in that command's --help.")]
+Every command that reports takes --json; its shape is in that command's --help and in
+docs/schema/ (JSON Schema). `-` is standard input or output wherever a file is named.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
