@@ -37,7 +37,7 @@ pub struct CompletionsArgs {
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
-  twenty48 man > twenty48.1 && man -l twenty48.1
+  twenty48 man > twenty48.1                      (then: man -l twenty48.1)
   twenty48 man play > twenty48-play.1
   twenty48 man --dir ~/.local/share/man/man1     (then: man twenty48-play)")]
 pub struct ManArgs {
@@ -78,7 +78,10 @@ fn render(cmd: clap::Command, see_also: &[String]) -> std::io::Result<Vec<u8>> {
         out.extend_from_slice(after_help_roff(&after.to_string()).as_bytes());
     }
     if !see_also.is_empty() {
-        let pages: Vec<String> = see_also.iter().map(|p| format!("{}(1)", roff_text(p))).collect();
+        let pages: Vec<String> = see_also
+            .iter()
+            .map(|p| format!("{}(1)", roff_text(p)))
+            .collect();
         out.extend_from_slice(format!(".SH \"SEE ALSO\"\n{}\n", pages.join(", ")).as_bytes());
     }
     man.render_version_section(&mut out)?;
@@ -215,7 +218,10 @@ mod tests {
         assert!(main.contains(".TH twenty48 1"), "{main}");
         assert!(main.contains(".SH \"EXIT STATUS\""), "{main}");
         assert!(main.contains(".SH EXAMPLES"));
-        assert!(!main.contains("EXTRA") && !main.contains("twenty48\\-help"), "{main}");
+        assert!(
+            !main.contains("EXTRA") && !main.contains("twenty48\\-help"),
+            "{main}"
+        );
         for (name, page) in &pages {
             let page = String::from_utf8(page.clone()).unwrap();
             assert!(!page.contains(".SH EXTRA"), "{name}");

@@ -19,9 +19,8 @@ use crate::play::journal_target;
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
-  twenty48 recover game.t48.journal
-  twenty48 recover game.t48            (the same: finds game.t48.journal)
   twenty48 recover game.t48.journal -o saved.t48 --keep --json
+  twenty48 recover game.t48            (the same as game.t48.journal: writes game.t48)
 
 JSON shape (--json; docs/schema/recover.json): {schema_version, journal, output, rules,
 seed, moves, score, max_tile, hash, status, damage: null | {offset, dropped, reason}}")]

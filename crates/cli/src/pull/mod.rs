@@ -47,10 +47,9 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(15);
     group(ArgGroup::new("source").required(true).args(["port", "capture"])),
     after_help = "\
 Examples:
-  # A capture of the QEMU firmware's UART (see docs/firmware.md); `just qemu-elf` builds the
-  # ELF and prints its path:
-  twenty48 pull --elf crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu \\
-      --capture capture.bin -o games/
+  # A capture of the QEMU firmware's UART (docs/firmware.md); `just qemu-elf` builds
+  # twenty48-qemu and prints its path:
+  twenty48 pull --elf twenty48-qemu --capture capture.bin -o games/
   # Everything the Arduino Nano RP2040 Connect stored and nobody pulled yet:
   twenty48 pull --elf twenty48-nano-rp2040 --port /dev/ttyACM0 -o games/
   # Then keep listening for games as they are played; Ctrl-C to stop:
