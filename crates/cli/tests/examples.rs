@@ -175,7 +175,7 @@ const NOT_RUN: [&str; 8] = [
 /// Files the examples of `command` name, made in `dir` before they run.
 fn prepare(dir: &Path, command: &str) {
     let v1 = root().join("crates/devicelog/tests/data/v1");
-    let mut make = |args: &[&str]| {
+    let make = |args: &[&str]| {
         let out = Command::new(bin())
             .args(args)
             .current_dir(dir)
