@@ -27,7 +27,7 @@ impl fmt::Display for ClaimField {
         f.write_str(match self {
             ClaimField::MoveCount => "move count",
             ClaimField::Score => "score",
-            ClaimField::MaxTile => "largest tile",
+            ClaimField::MaxTile => "max tile",
             ClaimField::FinalHash => "final state hash",
             ClaimField::Status => "status",
         })
