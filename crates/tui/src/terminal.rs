@@ -85,12 +85,16 @@ impl Terminal {
         crossterm::terminal::size().ok()
     }
 
-    /// Waits up to `timeout` for an event; `Ok(None)` when none came (a resize is an event).
+    /// Waits up to `timeout` for an event; `Ok(None)` when none came, or when the terminal
+    /// is gone (the next [`Terminal::read_event`] then says so).
     pub fn poll_event(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
-        if event::poll(timeout)? {
+        if event::poll(Duration::ZERO)? {
             return event::read().map(Some);
         }
-        Ok(None)
+        match wait_for_input(timeout)? {
+            Input::Ready if event::poll(Duration::from_millis(100))? => event::read().map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// Waits for the next event (a key, a resize). `None` when the terminal is gone: stdin
