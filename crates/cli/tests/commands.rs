@@ -261,3 +261,103 @@ fn verify_json_says_whether_a_log_is_complete() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs the binary in `dir` with `stdin` as its standard input.
+fn run_with_input(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 13: `-` is standard input or output wherever a file is named, and never a file
+/// named `-`.
+#[test]
+fn issue13_dash_is_standard_input_and_output() {
+    let dir = scratch("dash");
+    let (code, log, err) = run_with_input(
+        &dir,
+        &["record", "--seed", "42", "--moves-file", "-", "-o", "-"],
+        b"LURD LLUR\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(log.starts_with(b"T48\x1a"), "a log on standard output");
+    assert!(err.contains("-> standard output (71 bytes)"), "{err}");
+    assert!(!dir.join("-").exists(), "no file named -");
+    std::fs::write(dir.join("g.t48"), &log).unwrap();
+    for args in [
+        &["inspect", "-"][..],
+        &["replay", "-", "--final"],
+        &["verify", "-"],
+        &["diff", "-", "g.t48"],
+    ] {
+        let (code, out, err) = run_with_input(&dir, args, &log);
+        let out = String::from_utf8_lossy(&out);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        assert!(out.contains("standard input"), "{args:?}: {out}");
+    }
+    let (code, svg, err) = run_with_input(&dir, &["replay", "g.t48", "--svg", "-"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(svg.starts_with(b"<svg "));
+    let (code, _, err) = run_with_input(&dir, &["diff", "-", "-"], &log);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("standard input (-) can be read only once"),
+        "{err}"
+    );
+    assert!(!dir.join("-").exists(), "no file named -");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 13: --color always|never on every command; verify and diff colour their verdicts;
+/// NO_COLOR and a pipe turn colour off by default, CLICOLOR_FORCE turns it on.
+#[test]
+fn issue13_colour_follows_color_no_color_and_clicolor_force() {
+    let dir = scratch("colour");
+    let (code, _, err) = run(
+        &dir,
+        &["record", "--seed", "42", "--moves", "LURD", "-o", "g.t48"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let green = "\x1b[32mok\x1b[0m";
+    let (_, out, _) = run(&dir, &["verify", "g.t48"]);
+    assert!(!out.contains('\x1b'), "a pipe gets no colour: {out:?}");
+    let (_, out, _) = run(&dir, &["verify", "--color", "always", "g.t48"]);
+    assert!(out.contains(green), "{out:?}");
+    let (_, out, _) = run(&dir, &["--color", "always", "diff", "g.t48", "g.t48"]);
+    assert!(out.contains("\x1b[32midentical\x1b[0m"), "{out:?}");
+    let forced = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(["verify", "g.t48"])
+        .current_dir(&dir)
+        .env("CLICOLOR_FORCE", "1")
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&forced.stdout).contains(green));
+    let vetoed = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(["verify", "g.t48"])
+        .current_dir(&dir)
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&vetoed.stdout).contains('\x1b'));
+    // -q: nothing on success.
+    let (code, out, err) = run(&dir, &["verify", "-q", "g.t48"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
