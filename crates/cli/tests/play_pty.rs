@@ -669,3 +669,47 @@ fn issue13_a_too_small_terminal_says_the_size_it_needs() {
     assert!(pty.cooked());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 13: `play -o g.t48` where g.t48 exists but a game of its session is unfinished
+/// (g-2.t48.journal) offers to resume that game instead of refusing.
+#[test]
+fn issue13_play_o_offers_to_resume_an_unfinished_game_of_its_file() {
+    let dir = temp_dir("resume-family");
+    let out = dir.join("g.t48");
+    let data = dir.join("data");
+    // g.t48: a finished log; g-2.t48.journal: three moves of a later game.
+    let log = MoveLog::from_moves(Rules::CLASSIC, 4, &[Direction::Left], 0).unwrap();
+    std::fs::write(&out, log.encode()).unwrap();
+    let mut game = Game::new(Rules::CLASSIC, 9).unwrap();
+    let journal = dir.join("g-2.t48.journal");
+    let mut j = twenty48_tui::Journal::create(&journal, Rules::CLASSIC, 9, 256).unwrap();
+    for &d in Direction::ALL.iter().cycle() {
+        if game.move_count() == 3 {
+            break;
+        }
+        if game.play(d).unwrap().moved {
+            j.append(d).unwrap();
+        }
+    }
+    drop(j);
+    let args = ["play", "-o", s(&out), "--data-dir", s(&data)];
+    let mut pty = Pty::spawn(&args, &[]);
+    pty.wait_for(&[
+        "An unfinished game was found",
+        "g-2.t48.journal",
+        "Resume it?",
+    ]);
+    pty.send("y");
+    pty.wait_for(&["seed 9", "moves 3"]);
+    pty.send("qy");
+    assert!(pty.wait_exit().success());
+    let saved = MoveLog::decode(&std::fs::read(dir.join("g-2.t48")).unwrap()).unwrap();
+    assert_eq!(saved.claims.final_hash, game.state_hash());
+    assert_eq!(
+        MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap(),
+        log,
+        "g.t48 is left as it was"
+    );
+    assert!(!journal.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
