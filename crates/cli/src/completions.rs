@@ -44,7 +44,13 @@ pub struct ManArgs {
     /// A subcommand's page instead of the main one
     pub subcommand: Option<String>,
     /// Write all pages (twenty48.1, twenty48-play.1, ...) into this directory
-    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+    #[arg(
+        short = 'o',
+        long,
+        alias = "output",
+        value_name = "DIR",
+        conflicts_with = "subcommand"
+    )]
     pub dir: Option<PathBuf>,
     /// With --dir: overwrite pages that exist as regular files (otherwise nothing is written
     /// if one exists)

@@ -37,7 +37,8 @@ pub enum ScoringName {
 /// Rule flags: `--rules` picks a preset, the other flags change single fields of it.
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
-    /// Rule preset to start from [default: classic]
+    /// Rule preset to start from (a new game: classic if not given; diff: the game's own
+    /// rules)
     #[arg(long, value_enum, help_heading = "Rules")]
     pub rules: Option<PresetName>,
     /// Board side, 2 to 8

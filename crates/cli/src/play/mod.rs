@@ -318,10 +318,10 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 String::new(),
                 format!("An unfinished game was found: {}", journal.path().display()),
                 format!(
-                    "{} rules, seed {}, {} moves, score {}",
+                    "{} rules, seed {}, {}, score {}",
                     rules_name(&log.rules),
                     log.seed,
-                    log.claims.move_count,
+                    crate::style::count(log.claims.move_count, "move", "moves"),
                     log.claims.score
                 ),
                 String::new(),

@@ -353,7 +353,10 @@ impl Pull {
                 self.acks.pending.insert(game, check);
             }
         }
-        self.say(format!("stopped after {} bytes", self.puller.bytes_fed()));
+        self.say(format!(
+            "stopped after {}",
+            crate::style::count(self.puller.bytes_fed() as u64, "byte", "bytes")
+        ));
         Ok(())
     }
 }

@@ -17,25 +17,29 @@ pub(super) fn name(pulled: &Pulled) -> String {
     }
 }
 
+fn moves(n: impl Into<u64>) -> String {
+    count(n, "move", "moves")
+}
+
 pub(super) fn describe(pulled: &Pulled) -> String {
     if pulled.outcome == Outcome::InProgress {
         return format!(
-            "{}: still being played, {} moves so far, verified; it is in the device's store and the next pull brings it",
+            "{}: still being played, {} so far, verified; it is in the device's store and the next pull brings it",
             name(pulled),
-            pulled.check.verified_moves
+            moves(pulled.check.verified_moves)
         );
     }
     let mut line = match &pulled.check.problem {
         None if pulled.game.is_partial() => format!(
-            "{}: verified, interrupted after {} moves (stored partial game), score {}",
+            "{}: verified, interrupted after {} (stored partial game), score {}",
             name(pulled),
-            pulled.check.verified_moves,
+            moves(pulled.check.verified_moves),
             pulled.check.score
         ),
         None => format!(
-            "{}: verified, {} moves, score {}, {}",
+            "{}: verified, {}, score {}, {}",
             name(pulled),
-            pulled.check.verified_moves,
+            moves(pulled.check.verified_moves),
             pulled.check.score,
             pulled.check.status
         ),
@@ -57,8 +61,8 @@ pub(super) fn describe(pulled: &Pulled) -> String {
         Outcome::DamagedPrefix => {
             let _ = write!(
                 line,
-                "; its first {} moves -> {path} (partial)",
-                pulled.check.verified_moves
+                "; its first {} -> {path} (partial)",
+                moves(pulled.check.verified_moves)
             );
         }
         Outcome::NotWritten => {
