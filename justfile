@@ -118,6 +118,7 @@ bench:
 # and of `replay --json` on a 138,904-move greedy game on the 8x8 board (issue 10, item 7):
 # both stay near the size of the file, never a multiple of the moves. Needs python3 and GNU
 # time; writes about 1 GiB to a temporary directory and removes it.
+[doc("Peak memory of verify on a 1 GiB log and of replay --json on a long 8x8 game")]
 bench-memory:
     #!/usr/bin/env bash
     set -euo pipefail
