@@ -105,6 +105,31 @@ bench:
     cargo build -q --release -p twenty48-cli
     cargo bench -p twenty48-verify --bench corpus
 
+# cargo-mutants, one mutant at a time under `nice`, with the engine's row tables built at
+# first use (`--cfg twenty48_runtime_tables`: the same tables, minutes less per mutant) in a
+# target directory of its own. Configuration and known equivalent mutants: .cargo/mutants.toml.
+mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' CARGO_TARGET_DIR=\"$PWD/target/mutants/build\" nice -n 10 cargo mutants -j 1"
+
+# Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
+# missing); each mutant is tested by its own package's unit and integration tests, not
+# doctests (devicelog: not the QEMU firmware tests either). Hours on 2 cores. Reports in
+# target/mutants/: `all`, `compact-rng` (that feature's generator, compiled only with it)
+# and `devicelog`.
+mutants: mutants-install
+    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -p twenty48-verify -o target/mutants/all --exclude crates/engine/src/spawn/compact_rng.rs -- --tests
+    {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -- --tests
+    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -- --lib --test v1
+
+# The mutation run to do after touching the engine (minutes): hash.rs, rules.rs, spawn.rs
+# and the move-log codec. Reports in target/mutants/quick-engine and quick-codec.
+mutants-quick *args="": mutants-install
+    {{mutants-run}} -p twenty48-engine -o target/mutants/quick-engine --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs {{args}} -- --tests
+    {{mutants-run}} -p twenty48-movelog -o target/mutants/quick-codec --file crates/movelog/src/codec.rs {{args}} -- --tests
+
+# cargo-mutants, if missing.
+mutants-install:
+    @command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
+
 # Fuzz every decoder of outside input (fuzz/: move logs, journals, device captures, the
 # best-score file, move files, device requests) with cargo-fuzz on nightly, each target for
 # `seconds`; seeds from fuzz/seeds and fixtures/, what it finds kept in fuzz/corpus and
