@@ -508,10 +508,16 @@ fn texts_and_accessors() {
     b.next_raw();
     assert_eq!(a, b);
     assert_eq!(format!("{a:?}"), "SpawnRng { draws: 1, .. }");
+    // Same block state, different position in it.
+    a.next_raw();
+    assert_ne!(a, b);
+    assert_ne!(b, a);
+    b.next_raw();
+    assert_eq!(a, b);
     for _ in 0..70 {
         a.next_raw();
     }
-    assert_eq!(a.draws(), 71);
+    assert_eq!(a.draws(), 72);
     assert_ne!(a, b);
 }
 
