@@ -107,7 +107,8 @@ bench:
 
 # cargo-mutants, one mutant at a time under `nice`, with the engine's row tables built at
 # first use (`--cfg twenty48_runtime_tables`: the same tables, minutes less per mutant) in a
-# target directory of its own. Configuration and known equivalent mutants: .cargo/mutants.toml.
+# target directory of its own (one run at a time: two runs sharing it overwrite each other's
+# test binaries). Configuration and known equivalent mutants: .cargo/mutants.toml.
 mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' CARGO_TARGET_DIR=\"$PWD/target/mutants/build\" nice -n 10 cargo mutants -j 1"
 
 # Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
