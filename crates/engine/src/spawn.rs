@@ -2,6 +2,7 @@
 //!
 //! docs/rules.md ("Spawns") is the normative text; this module implements it.
 
+#[cfg(not(feature = "compact-rng"))]
 use core::fmt;
 
 #[cfg(not(feature = "compact-rng"))]

@@ -54,7 +54,7 @@ impl SpawnRng {
     }
 
     #[inline]
-    fn next_pair(&mut self) -> (u32, u32) {
+    pub(super) fn next_pair(&mut self) -> (u32, u32) {
         (self.next_raw(), self.next_raw())
     }
 
