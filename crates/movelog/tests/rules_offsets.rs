@@ -134,3 +134,24 @@ fn win_field_errors_name_their_byte() {
     b[end..].copy_from_slice(&crc.to_le_bytes());
     assert_eq!(MoveLog::decode(&b).unwrap().rules.win, None);
 }
+
+#[test]
+fn an_opening_longer_than_the_board_names_the_opening_length() {
+    // Five spawns fit the format but not a 2x2 board (four cells): the rules check finds it,
+    // and the error still names byte 15.
+    let mut b = with_opening(&[0; 5]);
+    b[6] = 2;
+    let end = b.len() - 4;
+    let crc = crc32fast::hash(&b[..end]);
+    b[end..].copy_from_slice(&crc.to_le_bytes());
+    assert_eq!(
+        MoveLog::decode(&b).unwrap_err(),
+        DecodeError::InvalidRules {
+            offset: 15,
+            source: RulesError::Opening {
+                spawns: 5,
+                cells: 4
+            }
+        }
+    );
+}
