@@ -117,15 +117,25 @@ mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' CARGO_TARGET_DIR=\"$PW
 # target/mutants/: `all`, `compact-rng` (that feature's generator, compiled only with it)
 # and `devicelog`.
 mutants: mutants-install
-    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -p twenty48-verify -o target/mutants/all --exclude crates/engine/src/spawn/compact_rng.rs -- --tests
-    {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -- --tests
-    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -- --lib --test v1
+    #!/usr/bin/env bash
+    # Every pass runs; the recipe fails at the end if any pass found a missed mutant.
+    set -uo pipefail
+    status=0
+    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -p twenty48-verify -o target/mutants/all --exclude crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
+    {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
+    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -- --lib --test v1 || status=$?
+    exit $status
 
-# The mutation run to do after touching the engine (minutes): hash.rs, rules.rs, spawn.rs
-# and the move-log codec. Reports in target/mutants/quick-engine and quick-codec.
+# The mutation run to do after touching the engine: hash.rs, rules.rs, spawn.rs and the
+# move-log codec, about 210 mutants at 5-30 s each. Reports in target/mutants/quick-engine and quick-codec. Extra
+# arguments go to both passes: `just mutants-quick --iterate` retests only what was missed.
 mutants-quick *args="": mutants-install
-    {{mutants-run}} -p twenty48-engine -o target/mutants/quick-engine --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs {{args}} -- --tests
-    {{mutants-run}} -p twenty48-movelog -o target/mutants/quick-codec --file crates/movelog/src/codec.rs {{args}} -- --tests
+    #!/usr/bin/env bash
+    set -uo pipefail
+    status=0
+    {{mutants-run}} -p twenty48-engine -o target/mutants/quick-engine --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs {{args}} -- --tests || status=$?
+    {{mutants-run}} -p twenty48-movelog -o target/mutants/quick-codec --file crates/movelog/src/codec.rs {{args}} -- --tests || status=$?
+    exit $status
 
 # cargo-mutants, if missing.
 mutants-install:
