@@ -2,6 +2,7 @@
 //!
 //! docs/rules.md ("Spawns") is the normative text; this module implements it.
 
+#[cfg(not(feature = "compact-rng"))]
 use core::fmt;
 
 #[cfg(not(feature = "compact-rng"))]
@@ -174,160 +175,15 @@ impl fmt::Debug for SpawnRng {
     }
 }
 
-/// ChaCha8's block function, written small (a loop of quarter rounds, one 16-word block at a
-/// time) for targets where `rand_chacha`'s four-block code does not fit (the Arduino Uno's
-/// 32 KB of flash). The key is the seed as two little-endian words followed by six zero
-/// words, the stream number is 0 and the block counter counts blocks from 0: the keystream of
-/// `rand_chacha::ChaCha8Rng`, word for word (tested below, across block boundaries).
+/// ChaCha8's block function written small, for the compact generator.
 #[cfg(any(test, feature = "compact-rng"))]
-mod compact {
-    /// "expand 32-byte k".
-    const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
-
-    /// The quarter rounds of a double round: four columns, then four diagonals.
-    const QUARTERS: [[u8; 4]; 8] = [
-        [0, 4, 8, 12],
-        [1, 5, 9, 13],
-        [2, 6, 10, 14],
-        [3, 7, 11, 15],
-        [0, 5, 10, 15],
-        [1, 6, 11, 12],
-        [2, 7, 8, 13],
-        [3, 4, 9, 14],
-    ];
-
-    /// Block `counter` of the keystream of `seed`.
-    pub(crate) fn block(seed: u64, counter: u64, out: &mut [u32; 16]) {
-        let mut init = [0u32; 16];
-        init[..4].copy_from_slice(&SIGMA);
-        init[4] = seed as u32;
-        init[5] = (seed >> 32) as u32;
-        init[12] = counter as u32;
-        init[13] = (counter >> 32) as u32;
-        let mut x = init;
-        for _ in 0..4 {
-            for [a, b, c, d] in QUARTERS.map(|q| q.map(usize::from)) {
-                x[a] = x[a].wrapping_add(x[b]);
-                x[d] = (x[d] ^ x[a]).rotate_left(16);
-                x[c] = x[c].wrapping_add(x[d]);
-                x[b] = (x[b] ^ x[c]).rotate_left(12);
-                x[a] = x[a].wrapping_add(x[b]);
-                x[d] = (x[d] ^ x[a]).rotate_left(8);
-                x[c] = x[c].wrapping_add(x[d]);
-                x[b] = (x[b] ^ x[c]).rotate_left(7);
-            }
-        }
-        for (o, (x, i)) in out.iter_mut().zip(x.iter().zip(init.iter())) {
-            *o = x.wrapping_add(*i);
-        }
-    }
-}
-
-/// The generator every spawn is drawn from: the same keystream as the default build (see
-/// its documentation), one block of 16 words at a time from the small block function, so the
-/// state is 80 bytes instead of 400 and the code a loop. Feature `compact-rng`.
-#[cfg(feature = "compact-rng")]
-#[derive(Clone)]
-pub struct SpawnRng {
-    seed: u64,
-    /// The block in `buffer`, counted from 1 (0: none yet).
-    blocks: u64,
-    buffer: [u32; WORDS],
-    /// The next unread word of `buffer`; `WORDS` when all are read.
-    index: usize,
-}
-
-/// Words per block.
-#[cfg(feature = "compact-rng")]
-const WORDS: usize = 16;
+mod compact;
 
 #[cfg(feature = "compact-rng")]
-impl SpawnRng {
-    /// The generator of a game with this seed.
-    pub fn new(seed: u64) -> SpawnRng {
-        SpawnRng {
-            seed,
-            blocks: 0,
-            buffer: [0; WORDS],
-            index: WORDS,
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self) {
-        compact::block(self.seed, self.blocks, &mut self.buffer);
-        self.blocks += 1;
-        self.index = 0;
-    }
-
-    /// The next raw 32-bit word.
-    #[inline]
-    pub fn next_raw(&mut self) -> u32 {
-        if self.index == WORDS {
-            self.refill();
-        }
-        let word = self.buffer[self.index];
-        self.index += 1;
-        word
-    }
-
-    #[inline]
-    fn next_pair(&mut self) -> (u32, u32) {
-        (self.next_raw(), self.next_raw())
-    }
-
-    /// The words read ahead and not yet used (refilled first when empty).
-    #[inline]
-    pub fn buffered(&mut self) -> &[u32] {
-        if self.index == WORDS {
-            self.refill();
-        }
-        &self.buffer[self.index..]
-    }
-
-    /// Marks `n` spawns' words (two each) of [`SpawnRng::buffered`] as used.
-    #[inline]
-    pub fn consume_spawns(&mut self, n: usize) {
-        debug_assert!(self.index + 2 * n <= WORDS);
-        self.index += 2 * n;
-    }
-
-    /// Words drawn so far.
-    pub fn draws(&self) -> u64 {
-        self.blocks * WORDS as u64 + self.index as u64 - WORDS as u64
-    }
-
-    /// One spawn's draws: the `k`-th of `empty` empty cells, and the exponent (1 or 2).
-    #[inline]
-    pub fn draw(&mut self, empty: u32, four: FourChance, always_two: bool) -> (u32, u8) {
-        debug_assert!(empty > 0);
-        let (cell, value) = self.next_pair();
-        let k = reduce_cell(cell, empty);
-        let is_four = reduce_four(value, four);
-        (k, if is_four && !always_two { 2 } else { 1 })
-    }
-}
-
+/// The generator of feature `compact-rng`.
+mod compact_rng;
 #[cfg(feature = "compact-rng")]
-impl PartialEq for SpawnRng {
-    /// Equal when they will give the same words from now on.
-    fn eq(&self, other: &SpawnRng) -> bool {
-        self.seed == other.seed && self.draws() == other.draws()
-    }
-}
-
-#[cfg(feature = "compact-rng")]
-impl Eq for SpawnRng {}
-
-#[cfg(feature = "compact-rng")]
-impl fmt::Debug for SpawnRng {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SpawnRng")
-            .field("draws", &self.draws())
-            .finish_non_exhaustive()
-    }
-}
+pub use compact_rng::SpawnRng;
 
 /// Reduces a raw output to an index in `0..n`: `(raw * n) >> 32`, in 64-bit arithmetic.
 ///

@@ -78,7 +78,7 @@ pub(super) const fn packed_sum(e: [u64; 4]) -> u32 {
         .wrapping_add(e[3]) as u32
 }
 
-#[cfg(feature = "row-tables")]
+#[cfg(all(feature = "row-tables", not(twenty48_runtime_tables)))]
 pub(super) mod tables {
     use super::{column_pair, line_entry, row_pair, Pairs};
 
@@ -118,9 +118,37 @@ pub(super) mod tables {
 
 /// A table of two board-sized results per line value, each pair 16-byte aligned so that
 /// one vector load reads both.
-#[cfg(feature = "row-tables")]
+#[cfg(all(feature = "row-tables", not(twenty48_runtime_tables)))]
 #[repr(C, align(16))]
 pub(super) struct Pairs([[u64; 2]; 65536]);
+
+/// The same tables from the same functions, built on the heap at first use: only under
+/// `--cfg twenty48_runtime_tables`, which `just mutants` sets so that a mutant of the slide
+/// code costs a run-time loop of a few milliseconds instead of minutes of compile-time
+/// evaluation. Needs the `std` feature. Shipped builds never set it and keep the static tables above.
+#[cfg(all(feature = "row-tables", twenty48_runtime_tables))]
+pub(super) mod tables {
+    use super::{column_pair, line_entry, row_pair, Pairs};
+    use std::sync::LazyLock;
+    use std::vec::Vec;
+
+    /// [`line_entry`] of every line value.
+    pub(super) static LINES: LazyLock<Vec<u64>> =
+        LazyLock::new(|| (0..=u16::MAX).map(line_entry).collect());
+
+    /// [`row_pair`] of every row value.
+    pub(super) static ROWS: LazyLock<Pairs> =
+        LazyLock::new(|| Pairs((0..=u16::MAX).map(row_pair).collect()));
+
+    /// [`column_pair`] of every column value.
+    pub(super) static COLUMNS: LazyLock<Pairs> =
+        LazyLock::new(|| Pairs((0..=u16::MAX).map(column_pair).collect()));
+}
+
+/// Two board-sized results per line value (the run-time tables' form; loads need no
+/// alignment).
+#[cfg(all(feature = "row-tables", twenty48_runtime_tables))]
+pub(super) struct Pairs(std::vec::Vec<[u64; 2]>);
 
 /// A row slid left and slid right, each in row 0 of an otherwise empty board.
 pub(super) const fn row_pair(line: u16) -> [u64; 2] {

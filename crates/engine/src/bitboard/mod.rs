@@ -485,6 +485,17 @@ mod tests {
         }
     }
 
+    /// The BMI2 replay loop runs wherever the CPU has BMI2 (and the tests that compare it with
+    /// the portable one run there, not skip).
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn bmi2_is_found_exactly_where_the_cpu_has_it() {
+        assert_eq!(
+            Bmi2::detect().is_some(),
+            std::is_x86_feature_detected!("bmi2")
+        );
+    }
+
     /// Every CPU's slide equals [`Packed::slide`] on the test boards.
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     #[test]
