@@ -4,6 +4,7 @@
 mod completions;
 mod destination;
 mod diff;
+mod hint;
 mod input;
 mod inspect;
 mod output;

@@ -59,6 +59,10 @@ pub struct PlayArgs {
     /// Store a checkpoint hash every K moves (0: none)
     #[arg(long, value_name = "K", default_value_t = DEFAULT_CHECKPOINT_INTERVAL)]
     pub checkpoint_interval: u32,
+    /// Show the expectimax bot's move under the board. The saved game says hints were shown
+    /// (format version 2), so it is never taken for an unaided game
+    #[arg(long)]
+    pub hint: bool,
 }
 
 /// What a play session needs; `record` with no move source on a terminal makes one too.
@@ -69,6 +73,8 @@ pub struct Session {
     pub force: bool,
     pub data_dir: Option<PathBuf>,
     pub checkpoint_interval: u32,
+    /// Show the bot's move (new games are then recorded as hinted).
+    pub hint: bool,
 }
 
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
@@ -79,6 +85,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         force: args.force,
         data_dir: args.data_dir,
         checkpoint_interval: args.checkpoint_interval,
+        hint: args.hint,
     })
 }
 
@@ -145,6 +152,8 @@ struct Current {
     target: PathBuf,
     /// Whether an existing file at `target` may be replaced (--force for the first game).
     replace: bool,
+    /// Whether the player is shown hints in this game (its log then says so).
+    hinted: bool,
 }
 
 /// Lines printed after the terminal is restored.
@@ -158,7 +167,8 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     let Some(journal) = current.journal.take() else {
         return Ok(());
     };
-    let log = current.recorder.finish();
+    let mut log = current.recorder.finish();
+    log.hinted = current.hinted;
     if log.moves.is_empty() {
         journal
             .remove()
@@ -344,7 +354,12 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             journal: Some(journal),
             target: target.clone(),
             replace: false,
+            hinted: recovered.log.hinted,
         };
+        if resume && session.hint && !game.hinted {
+            // Its journal says it began unaided, and it cannot say otherwise later.
+            note = Some("No hints in this game: it was begun without them.".into());
+        }
         if resume && game.recorder.game().status() == Status::Playing {
             current = Some(game);
             break;
@@ -372,17 +387,19 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         let recorder = Recorder::new(session.rules, seed)
             .context("cannot start the game")?
             .with_checkpoint_interval(session.checkpoint_interval);
-        let journal = Journal::create(
+        let journal = Journal::create_with_hints(
             &journal_path(&target),
             session.rules,
             seed,
             session.checkpoint_interval,
+            session.hint,
         )?;
         Ok(Current {
             recorder,
             journal: Some(journal),
             target,
             replace,
+            hinted: session.hint,
         })
     };
     let mut current = match current {
@@ -396,11 +413,15 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         }
     };
     let mut flow = Flow::new();
+    let mut hint = crate::hint::Hint::default();
     loop {
         let game = current.recorder.game();
         let rules = *game.rules();
         let cells = game.cells();
         let stored = best.best(&rules);
+        let shown = (session.hint && current.hinted)
+            .then(|| hint.line(game, note.as_deref()))
+            .flatten();
         let view = PlayView {
             board: BoardView {
                 size: rules.size,
@@ -413,7 +434,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             best: stored.max(game.score()),
             moves: game.move_count(),
             prompt: flow.prompt(),
-            note: note.as_deref(),
+            note: shown.as_deref().or(note.as_deref()),
         };
         term.draw(&render_play(&view))?;
         let Some(event) = term.read_event()? else {
