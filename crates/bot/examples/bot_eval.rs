@@ -3,14 +3,17 @@
 //! the games are the same however many run) and prints each game, then the share of games
 //! reaching each tile, the median score and the moves per second.
 //!
-//! `cargo run --release -p twenty48-bot --example bot_eval -- [DEPTH [FIRST LAST [THREADS]]]`
-//! (default: depth 4, seeds 1 to 20, 2 threads; DEPTH `greedy` plays the greedy bot).
+//! `cargo run --release -p twenty48-bot --example bot_eval -- [DEPTH [FIRST LAST [THREADS
+//! [DIR]]]]` (default: depth 4, seeds 1 to 20, 2 threads; DEPTH `greedy` plays the greedy
+//! bot). With DIR, each game is also written there as `classic-SEED-DEPTH.t48`, the file
+//! `twenty48 record --seed SEED --bot expectimax --depth DEPTH` writes.
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use twenty48_bot::Bot;
-use twenty48_engine::{Game, Rules, Status};
+use twenty48_engine::{Rules, Status};
+use twenty48_movelog::Recorder;
 
 /// One finished game.
 struct Played {
@@ -22,17 +25,25 @@ struct Played {
     evaluated: u64,
 }
 
-fn play(which: &str, seed: u64) -> Played {
-    let mut game = Game::new(Rules::CLASSIC, seed).expect("classic rules are valid");
+fn play(which: &str, seed: u64, dir: Option<&str>) -> Played {
+    let mut recorder = Recorder::new(Rules::CLASSIC, seed).expect("classic rules are valid");
     let mut bot = match which {
         "greedy" => Bot::greedy(),
         depth => Bot::expectimax(&Rules::CLASSIC, depth.parse().expect("DEPTH is a number")),
     };
     let t = Instant::now();
-    while game.status() == Status::Playing {
-        let Some(dir) = bot.choose(&game) else { break };
-        game.play(dir).expect("the bot plays legal moves");
+    while recorder.game().status() == Status::Playing {
+        let Some(dir) = bot.choose(recorder.game()) else {
+            break;
+        };
+        recorder.play(dir).expect("the bot plays legal moves");
     }
+    if let Some(dir) = dir {
+        let path = std::path::Path::new(dir).join(format!("classic-{seed}-{which}.t48"));
+        twenty48_movelog::write_atomic(&path, &recorder.finish().encode())
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    let game = recorder.game();
     Played {
         seed,
         moves: game.move_count(),
@@ -51,6 +62,7 @@ fn main() {
     };
     let which = args.first().map_or("4", String::as_str);
     let (first, last, threads) = (arg(1, 1), arg(2, 20), arg(3, 2).max(1));
+    let out = args.get(4).map(String::as_str);
     let next = AtomicU64::new(first);
     let done = Mutex::new(Vec::new());
     let start = Instant::now();
@@ -61,7 +73,7 @@ fn main() {
                 if seed > last {
                     break;
                 }
-                let p = play(which, seed);
+                let p = play(which, seed, out);
                 println!(
                     "seed {:>3}: {:>6} moves, largest {:>6}, score {:>7}, {:>5.0} moves/s, {:.1}M positions/s",
                     p.seed,
