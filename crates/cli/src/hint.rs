@@ -3,7 +3,7 @@
 use twenty48_bot::Bot;
 use twenty48_engine::{Game, Status};
 
-use crate::record::DEFAULT_DEPTH;
+use crate::bots::DEFAULT_DEPTH;
 
 /// The bot that gives hints, made for a game's rules when first asked (a session may go on
 /// to a resumed game under other rules).

@@ -1,6 +1,7 @@
 //! `twenty48`: record, replay, verify, diff and inspect deterministic 2048 games.
 //! Runs on the host. One module per subcommand.
 
+mod bots;
 mod completions;
 mod destination;
 mod diff;
@@ -15,6 +16,7 @@ mod record;
 mod recover;
 mod replay;
 mod rules_args;
+mod stats;
 mod svg;
 mod verify;
 mod view;
@@ -42,6 +44,7 @@ Examples:
   twenty48 record --seed 42 --bot greedy -o game.t48
   twenty48 replay game.t48 --final
   twenty48 verify fixtures/
+  twenty48 stats fixtures/
   twenty48 diff a.t48 b.t48
   twenty48 play --rules console -o game.t48
   twenty48 replay game.t48 --watch
@@ -61,6 +64,7 @@ enum Command {
     Inspect(inspect::InspectArgs),
     Pull(pull::PullArgs),
     Play(play::PlayArgs),
+    Stats(stats::StatsArgs),
     Recover(recover::RecoverArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
@@ -97,6 +101,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Inspect(args) => inspect::run(args),
         Command::Pull(args) => pull::run(args),
         Command::Play(args) => play::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Recover(args) => recover::run(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),

@@ -4,46 +4,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, ValueEnum};
-use twenty48_bot::Bot;
-use twenty48_engine::{tile_value, Direction, Rules, Status};
+use clap::Args;
+use twenty48_engine::{tile_value, Direction, Status};
 use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
+use crate::bots::{make_bot, BotName, DEFAULT_DEPTH};
 use crate::destination::{check_output, write_output};
 use crate::input;
 use crate::rules_args::RulesArgs;
-
-/// Which bot plays.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum BotName {
-    /// Uniformly random legal moves, from its own seed (--bot-seed).
-    Random,
-    /// Looks one move and one spawn ahead, keeps big tiles in a corner.
-    Greedy,
-    /// Searches --depth moves and spawns ahead (4x4 boards only).
-    Expectimax,
-}
-
-/// The deepest the expectimax bot searches by default: a few hundred moves a second on one
-/// core of a laptop.
-pub const DEFAULT_DEPTH: u8 = 3;
-
-/// Builds the bot `name` for games under `rules`; the expectimax bot refuses boards other
-/// than 4x4 (its search runs on the 4x4 fast path).
-pub fn make_bot(name: BotName, rules: &Rules, seed: u64, depth: u8) -> Result<Bot> {
-    let bot = match name {
-        BotName::Random => Bot::random(seed),
-        BotName::Greedy => Bot::greedy(),
-        BotName::Expectimax => Bot::expectimax(rules, depth),
-    };
-    if !bot.searches(rules) {
-        bail!(
-            "the expectimax bot plays 4x4 boards only (these rules are {0}x{0}); use --bot greedy",
-            rules.size
-        );
-    }
-    Ok(bot)
-}
 
 /// Record a game to a .t48 file, from a move list or a bot.
 ///

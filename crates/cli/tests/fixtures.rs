@@ -44,16 +44,12 @@ fn transcript(log: &MoveLog) -> String {
     let full = log.moves.len() <= FULL_TRANSCRIPT;
     let mut largest = 0u64;
     replay(log, Engine::Fast, |s| {
-        let top = s
-            .cells
-            .as_ref()
-            .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0) as u64);
+        let top = s.cells.as_ref().map_or(0, |c| {
+            c.exponents().iter().copied().max().unwrap_or(0) as u64
+        });
         let new_largest = top > largest;
         largest = largest.max(top);
-        let keep = full
-            || s.move_number % 250 == 0
-            || new_largest
-            || s.move_number + 10 >= n;
+        let keep = full || s.move_number % 250 == 0 || new_largest || s.move_number + 10 >= n;
         if !keep {
             return;
         }
