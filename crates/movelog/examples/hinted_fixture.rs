@@ -10,7 +10,8 @@ fn main() {
         eprintln!("usage: hinted_fixture IN.t48 OUT.t48");
         std::process::exit(2);
     };
-    let mut log = MoveLog::decode(&std::fs::read(input).expect("read the log")).expect("a valid log");
+    let mut log =
+        MoveLog::decode(&std::fs::read(input).expect("read the log")).expect("a valid log");
     log.hinted = true;
     write_atomic(std::path::Path::new(output), &log.encode()).expect("write the hinted log");
 }
