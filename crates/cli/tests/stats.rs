@@ -51,12 +51,13 @@ fn stats_over_the_fixtures_counts_and_names_every_file() {
         .unwrap()
         .contains("CRC-32"));
     assert_eq!(doc["largest_tiles"]["16384"], 1);
-    assert_eq!(doc["score"]["max"], 290_520);
+    assert_eq!(doc["largest_tiles"]["32768"], 1);
+    assert_eq!(doc["score"]["max"], 585_160);
     assert_eq!(
         doc["score"]["max_file"],
-        "games/classic-expectimax-16384.t48"
+        "games/classic-expectimax-32768.t48"
     );
-    assert_eq!(doc["longest"]["moves"], 11_188);
+    assert_eq!(doc["longest"]["moves"], 20_449);
     let classic = doc["rules"]
         .as_array()
         .unwrap()
