@@ -83,13 +83,9 @@ impl Group {
         self.games += 1;
         self.moves += game.moves as u64;
         self.scores.push(game.score);
-        if self.best.as_ref().is_none_or(|(s, _)| game.score > *s) {
-            self.best = Some((game.score, path.to_path_buf()));
-        }
+        keep_top(&mut self.best, game.score, path);
         *self.largest.entry(game.max_exponent).or_default() += 1;
-        if self.longest.as_ref().is_none_or(|(m, _)| game.moves > *m) {
-            self.longest = Some((game.moves, path.to_path_buf()));
-        }
+        keep_top(&mut self.longest, game.moves, path);
         if let Some(w) = game.rules.win {
             let (_, wins) = self.win.get_or_insert((w.exponent, 0));
             *wins += (game.max_exponent >= w.exponent) as u64;
@@ -101,17 +97,13 @@ impl Group {
         self.moves += other.moves;
         self.scores.extend_from_slice(&other.scores);
         if let Some((s, p)) = &other.best {
-            if self.best.as_ref().is_none_or(|(b, _)| s > b) {
-                self.best = Some((*s, p.clone()));
-            }
+            keep_top(&mut self.best, *s, p);
         }
         for (e, n) in &other.largest {
             *self.largest.entry(*e).or_default() += n;
         }
         if let Some((m, p)) = &other.longest {
-            if self.longest.as_ref().is_none_or(|(l, _)| m > l) {
-                self.longest = Some((*m, p.clone()));
-            }
+            keep_top(&mut self.longest, *m, p);
         }
     }
 
@@ -131,6 +123,17 @@ impl Group {
             n if n % 2 == 1 => s[n / 2] as f64,
             n => (s[n / 2 - 1] as f64 + s[n / 2] as f64) / 2.0,
         }
+    }
+}
+
+/// Keeps the larger of `top` and (`value`, `path`); between equal values the path that sorts
+/// first, so the report does not depend on which worker finished first.
+fn keep_top<T: Ord + Copy>(top: &mut Option<(T, PathBuf)>, value: T, path: &Path) {
+    let better = top
+        .as_ref()
+        .is_none_or(|(v, p)| value > *v || (value == *v && path < p.as_path()));
+    if better {
+        *top = Some((value, path.to_path_buf()));
     }
 }
 
