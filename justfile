@@ -105,13 +105,24 @@ firmware: setup
 # Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays),
 # then the same workloads as figures against the targets (best and median of many runs),
 # then `verify` (in-process and the release binary) against play_all on a corpus of greedy
-# games the benchmark records (T48_CORPUS_GAMES, default 2000).
+# games the benchmark records (T48_CORPUS_GAMES, default 2000), then the expectimax search
+# (positions evaluated per second at depths 2-4).
 [doc("Criterion benchmarks, the figures against the speed targets, verify against play_all")]
 bench:
     cargo bench -p twenty48-engine --bench engine
     cargo bench -p twenty48-engine --bench figures
     cargo build -q --release -p twenty48-cli
     cargo bench -p twenty48-verify --bench corpus
+    cargo bench -p twenty48-bot --bench search
+
+# The expectimax bot's evaluation (issue 14): classic games on seeds 1-20 at `depth`, two at a
+# time under nice; prints each game, the share of games reaching each tile, the median score
+# and moves/s. Takes long (a 16384 game is 10,000+ moves): tens of minutes on a laptop. The
+# games are kept in target/bot-eval/ (the files `record --bot expectimax` writes).
+bot-eval depth="4" first="1" last="20" threads="2":
+    mkdir -p target/bot-eval
+    cargo build -q --release -p twenty48-bot --example bot_eval
+    nice -n 10 target/release/examples/bot_eval {{depth}} {{first}} {{last}} {{threads}} target/bot-eval
 
 # Peak memory (maximum RSS from /usr/bin/time -v) of `verify` on a generated, well-formed log
 # of 4,294,967,292 moves (1 GiB; its moves are not a legal game, so the replay stops early)

@@ -150,7 +150,7 @@ for name in games:
         g = t48.verify(log)   # raises on a bad checkpoint or claim
         check(f"game {name}: {len(log.moves)} moves, {len(log.checkpoints)} checkpoints and claims "
               f"(score {log.score}, {t48.STATUS_NAMES[log.status]}) verify", True)
-        again = t48.record(log.rules, log.seed, log.moves, log.interval, log.complete)
+        again = t48.record(log.rules, log.seed, log.moves, log.interval, log.complete, log.hinted)
         check(f"game {name}: writer reproduces the {len(data)} bytes exactly", again == data,
               f"first difference at byte {next((i for i, (a, b) in enumerate(zip(again, data)) if a != b), min(len(again), len(data)))}")
     guarded(f"game {name}", game)

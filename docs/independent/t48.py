@@ -268,6 +268,7 @@ class Log:
     status: int
     complete: bool
     checkpoints: list = field(default_factory=list)   # low 32 bits, C = N // K
+    hinted: bool = False          # F Version 2: bit 1 of the flags byte
 
 
 class LogError(Exception):
@@ -291,21 +292,23 @@ def encode(log: Log) -> bytes:
     """Write every byte of F Layout from a Log (claims taken as given)."""
     r = log.rules
     b = bytearray(MAGIC)
-    b += struct.pack("<HBIIB", 1, r.size, r.four_p, r.four_q, len(r.opening))
+    version = 2 if log.hinted else 1   # F Version 2: the oldest version that holds the log
+    b += struct.pack("<HBIIB", version, r.size, r.four_p, r.four_q, len(r.opening))
     b += bytes(r.opening)
     win_present = r.win is not None
     b += struct.pack("<BBBBQ", int(win_present), r.win or 0, int(win_present and r.win_ends),
                      r.scoring, log.seed)
     b += bytes([len(RNG_NAME)]) + RNG_NAME
     b += struct.pack("<IIQBQBB", log.interval, len(log.moves), log.score, log.max_exp,
-                     log.final_hash, log.status, int(log.complete))
+                     log.final_hash, log.status, int(log.complete) | int(log.hinted) << 1)
     b += pack_moves(log.moves)
     b += b"".join(struct.pack("<I", c) for c in log.checkpoints)
     b += struct.pack("<I", zlib.crc32(b))                    # F CRC
     return bytes(b)
 
 
-def record(rules: Rules, seed: int, moves: list, interval: int = 256, complete: bool = True) -> bytes:
+def record(rules: Rules, seed: int, moves: list, interval: int = 256, complete: bool = True,
+           hinted: bool = False) -> bytes:
     """The writer: replay (rules, seed, moves), fill in checkpoints and claims, encode."""
     g = Game(rules, seed)
     cps = []
@@ -315,7 +318,7 @@ def record(rules: Rules, seed: int, moves: list, interval: int = 256, complete: 
         if interval and i % interval == 0:
             cps.append(g.state_hash() & M32)
     return encode(Log(rules, seed, interval, list(moves), g.score, g.max_exp(), g.state_hash(),
-                      g.status, complete, cps))
+                      g.status, complete, cps, hinted))
 
 
 def decode(data: bytes) -> Log:
@@ -327,10 +330,10 @@ def decode(data: bytes) -> Log:
         raise LogError("truncated", f"the file is truncated: the magic and format version at byte 0: 6 bytes needed, only {len(data)} left")
     # 2. Version
     (version,) = struct.unpack_from("<H", data, 4)
-    if version != 1:
+    if version not in (1, 2):
         if version == 0:
             raise LogError("version", "format version 0 does not exist; the version is at byte 4")
-        raise LogError("version", f"format version {version} is newer than this build understands (1); the version is at byte 4")
+        raise LogError("version", f"format version {version} is newer than this build understands (2); the version is at byte 4")
 
     # 3. Structure: each field must fit before it is read
     pos = 6
@@ -390,13 +393,18 @@ def decode(data: bytes) -> Log:
         bad(o + 13, f"unknown RNG {name!r}")
     if status > 2:
         bad(hdr_off + 25, f"status {status} is not 0-2")
-    if complete > 1:
+    hinted = False
+    if version == 1 and complete > 1:
         bad(hdr_off + 26, "complete is not a flag")
+    if version == 2:   # F Version 2: bit 0 complete, bit 1 hints shown, bits 2-7 zero
+        if complete > 3:
+            bad(hdr_off + 26, f"flags byte {complete} sets bits other than 0 and 1")
+        complete, hinted = complete & 1, bool(complete & 2)
     if N % 4 and packed[-1] >> (2 * (N % 4)):
         slot = N + 1 + next(j for j in range(4 - N % 4) if (packed[-1] >> (2 * (N % 4 + j))) & 3)
         bad(moves_off + len(packed) - 1, f"move slot {slot} is past the end but not 0")
     moves = [(packed[i // 4] >> (2 * (i % 4))) & 3 for i in range(N)]
-    return Log(rules, seed, K, moves, score, max_exp, fhash, status, bool(complete), cps)
+    return Log(rules, seed, K, moves, score, max_exp, fhash, status, bool(complete), cps, hinted)
 
 
 def verify(log: Log) -> Game:

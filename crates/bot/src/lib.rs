@@ -1,4 +1,4 @@
-//! Deterministic bots that choose moves for a twenty48 game.
+//! Deterministic bots that choose moves for a twenty48 game: random, greedy and expectimax.
 //!
 //! A bot sees only the board (never the spawn generator) and is a pure function of the board
 //! and, for [`Bot::Random`], its own seed: a bot game is reproducible from (rules, game seed,
@@ -17,11 +17,14 @@
 //! ```
 #![deny(missing_docs)]
 
+mod expectimax;
 mod greedy;
+
+pub use expectimax::{Expectimax, SearchStats};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use twenty48_engine::{Direction, Game};
+use twenty48_engine::{Direction, Game, Rules};
 
 /// A move-choosing strategy.
 #[derive(Clone, Debug)]
@@ -34,6 +37,8 @@ pub enum Bot {
     },
     /// Looks one move and one spawn ahead and keeps big tiles in a corner.
     Greedy,
+    /// Searches several moves and spawns ahead (see [`Expectimax`]).
+    Expectimax(Box<Expectimax>),
 }
 
 impl Bot {
@@ -51,6 +56,27 @@ impl Bot {
         Bot::Greedy
     }
 
+    /// The expectimax bot for games under `rules`, searching at most `depth` moves ahead.
+    /// It searches 4x4 boards; on other sizes it plays as the greedy bot (see
+    /// [`Bot::searches`]).
+    pub fn expectimax(rules: &Rules, depth: u8) -> Bot {
+        Bot::Expectimax(Box::new(Expectimax::new(rules, depth)))
+    }
+
+    /// Whether this bot searches games under `rules` as it says: false for the expectimax
+    /// bot on boards other than 4x4, where it falls back to the greedy bot.
+    pub fn searches(&self, rules: &Rules) -> bool {
+        !matches!(self, Bot::Expectimax(_)) || rules.size == 4
+    }
+
+    /// The search's counters, for the expectimax bot.
+    pub fn search_stats(&self) -> Option<SearchStats> {
+        match self {
+            Bot::Expectimax(search) => Some(search.stats()),
+            _ => None,
+        }
+    }
+
     /// The move to play, or `None` when no move changes the board (or the game has ended).
     pub fn choose(&mut self, game: &Game) -> Option<Direction> {
         let legal = game.legal_moves();
@@ -63,6 +89,7 @@ impl Bot {
                 legal.iter().nth(k)
             }
             Bot::Greedy => greedy::choose(game, legal),
+            Bot::Expectimax(search) => search.choose(game, legal),
         }
     }
 }

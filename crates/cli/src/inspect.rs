@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 use twenty48_engine::tile_value;
-use twenty48_movelog::{FORMAT_VERSION, MAGIC};
+use twenty48_movelog::{version_for, MAGIC};
 
 use crate::input;
 use crate::rules_args::rules_name;
@@ -50,7 +50,7 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
             "schema_version": view::SCHEMA_VERSION,
             "file": args.file.display().to_string(),
             "bytes": bytes.len(),
-            "format_version": FORMAT_VERSION,
+            "format_version": version_for(log.hinted),
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
             "rng": twenty48_engine::RNG_NAME,
@@ -59,6 +59,7 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
             "checkpoint_interval": log.checkpoint_interval,
             "checkpoints": log.checkpoint_count(),
             "complete": log.complete,
+            "hints": log.hinted,
             "claims": {
                 "moves": c.move_count,
                 "score": c.score,
@@ -79,8 +80,9 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
         count(bytes.len() as u64, "byte", "bytes")
     );
     println!(
-        "format:      twenty48 move log (magic {}), version {FORMAT_VERSION}",
-        MAGIC.map(|b| format!("{b:02x}")).join(" ")
+        "format:      twenty48 move log (magic {}), version {}",
+        MAGIC.map(|b| format!("{b:02x}")).join(" "),
+        version_for(log.hinted)
     );
     println!("rules:       {} ({})", rules_name(&log.rules), log.rules);
     println!(
@@ -118,5 +120,8 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
             "no (a partial log: the moves are a certain beginning of the game)"
         }
     );
+    if log.hinted {
+        println!("hints:       shown (the player saw the bot's moves: not an unaided game)");
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,11 @@
 //! `twenty48`: record, replay, verify, diff and inspect deterministic 2048 games.
 //! Runs on the host. One module per subcommand.
 
+mod bots;
 mod completions;
 mod destination;
 mod diff;
+mod hint;
 mod input;
 mod inspect;
 mod output;
@@ -14,6 +16,7 @@ mod record;
 mod recover;
 mod replay;
 mod rules_args;
+mod stats;
 mod style;
 mod svg;
 mod verify;
@@ -47,6 +50,7 @@ Examples:
   twenty48 record --seed 42 --bot greedy -o game.t48
   twenty48 replay game.t48 --final
   twenty48 verify fixtures/games
+  twenty48 stats fixtures/games
   twenty48 diff game.t48 b.t48
   twenty48 play --rules console -o game.t48
   twenty48 replay game.t48 --watch
@@ -75,6 +79,7 @@ enum Command {
     Inspect(inspect::InspectArgs),
     Pull(pull::PullArgs),
     Play(play::PlayArgs),
+    Stats(stats::StatsArgs),
     Recover(recover::RecoverArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
@@ -112,6 +117,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Inspect(args) => inspect::run(args, &ui),
         Command::Pull(args) => pull::run(args, &ui),
         Command::Play(args) => play::run(args, &ui),
+        Command::Stats(args) => stats::run(args, &ui),
         Command::Recover(args) => recover::run(args, &ui),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),

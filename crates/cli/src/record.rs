@@ -4,24 +4,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, ValueEnum};
-use twenty48_bot::Bot;
+use clap::Args;
 use twenty48_engine::{tile_value, Direction, Status};
 use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
+use crate::bots::{make_bot, BotName, DEFAULT_DEPTH};
 use crate::destination::{check_output, write_output};
 use crate::input;
 use crate::rules_args::RulesArgs;
 use crate::style::{count, Ui};
-
-/// Which bot plays.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum BotName {
-    /// Uniformly random legal moves, from its own seed (--bot-seed).
-    Random,
-    /// Looks one move and one spawn ahead, keeps big tiles in a corner.
-    Greedy,
-}
 
 /// Record a game to a .t48 file, from a move list or a bot.
 ///
@@ -34,6 +25,7 @@ pub enum BotName {
 Examples:
   twenty48 record --seed 42 --moves LURDLLUR -o game.t48
   twenty48 record --rules arduino --bot greedy --bot-seed 7 -o arduino.t48
+  twenty48 record --seed 3 --bot expectimax --depth 4 -o deep.t48
   twenty48 record --size 5 --scoring merges --four-chance 1/2 --moves-file moves.txt -o custom.t48
   echo LURD | twenty48 record --seed 1 --moves-file - -o - | twenty48 inspect -
   twenty48 record --seed 7 -o mine.t48       (no move source, on a terminal: you play)
@@ -62,6 +54,11 @@ pub struct RecordArgs {
     /// The random bot's own seed, so a bot game is reproducible [default: the game seed]
     #[arg(long, requires = "bot")]
     pub bot_seed: Option<u64>,
+    /// How many moves ahead the expectimax bot looks at most (1-8; boards with few distinct
+    /// tiles are searched less deep)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub depth: u8,
     /// Stop after this many moves
     #[arg(long, value_name = "N")]
     pub max_moves: Option<u32>,
@@ -132,6 +129,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
                     checkpoint_interval: args.checkpoint_interval,
                     animation: true,
                     colors: ui.screen_colors(),
+                    hint: false,
                 });
             }
             (None, None) => bail!(
@@ -173,10 +171,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
             }
         }
     } else if let Some(bot) = args.bot {
-        let mut bot = match bot {
-            BotName::Random => Bot::random(args.bot_seed.unwrap_or(seed)),
-            BotName::Greedy => Bot::greedy(),
-        };
+        let mut bot = make_bot(bot, &rules, args.bot_seed.unwrap_or(seed), args.depth)?;
         while recorder.game().status() == Status::Playing
             && recorder.game().move_count() < max_moves
         {

@@ -361,3 +361,69 @@ fn issue13_colour_follows_color_no_color_and_clicolor_force() {
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `record --bot expectimax`: the game the library's bot plays, move for move (so the same
+/// seed and depth always give the same file), and a clear refusal of boards it cannot search.
+#[test]
+fn record_with_the_expectimax_bot() {
+    use twenty48_engine::{Game, Rules};
+    let dir = scratch("expectimax");
+    let (code, _, err) = run(
+        &dir,
+        &[
+            "record",
+            "--seed",
+            "9",
+            "--bot",
+            "expectimax",
+            "--depth",
+            "2",
+            "--max-moves",
+            "150",
+            "-o",
+            "a.t48",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let log =
+        twenty48_movelog::MoveLog::decode(&std::fs::read(dir.join("a.t48")).unwrap()).unwrap();
+    let mut game = Game::new(Rules::CLASSIC, 9).unwrap();
+    let mut bot = twenty48_bot::Bot::expectimax(&Rules::CLASSIC, 2);
+    for &dir in &log.moves {
+        assert_eq!(bot.choose(&game), Some(dir));
+        game.play(dir).unwrap();
+    }
+    assert_eq!(log.moves.len(), 150);
+    assert!(!log.hinted);
+    let (code, _, err) = run(
+        &dir,
+        &[
+            "record",
+            "--size",
+            "5",
+            "--seed",
+            "9",
+            "--bot",
+            "expectimax",
+            "-o",
+            "b.t48",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("plays 4x4 boards only"), "{err}");
+    assert!(!dir.join("b.t48").exists());
+    let (code, _, err) = run(
+        &dir,
+        &[
+            "record",
+            "--bot",
+            "expectimax",
+            "--depth",
+            "9",
+            "-o",
+            "c.t48",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

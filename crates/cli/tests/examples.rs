@@ -238,6 +238,7 @@ fn issue13_every_help_example_runs() {
         "pull",
         "play",
         "recover",
+        "stats",
         "completions",
         "man",
     ];

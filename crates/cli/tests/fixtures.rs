@@ -31,10 +31,28 @@ fn twenty48(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// One line per move: number, direction, points, spawn, score, hash.
+/// Games longer than this are transcribed in part (see [`transcript`]).
+const FULL_TRANSCRIPT: usize = 2000;
+
+/// One line per move: number, direction, points, spawn, score, hash. For a game of more than
+/// [`FULL_TRANSCRIPT`] moves (the expectimax games past 16384), the opening, every 250th
+/// move, each move that makes a new largest tile, and the last 10 moves: the hash chains
+/// every move before each line, so a changed move still changes the snapshot.
 fn transcript(log: &MoveLog) -> String {
     let mut out = String::new();
+    let n = log.moves.len() as u32;
+    let full = log.moves.len() <= FULL_TRANSCRIPT;
+    let mut largest = 0u64;
     replay(log, Engine::Fast, |s| {
+        let top = s.cells.as_ref().map_or(0, |c| {
+            c.exponents().iter().copied().max().unwrap_or(0) as u64
+        });
+        let new_largest = top > largest;
+        largest = largest.max(top);
+        let keep = full || s.move_number % 250 == 0 || new_largest || s.move_number + 10 >= n;
+        if !keep {
+            return;
+        }
         let spawns: Vec<String> = s
             .spawns
             .iter()

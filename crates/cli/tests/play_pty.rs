@@ -713,3 +713,53 @@ fn issue13_play_o_offers_to_resume_an_unfinished_game_of_its_file() {
     assert!(!journal.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `play --hint` shows the expectimax bot's move (the same bot as `record --bot
+/// expectimax` at its default depth), and the saved game says hints were shown: format
+/// version 2, read back as hinted. A game played without --hint stays version 1.
+#[test]
+fn hints_show_the_bots_move_and_mark_the_saved_game() {
+    let dir = temp_dir("hint");
+    let out = dir.join("game.t48");
+    let mut pty = play(&dir, "game.t48", &["--hint"], 5, &[("NO_COLOR", "1")]);
+    let mut game = Game::new(Rules::CLASSIC, 5).unwrap();
+    let mut bot = twenty48_bot::Bot::expectimax(&Rules::CLASSIC, 3);
+    for _ in 0..12 {
+        let dir = bot.choose(&game).unwrap();
+        let arrow = match dir {
+            Direction::Up => "↑ up",
+            Direction::Right => "→ right",
+            Direction::Down => "↓ down",
+            Direction::Left => "← left",
+        };
+        pty.wait_for(&[
+            &format!("moves {}", game.move_count()),
+            &format!("hint: {arrow}"),
+        ]);
+        press(&mut pty, &mut game, &[dir]);
+    }
+    pty.send("q");
+    pty.wait_for(&["Really quit? [Y/N]"]);
+    pty.send("y");
+    assert!(pty.wait_exit().success());
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes[4], 2, "a hinted game is format version 2");
+    let log = MoveLog::decode(&bytes).unwrap();
+    assert!(log.hinted);
+    assert_eq!(log.claims.final_hash, game.state_hash());
+
+    let plain = dir.join("plain.t48");
+    let mut pty = play(&dir, "plain.t48", &[], 5, &[("NO_COLOR", "1")]);
+    let mut game = Game::new(Rules::CLASSIC, 5).unwrap();
+    let first = pty.wait_for(&["moves 0"]);
+    assert!(!first.contains("hint:"), "{first}");
+    press(&mut pty, &mut game, &[Direction::Left, Direction::Up]);
+    pty.send("q");
+    pty.wait_for(&["Really quit? [Y/N]"]);
+    pty.send("y");
+    assert!(pty.wait_exit().success());
+    let bytes = std::fs::read(&plain).unwrap();
+    assert_eq!(bytes[4], 1);
+    assert!(!MoveLog::decode(&bytes).unwrap().hinted);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,11 +7,14 @@ use twenty48_engine::{
 
 use crate::claims::Claims;
 use crate::error::{DecodeError, EncodeError};
-use crate::header::{get, put, Block, ClaimsBlock, Lead, RulesHead, RulesTail, MAGIC};
+use crate::header::{
+    get, put, version_for, Block, ClaimsBlock, Lead, RulesHead, RulesTail, FLAG_COMPLETE,
+    FLAG_HINTED, MAGIC,
+};
 use crate::log::{checkpoint_count, MoveLog};
 use crate::moves::{check_padding, pack, packed_len};
 use crate::packed::PackedLog;
-use crate::FORMAT_VERSION;
+use crate::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 
 /// Where the rules start: the board size.
 const RULES_OFFSET: u64 = 6;
@@ -63,7 +66,7 @@ impl MoveLog {
             &mut out,
             &Lead {
                 magic: MAGIC,
-                version: FORMAT_VERSION,
+                version: version_for(self.hinted),
             },
         );
         put(
@@ -98,7 +101,8 @@ impl MoveLog {
                 max_exponent: c.max_exponent,
                 final_hash: c.final_hash,
                 status: c.status as u8,
-                complete: self.complete as u8,
+                complete: if self.complete { FLAG_COMPLETE } else { 0 }
+                    | if self.hinted { FLAG_HINTED } else { 0 },
             },
         );
         pack(&self.moves, &mut out);
@@ -141,7 +145,7 @@ impl<'a> PackedLog<'a> {
         }
         let mut r = Reader { bytes, pos: 0 };
         let lead: Lead = r.block()?;
-        if lead.version != FORMAT_VERSION {
+        if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&lead.version) {
             return Err(DecodeError::UnsupportedVersion {
                 offset: 4,
                 version: lead.version,
@@ -278,7 +282,22 @@ impl<'a> PackedLog<'a> {
                 ))
             }
         };
-        let complete = flag(claims.complete, claims_offset + 26, "complete flag")?;
+        let (complete, hinted) = if lead.version == 1 {
+            let complete = flag(claims.complete, claims_offset + 26, "complete flag")?;
+            (complete, false)
+        } else if claims.complete & !(FLAG_COMPLETE | FLAG_HINTED) != 0 {
+            return Err(invalid(
+                claims_offset + 26,
+                "flags byte",
+                claims.complete,
+                "bit 0 complete and bit 1 hints shown, no other bit",
+            ));
+        } else {
+            (
+                claims.complete & FLAG_COMPLETE != 0,
+                claims.complete & FLAG_HINTED != 0,
+            )
+        };
         check_padding(packed, n as usize).map_err(|slot| DecodeError::NonZeroPadding {
             offset: moves_offset + packed.len() as u64 - 1,
             move_number: slot as u32 + 1,
@@ -299,6 +318,7 @@ impl<'a> PackedLog<'a> {
                 status,
             },
             complete,
+            hinted,
         })
     }
 }

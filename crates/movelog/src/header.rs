@@ -88,6 +88,21 @@ impl Block for ClaimsBlock {
     const NAME: &'static str = "the checkpoint interval and claims";
 }
 
+/// Bit 0 of the version-2 flags byte (the version-1 complete flag): the log is complete.
+pub(crate) const FLAG_COMPLETE: u8 = 1;
+/// Bit 1 of the version-2 flags byte: hints were shown while the game was played.
+pub(crate) const FLAG_HINTED: u8 = 2;
+
+/// The format version a log is written in: the oldest that holds it, 1 unless hints were
+/// shown (a version-2 flag).
+pub const fn version_for(hinted: bool) -> u16 {
+    if hinted {
+        2
+    } else {
+        1
+    }
+}
+
 /// Appends a block's bytes.
 pub(crate) fn put<B: Block>(out: &mut Vec<u8>, block: &B) {
     let start = out.len();

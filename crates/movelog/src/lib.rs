@@ -46,13 +46,17 @@ pub use claims::{checkpoint_hash, Claims};
 pub use error::{DecodeError, EncodeError, RecordError};
 #[cfg(feature = "std")]
 pub use file::{write_atomic, write_new};
-pub use header::MAGIC;
+pub use header::{version_for, MAGIC};
 pub use log::{checkpoint_count, MoveLog};
 pub use packed::PackedLog;
 pub use recorder::Recorder;
 
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The newest format version this build writes and reads: 2, whose claims end in a flags
+/// byte (complete, hints shown) where version 1 has the complete flag alone.
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest format version this build reads. A log without hints is written as version 1
+/// (byte for byte as before version 2 existed), so older readers still read it.
+pub const OLDEST_FORMAT_VERSION: u16 = 1;
 /// K, the checkpoint interval [`Recorder`] uses unless told otherwise.
 pub const DEFAULT_CHECKPOINT_INTERVAL: u32 = 256;
 /// The file extension of a move log, without the dot.

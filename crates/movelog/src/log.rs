@@ -29,6 +29,9 @@ pub struct MoveLog {
     /// `false` for a partial log: the writer (for example a pull from a device) could not
     /// recover the whole game, and the moves are only the start of it.
     pub complete: bool,
+    /// `true` when the player was shown hints (`play --hint`): the game was not played
+    /// unaided. Written as format version 2; version-1 logs have no hints.
+    pub hinted: bool,
 }
 
 /// How many checkpoints a log of `move_count` moves with interval `k` has:
@@ -81,6 +84,7 @@ impl MoveLog {
             checkpoints,
             claims: Claims::of(&game),
             complete: true,
+            hinted: false,
         })
     }
 

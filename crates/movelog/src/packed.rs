@@ -35,6 +35,8 @@ pub struct PackedLog<'a> {
     pub claims: Claims,
     /// `false` for a partial log (see [`MoveLog::complete`]).
     pub complete: bool,
+    /// Whether hints were shown (see [`MoveLog::hinted`]).
+    pub hinted: bool,
     /// `ceil(move_count / 4)` bytes of moves (docs/format.md), the unused slots zero.
     pub(crate) packed: &'a [u8],
     /// `4 * checkpoint_count` bytes: the checkpoints, little-endian.
@@ -120,6 +122,7 @@ impl<'a> PackedLog<'a> {
                 .collect(),
             claims: self.claims.clone(),
             complete: self.complete,
+            hinted: self.hinted,
         }
     }
 }

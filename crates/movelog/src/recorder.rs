@@ -93,6 +93,7 @@ impl Recorder {
             checkpoints: self.checkpoints.clone(),
             claims: Claims::of(&self.game),
             complete: true,
+            hinted: false,
         }
     }
 }

@@ -2,9 +2,9 @@
 
 mod common;
 
-use common::{example, example_bytes, parse_hex, EXAMPLE_MOVES};
+use common::{example, example_bytes, fix_crc, parse_hex, EXAMPLE_MOVES};
 use twenty48_engine::{Rules, Status};
-use twenty48_movelog::{Claims, MoveLog, FORMAT_VERSION, MAGIC};
+use twenty48_movelog::{Claims, MoveLog, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION};
 
 #[test]
 fn example_encodes_to_the_committed_bytes() {
@@ -34,12 +34,34 @@ fn committed_bytes_decode_to_the_example() {
         }
     );
     assert!(log.complete);
+    assert!(!log.hinted);
+}
+
+/// Format version 2 (docs/format.md, "Version 2"): a hinted game is the example with the
+/// version at byte 4 set to 2 and bit 1 of the flags byte (byte 64) set, then a new CRC.
+#[test]
+fn a_hinted_log_is_version_2_with_one_more_flag() {
+    let mut log = example();
+    log.hinted = true;
+    let bytes = log.encode();
+    let mut expected = example_bytes();
+    expected[4] = 2;
+    expected[64] = 0b11;
+    fix_crc(&mut expected);
+    assert_eq!(bytes, expected);
+    assert_eq!(MoveLog::decode(&bytes), Ok(log.clone()));
+    // A partial hinted log: bit 0 clear.
+    log.complete = false;
+    let bytes = log.encode();
+    assert_eq!((bytes[4], bytes[64]), (2, 0b10));
+    assert_eq!(MoveLog::decode(&bytes), Ok(log));
 }
 
 #[test]
 fn constants_are_as_documented() {
     assert_eq!(MAGIC, [0x54, 0x34, 0x38, 0x1a]);
-    assert_eq!(FORMAT_VERSION, 1);
+    assert_eq!(FORMAT_VERSION, 2);
+    assert_eq!(OLDEST_FORMAT_VERSION, 1);
     assert_eq!(twenty48_movelog::EXTENSION, "t48");
     assert_eq!(twenty48_movelog::DEFAULT_CHECKPOINT_INTERVAL, 256);
 }

@@ -128,7 +128,7 @@ fn unknown_version() {
     );
     assert!(err
         .to_string()
-        .contains("format version 7 is newer than this build understands (1)"));
+        .contains("format version 7 is newer than this build understands (2)"));
     b[4] = 0;
     assert!(MoveLog::decode(&b)
         .unwrap_err()
@@ -136,9 +136,49 @@ fn unknown_version() {
         .contains("format version 0 at byte 4 does not exist"));
     // The version is checked before the structure: a new version may be longer or shorter.
     assert!(matches!(
-        MoveLog::decode(&[0x54, 0x34, 0x38, 0x1a, 2, 0]),
-        Err(DecodeError::UnsupportedVersion { version: 2, .. })
+        MoveLog::decode(&[0x54, 0x34, 0x38, 0x1a, 3, 0]),
+        Err(DecodeError::UnsupportedVersion { version: 3, .. })
     ));
+}
+
+/// Version 1's byte 64 is the complete flag alone (0 or 1); version 2's is a flags byte whose
+/// bits above bit 1 must be clear. Each is reported at byte 64 with what it may hold.
+#[test]
+fn flags_byte_by_version() {
+    let with = |version: u8, flags: u8| {
+        let mut b = example_bytes();
+        b[4] = version;
+        b[64] = flags;
+        fix_crc(&mut b);
+        MoveLog::decode(&b)
+    };
+    let err = with(1, 2).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DecodeError::InvalidField {
+                offset: 64,
+                value: 2,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(with(2, 2).unwrap().hinted);
+    assert!(!with(2, 2).unwrap().complete);
+    let err = with(2, 4).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DecodeError::InvalidField {
+                offset: 64,
+                value: 4,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("bit 1 hints shown"), "{err}");
 }
 
 #[test]

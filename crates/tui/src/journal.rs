@@ -8,7 +8,7 @@
 //! | 4 | magic `T48J` |
 //! | 1 | journal version, 1 |
 //! | 4 | `n`, little-endian: length of the log that follows |
-//! | n | a `.t48` move log with no moves: rules, seed, checkpoint interval (docs/format.md) |
+//! | n | a `.t48` move log with no moves: rules, seed, checkpoint interval, and whether hints are shown (docs/format.md) |
 //! | 1 each | the moves, as direction codes 0 up, 1 right, 2 down, 3 left |
 
 use std::ffi::OsString;
@@ -164,16 +164,31 @@ impl Journal {
         seed: u64,
         checkpoint_interval: u32,
     ) -> Result<Journal, JournalError> {
+        Journal::create_with_hints(path, rules, seed, checkpoint_interval, false)
+    }
+
+    /// [`Journal::create`] for a game whose player is shown hints (`hinted`): the header's
+    /// log carries the flag (format version 2), so a recovered game keeps it.
+    pub fn create_with_hints(
+        path: &Path,
+        rules: Rules,
+        seed: u64,
+        checkpoint_interval: u32,
+        hinted: bool,
+    ) -> Result<Journal, JournalError> {
         let io = |source| JournalError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let header = MoveLog::from_moves(rules, seed, &[], checkpoint_interval)
-            .map_err(|source| JournalError::Rules {
-                path: path.to_path_buf(),
-                source,
-            })?
-            .encode();
+        let mut header =
+            MoveLog::from_moves(rules, seed, &[], checkpoint_interval).map_err(|source| {
+                JournalError::Rules {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
+        header.hinted = hinted;
+        let header = header.encode();
         let mut bytes = Vec::with_capacity(PREFIX + header.len());
         bytes.extend_from_slice(&JOURNAL_MAGIC);
         bytes.push(VERSION);
@@ -417,8 +432,10 @@ pub fn recover(path: &Path, bytes: &[u8]) -> Result<Recovered, JournalError> {
         }
     }
     let good_len = damage.as_ref().map_or(bytes.len(), |d| d.offset);
+    let mut log = recorder.finish();
+    log.hinted = start.hinted;
     Ok(Recovered {
-        log: recorder.finish(),
+        log,
         damage,
         good_len,
     })
@@ -497,6 +514,23 @@ mod tests {
         assert_eq!(full.log.claims.final_hash, game.state_hash());
         // A torn header is not a journal we can read.
         assert!(recover(&path, &bytes[..header - 1]).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_hinted_journal_recovers_a_hinted_game() {
+        let dir = temp("hinted");
+        let path = dir.join("g.t48.journal");
+        let mut journal = Journal::create_with_hints(&path, Rules::CLASSIC, 3, 4, true).unwrap();
+        journal.append(Direction::Left).unwrap();
+        let r = recover(&path, &fs::read(&path).unwrap()).unwrap();
+        assert!(r.log.hinted);
+        assert_eq!(r.log.encode()[4], 2, "a hinted log is format version 2");
+        journal.remove().unwrap();
+        let plain = played(&path, 8);
+        let r = recover(&path, &fs::read(&path).unwrap()).unwrap();
+        assert!(!r.log.hinted);
+        assert_eq!(r.log.claims.move_count, plain.move_count());
         fs::remove_dir_all(&dir).unwrap();
     }
 

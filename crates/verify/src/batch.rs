@@ -40,22 +40,32 @@ pub fn verify_file(path: &Path, engines: EngineChoice) -> Verdict {
 /// allocates only when a file is larger than any before it). The moves stay packed in the
 /// file's bytes: nothing else grows with the number of moves.
 fn verify_file_with(path: &Path, engines: EngineChoice, buffer: &mut Vec<u8>) -> Verdict {
-    // Open once, read only as far as the header says the log extends: a file that is not a
-    // log, or that goes on forever (a device, a pipe), is rejected after its first bytes.
-    let read = fs::File::open(path).and_then(|mut f| read_log_bytes(&mut f, buffer));
-    let verdict = match read {
-        Err(e) => Verdict::Unreadable(e),
-        Ok(()) => match PackedLog::decode(buffer) {
-            Err(e) => Verdict::Undecodable(e),
-            Ok(log) => Verdict::Replayed(Box::new(verify(&log, engines))),
-        },
+    let verdict = match decode_file(path, buffer) {
+        Ok(log) => Verdict::Replayed(Box::new(verify(&log, engines))),
+        Err(verdict) => verdict,
     };
-    // Memory stays bounded by the files in flight: a buffer grown for one large file is
-    // given back.
+    shrink(buffer);
+    verdict
+}
+
+/// Memory stays bounded by the files in flight: a buffer grown for one large file is given
+/// back.
+fn shrink(buffer: &mut Vec<u8>) {
     if buffer.capacity() > KEEP_BUFFER {
         *buffer = Vec::with_capacity(KEEP_BUFFER);
     }
-    verdict
+}
+
+/// Reads one file into `buffer` and decodes it, the moves left packed in the buffer: the
+/// log, or the verdict on a file that cannot be read ([`Verdict::Unreadable`]) or is not a
+/// valid log ([`Verdict::Undecodable`]). Open once, read only as far as the header says the
+/// log extends: a file that is not a log, or that goes on forever (a device, a pipe), is
+/// rejected after its first bytes. For [`for_each_file`]'s workers.
+pub fn decode_file<'a>(path: &Path, buffer: &'a mut Vec<u8>) -> Result<PackedLog<'a>, Verdict> {
+    match fs::File::open(path).and_then(|mut f| read_log_bytes(&mut f, buffer)) {
+        Err(e) => Err(Verdict::Unreadable(e)),
+        Ok(()) => PackedLog::decode(buffer).map_err(Verdict::Undecodable),
+    }
 }
 
 /// The read buffer a worker keeps between files (a log of 200,000 moves fits).
@@ -79,10 +89,13 @@ fn log_end(bytes: &[u8]) -> Option<Result<u64, ()>> {
         return Some(Err(()));
     }
     let version = bytes.get(4..6)?;
-    if u16::from_le_bytes([version[0], version[1]]) != twenty48_movelog::FORMAT_VERSION {
+    let version = u16::from_le_bytes([version[0], version[1]]);
+    if !(twenty48_movelog::OLDEST_FORMAT_VERSION..=twenty48_movelog::FORMAT_VERSION)
+        .contains(&version)
+    {
         return Some(Err(()));
     }
-    // Version 1: the opening length L at byte 15, the RNG name length R at 28 + L, then at
+    // Versions 1 and 2 (one layout): the opening length L at byte 15, the RNG name length R at 28 + L, then at
     // H = 29 + L + R the checkpoint interval K and the move count N.
     let l = usize::from(*bytes.get(15)?);
     let h = 29 + l + usize::from(*bytes.get(28 + l)?);
@@ -358,9 +371,38 @@ pub fn verify_all(
     threads: usize,
     on_done: &(dyn Fn(usize, &Path, &Verdict) + Sync),
 ) -> Vec<Verdict> {
+    let results: Mutex<Vec<Option<Verdict>>> = Mutex::new((0..files.len()).map(|_| None).collect());
+    for_each_file(
+        files,
+        threads,
+        |path, buffer| verify_file_with(path, engines, buffer),
+        |done, i, verdict| {
+            on_done(done, &files[i], &verdict);
+            results.lock().expect("no worker panics holding the lock")[i] = Some(verdict);
+        },
+    );
+    results
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|v| v.expect("every file was verified"))
+        .collect()
+}
+
+/// The batch machinery under [`verify_all`]: `threads` workers (at least 1) take the next
+/// file in turn (work stealing: a long game never holds up the rest), each with a read
+/// buffer it keeps (see [`decode_file`]). `work` runs on each file; `done` is called with
+/// the number of files finished so far, the file's index in `files` and what `work` gave,
+/// from the worker threads in completion order. Nothing is kept between files: memory is
+/// bounded by the files in flight, whatever their number.
+pub fn for_each_file<T>(
+    files: &[PathBuf],
+    threads: usize,
+    work: impl Fn(&Path, &mut Vec<u8>) -> T + Sync,
+    done: impl Fn(usize, usize, T) + Sync,
+) {
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Verdict>>> = Mutex::new((0..files.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1).min(files.len().max(1)) {
             scope.spawn(|| {
@@ -368,18 +410,12 @@ pub fn verify_all(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = files.get(i) else { break };
-                    let verdict = verify_file_with(path, engines, &mut buffer);
-                    let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    on_done(done, path, &verdict);
-                    results.lock().expect("no worker panics holding the lock")[i] = Some(verdict);
+                    let result = work(path, &mut buffer);
+                    shrink(&mut buffer);
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    done(n, i, result);
                 }
             });
         }
     });
-    results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_iter()
-        .map(|v| v.expect("every file was verified"))
-        .collect()
 }

@@ -66,6 +66,10 @@ pub struct PlayArgs {
     /// Show each move at once, without the slide, merge and spawn animation
     #[arg(long)]
     pub no_animation: bool,
+    /// Show the expectimax bot's move under the board. The saved game says hints were shown
+    /// (format version 2), so it is never taken for an unaided game
+    #[arg(long)]
+    pub hint: bool,
 }
 
 /// What a play session needs; `record` with no move source on a terminal makes one too.
@@ -80,6 +84,8 @@ pub struct Session {
     pub animation: bool,
     /// The screen's colours (`--color`, the environment).
     pub colors: ColorMode,
+    /// Show the bot's move (new games are then recorded as hinted).
+    pub hint: bool,
 }
 
 pub fn run(args: PlayArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
@@ -92,6 +98,7 @@ pub fn run(args: PlayArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
         checkpoint_interval: args.checkpoint_interval,
         animation: !args.no_animation,
         colors: ui.screen_colors(),
+        hint: args.hint,
     })
 }
 
@@ -195,6 +202,8 @@ struct Current {
     target: PathBuf,
     /// Whether an existing file at `target` may be replaced (--force for the first game).
     replace: bool,
+    /// Whether the player is shown hints in this game (its log then says so).
+    hinted: bool,
 }
 
 /// Lines printed after the terminal is restored.
@@ -208,7 +217,8 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     let Some(journal) = current.journal.take() else {
         return Ok(());
     };
-    let log = current.recorder.finish();
+    let mut log = current.recorder.finish();
+    log.hinted = current.hinted;
     if log.moves.is_empty() {
         journal
             .remove()
@@ -357,7 +367,12 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             journal: Some(journal),
             target: target.clone(),
             replace: false,
+            hinted: recovered.log.hinted,
         };
+        if resume && session.hint && !game.hinted {
+            // Its journal says it began unaided, and it cannot say otherwise later.
+            note = Some("No hints in this game: it was begun without them.".into());
+        }
         if resume && game.recorder.game().status() == Status::Playing {
             current = Some(game);
             break;
@@ -385,17 +400,19 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         let recorder = Recorder::new(session.rules, seed)
             .context("cannot start the game")?
             .with_checkpoint_interval(session.checkpoint_interval);
-        let journal = Journal::create(
+        let journal = Journal::create_with_hints(
             &journal_path(&target),
             session.rules,
             seed,
             session.checkpoint_interval,
+            session.hint,
         )?;
         Ok(Current {
             recorder,
             journal: Some(journal),
             target,
             replace,
+            hinted: session.hint,
         })
     };
     let mut current = match current {
@@ -412,11 +429,15 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
     let mut gained = 0u64;
     // A key that cut an animation short: handled next, before reading another.
     let mut pending: Option<Event> = None;
+    let mut hint = crate::hint::Hint::default();
     loop {
         let game = current.recorder.game();
         let rules = *game.rules();
         let cells = game.cells();
         let stored = best.best(&rules);
+        let shown = (session.hint && current.hinted)
+            .then(|| hint.line(game, note.as_deref()))
+            .flatten();
         let view = PlayView {
             board: BoardView {
                 size: rules.size,
@@ -430,7 +451,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             best: stored.max(game.score()),
             moves: game.move_count(),
             prompt: flow.prompt(),
-            note: note.as_deref(),
+            note: shown.as_deref().or(note.as_deref()),
         };
         draw_fitted(&mut term, &render_play(&view))?;
         let event = match pending.take() {

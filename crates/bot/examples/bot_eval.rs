@@ -1,0 +1,118 @@
+//! The bot evaluation of `just bot-eval`: plays classic games with the expectimax bot on a
+//! range of seeds (several at once, one game per thread: threads never share a game, so
+//! the games are the same however many run) and prints each game, then the share of games
+//! reaching each tile, the median score and the moves per second.
+//!
+//! `cargo run --release -p twenty48-bot --example bot_eval -- [DEPTH [FIRST LAST [THREADS
+//! [DIR]]]]` (default: depth 4, seeds 1 to 20, 2 threads; DEPTH `greedy` plays the greedy
+//! bot). With DIR, each game is also written there as `classic-SEED-DEPTH.t48`, the file
+//! `twenty48 record --seed SEED --bot expectimax --depth DEPTH` writes.
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use twenty48_bot::Bot;
+use twenty48_engine::{Rules, Status};
+use twenty48_movelog::Recorder;
+
+/// One finished game.
+struct Played {
+    seed: u64,
+    moves: u32,
+    max_exponent: u8,
+    score: u64,
+    seconds: f64,
+    evaluated: u64,
+}
+
+fn play(which: &str, seed: u64, dir: Option<&str>) -> Played {
+    let mut recorder = Recorder::new(Rules::CLASSIC, seed).expect("classic rules are valid");
+    let mut bot = match which {
+        "greedy" => Bot::greedy(),
+        depth => Bot::expectimax(&Rules::CLASSIC, depth.parse().expect("DEPTH is a number")),
+    };
+    let t = Instant::now();
+    while recorder.game().status() == Status::Playing {
+        let Some(dir) = bot.choose(recorder.game()) else {
+            break;
+        };
+        recorder.play(dir).expect("the bot plays legal moves");
+    }
+    if let Some(dir) = dir {
+        let path = std::path::Path::new(dir).join(format!("classic-{seed}-{which}.t48"));
+        twenty48_movelog::write_atomic(&path, &recorder.finish().encode())
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    let game = recorder.game();
+    Played {
+        seed,
+        moves: game.move_count(),
+        max_exponent: game.max_exponent(),
+        score: game.score(),
+        seconds: t.elapsed().as_secs_f64(),
+        evaluated: bot.search_stats().map_or(0, |s| s.evaluated),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: u64| -> u64 {
+        args.get(i)
+            .map_or(default, |s| s.parse().expect("a number"))
+    };
+    let which = args.first().map_or("4", String::as_str);
+    let (first, last, threads) = (arg(1, 1), arg(2, 20), arg(3, 2).max(1));
+    let out = args.get(4).map(String::as_str);
+    let next = AtomicU64::new(first);
+    let done = Mutex::new(Vec::new());
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let seed = next.fetch_add(1, Ordering::Relaxed);
+                if seed > last {
+                    break;
+                }
+                let p = play(which, seed, out);
+                println!(
+                    "seed {:>3}: {:>6} moves, largest {:>6}, score {:>7}, {:>5.0} moves/s, {:.1}M positions/s",
+                    p.seed,
+                    p.moves,
+                    1u64 << p.max_exponent,
+                    p.score,
+                    p.moves as f64 / p.seconds,
+                    p.evaluated as f64 / p.seconds / 1e6,
+                );
+                done.lock().expect("no thread panics holding it").push(p);
+            });
+        }
+    });
+    let mut games = done.into_inner().expect("no thread panicked");
+    games.sort_by_key(|p| p.seed);
+    let n = games.len() as u32;
+    println!("bot {which}, classic rules, seeds {first}-{last}: {n} games");
+    println!("tile    games reaching it");
+    for e in (9..18u8).rev() {
+        let k = games.iter().filter(|p| p.max_exponent >= e).count() as u32;
+        if k > 0 {
+            println!("{:>6}  {k:>3}/{n} = {:>3}%", 1u64 << e, k * 100 / n);
+        }
+    }
+    let mut scores: Vec<u64> = games.iter().map(|p| p.score).collect();
+    scores.sort_unstable();
+    let median = match scores.len() {
+        0 => 0,
+        k if k % 2 == 1 => scores[k / 2],
+        k => (scores[k / 2 - 1] + scores[k / 2]) / 2,
+    };
+    let moves: u64 = games.iter().map(|p| p.moves as u64).sum();
+    let busy: f64 = games.iter().map(|p| p.seconds).sum();
+    println!("median score {median}");
+    println!(
+        "moves/s {:.0} per game (all moves / summed game time), {:.0} overall ({} threads, {:.0} s)",
+        moves as f64 / busy,
+        moves as f64 / start.elapsed().as_secs_f64(),
+        threads,
+        start.elapsed().as_secs_f64()
+    );
+}

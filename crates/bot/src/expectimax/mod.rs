@@ -1,0 +1,207 @@
+//! The expectimax bot: a search over the bot's moves and the game's spawns on the 4x4 fast
+//! path ([`Packed`] slides), scored by a per-line heuristic at its leaves.
+//!
+//! Everything is integer arithmetic in a fixed order, so a search gives the same move on
+//! every machine: values are `i64`, a spawn's probability is a fraction of 2^32, the cache
+//! of evaluated positions is only looked up (never iterated) and is emptied before each
+//! move.
+
+mod heuristic;
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use twenty48_engine::bitboard::Packed;
+use twenty48_engine::{Direction, DirectionSet, Game, Rules};
+
+/// A path probability of 1, in fixed point.
+const ONE: u64 = 1 << 32;
+/// Spawn paths less likely than this (1/10,000) are scored by the heuristic, not searched.
+const CUTOFF: u64 = ONE / 10_000;
+
+/// A multiplicative hash of a board for the cache: fixed, so nothing varies between runs
+/// (and the cache is only looked up, so its layout could not change a result anyway).
+#[derive(Default)]
+struct BoardHasher(u64);
+
+impl Hasher for BoardHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        let h = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+/// Counters of one or more searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Positions scored by the heuristic.
+    pub evaluated: u64,
+    /// Spawn positions answered from the cache.
+    pub cache_hits: u64,
+    /// Moves chosen.
+    pub moves: u64,
+}
+
+/// An expectimax search of a fixed largest depth.
+#[derive(Clone, Debug)]
+pub struct Expectimax {
+    depth: u8,
+    /// The chance of a 4, reduced: (2 weight, 4 weight, their sum).
+    odds: (u64, u64, u64),
+    cache: HashMap<u64, (u8, i64), BuildHasherDefault<BoardHasher>>,
+    stats: SearchStats,
+}
+
+impl Expectimax {
+    /// The smallest and largest search depths.
+    pub const DEPTHS: core::ops::RangeInclusive<u8> = 1..=8;
+
+    /// A search looking at most `depth` moves ahead (clamped to [`Expectimax::DEPTHS`]),
+    /// with the spawn odds of `rules`. Boards with many empty cells or few distinct tiles
+    /// are searched less deep (see [`Expectimax::depth_for`]).
+    pub fn new(rules: &Rules, depth: u8) -> Expectimax {
+        let (num, den) = (
+            rules.four_chance.numerator as u64,
+            rules.four_chance.denominator.max(1) as u64,
+        );
+        let g = gcd(num, den).max(1);
+        let (four, all) = (num / g, den / g);
+        Expectimax {
+            depth: depth.clamp(*Self::DEPTHS.start(), *Self::DEPTHS.end()),
+            odds: (all - four.min(all), four.min(all), all),
+            cache: HashMap::default(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// The largest depth.
+    pub fn depth(&self) -> u8 {
+        self.depth
+    }
+
+    /// What the searches so far have done.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// The best move on a 4x4 board of exponents up to 15, with its value, or `None` when no
+    /// move changes the board (or every one would merge two 32768s, which a nibble cannot
+    /// hold).
+    pub fn best(&mut self, board: Packed) -> Option<(Direction, i64)> {
+        self.cache.clear();
+        let depth = self.depth_for(board);
+        let mut best: Option<(Direction, i64)> = None;
+        for (dir, after) in Direction::ALL.into_iter().zip(board.slide_each()) {
+            let Some(after) = after.filter(|&a| a != board) else {
+                continue;
+            };
+            let value = self.chance(after, depth, ONE);
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((dir, value));
+            }
+        }
+        self.stats.moves += 1;
+        best
+    }
+
+    /// The move for `game` among `legal`: the search's on a 4x4 board that fits in nibbles,
+    /// else (a 65536 on the board, or another size) the greedy bot's.
+    pub(crate) fn choose(&mut self, game: &Game, legal: DirectionSet) -> Option<Direction> {
+        let cells = game.cells();
+        let packed = <&[u8; 16]>::try_from(cells.exponents())
+            .ok()
+            .and_then(Packed::from_cells);
+        match packed.and_then(|p| self.best(p)) {
+            Some((dir, _)) if legal.contains(dir) => Some(dir),
+            _ => crate::greedy::choose(game, legal),
+        }
+    }
+
+    /// How deep to search `board`: the largest depth on crowded boards, where a move can
+    /// lose the game; two less with 6 or more empty cells and one less with 4 or 5, where
+    /// none can; and at most `distinct tiles - 2`. Never below 2 (or the largest depth, if
+    /// that is 1).
+    fn depth_for(&self, board: Packed) -> u8 {
+        let relax = match board.empty_count() {
+            0..=3 => 0,
+            4..=5 => 1,
+            _ => 2,
+        };
+        let by_tiles = distinct_tiles(board).saturating_sub(2);
+        self.depth
+            .saturating_sub(relax)
+            .min(by_tiles)
+            .max(2)
+            .min(self.depth)
+    }
+
+    /// A spawn node: the mean over every empty cell and both tiles of the best reply.
+    fn chance(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
+        if depth == 0 || prob < CUTOFF {
+            self.stats.evaluated += 1;
+            return heuristic::board_score(heuristic::table(), board.0);
+        }
+        if let Some(&(d, v)) = self.cache.get(&board.0) {
+            if d >= depth {
+                self.stats.cache_hits += 1;
+                return v;
+            }
+        }
+        let (two, four, all) = self.odds;
+        let empty = board.empty_nibbles();
+        let n = empty.count_ones() as u64;
+        let scale = all * n;
+        let p_two = (prob as u128 * two as u128 / scale as u128) as u64;
+        let p_four = (prob as u128 * four as u128 / scale as u128) as u64;
+        let mut sum = 0i64;
+        let mut marks = empty;
+        while marks != 0 {
+            let bit = marks & marks.wrapping_neg();
+            marks ^= bit;
+            if two != 0 {
+                sum += two as i64 * self.moves(Packed(board.0 | bit), depth - 1, p_two);
+            }
+            if four != 0 {
+                sum += four as i64 * self.moves(Packed(board.0 | bit << 1), depth - 1, p_four);
+            }
+        }
+        let value = sum / scale as i64;
+        self.cache.insert(board.0, (depth, value));
+        value
+    }
+
+    /// A move node: the best of the slides that change the board; 0 (a lost game) if none.
+    fn moves(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
+        let mut best = 0i64;
+        for after in board.slide_each().into_iter().flatten() {
+            if after != board {
+                best = best.max(self.chance(after, depth, prob));
+            }
+        }
+        best
+    }
+}
+
+/// Number of distinct tile values on the board.
+fn distinct_tiles(board: Packed) -> u8 {
+    let mut seen = 0u16;
+    for e in board.cells() {
+        seen |= 1 << e;
+    }
+    (seen & !1).count_ones() as u8
+}
+
+const fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}

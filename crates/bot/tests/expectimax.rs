@@ -1,0 +1,115 @@
+//! The expectimax bot: deterministic games, sensible choices, safe on every board.
+
+use twenty48_bot::{Bot, Expectimax};
+use twenty48_engine::bitboard::Packed;
+use twenty48_engine::{Direction, Engine, Game, Rules, Status};
+
+/// Plays `max` moves (or to the end) and returns the moves.
+fn play(game: &mut Game, bot: &mut Bot, max: u32) -> Vec<Direction> {
+    let mut moves = Vec::new();
+    while game.status() == Status::Playing && game.move_count() < max {
+        let dir = bot.choose(game).expect("a playing game has a move");
+        assert!(
+            game.play(dir).unwrap().moved,
+            "the bot chose a move that does nothing"
+        );
+        moves.push(dir);
+    }
+    moves
+}
+
+fn packed(rows: [[u8; 4]; 4]) -> Packed {
+    Packed::from_cells(&core::array::from_fn(|i| rows[i / 4][i % 4])).unwrap()
+}
+
+/// Value stability: this game must never change. If it does, the search, the heuristic or
+/// the depth schedule changed, and every recorded expectimax game with it: say so in the
+/// commit and re-record the fixtures.
+#[test]
+fn a_depth_2_game_is_pinned() {
+    let mut game = Game::new(Rules::CLASSIC, 7).unwrap();
+    let mut bot = Bot::expectimax(&Rules::CLASSIC, 2);
+    play(&mut game, &mut bot, 400);
+    assert_eq!(
+        (game.move_count(), game.score(), game.state_hash()),
+        (400, PINNED_SCORE, PINNED_HASH)
+    );
+}
+const PINNED_SCORE: u64 = 6200;
+const PINNED_HASH: u64 = 5_022_741_681_568_414_202;
+
+/// The bot sees only the board: the same game on either engine gets the same moves, and a
+/// second bot of the same depth repeats the first.
+#[test]
+fn same_rules_seed_and_depth_give_the_same_game() {
+    let rules = Rules::ARDUINO;
+    let mut a = Game::with_engine(rules, 3, Engine::Fast).unwrap();
+    let mut b = Game::with_engine(rules, 3, Engine::Reference).unwrap();
+    let moves_a = play(&mut a, &mut Bot::expectimax(&rules, 3), 150);
+    let moves_b = play(&mut b, &mut Bot::expectimax(&rules, 3), 150);
+    assert_eq!(moves_a, moves_b);
+    assert_eq!(a.state_hash(), b.state_hash());
+}
+
+#[test]
+fn it_plays_better_than_greedy() {
+    let mut game = Game::new(Rules::CLASSIC, 1).unwrap();
+    play(
+        &mut game,
+        &mut Bot::expectimax(&Rules::CLASSIC, 2),
+        u32::MAX,
+    );
+    // Greedy ends seed 1 well short of 2048 (see the crate's bot_eval example).
+    assert!(game.max_tile() >= 2048, "largest {}", game.max_tile());
+}
+
+#[test]
+fn it_moves_only_where_the_board_changes() {
+    // Left and right change nothing; up and down merge the two 2s of column 0.
+    let board = packed([[2, 3, 2, 3], [1, 2, 3, 2], [1, 3, 2, 3], [3, 2, 3, 2]]);
+    let mut search = Expectimax::new(&Rules::CLASSIC, 3);
+    let (dir, value) = search.best(board).unwrap();
+    assert!(matches!(dir, Direction::Up | Direction::Down), "{dir}");
+    assert!(value > 0);
+    // A stuck board has no move.
+    let stuck = packed([[1, 2, 1, 2], [2, 1, 2, 1], [1, 2, 1, 2], [2, 1, 2, 1]]);
+    assert_eq!(search.best(stuck), None);
+    assert!(search.stats().evaluated > 0);
+}
+
+#[test]
+fn two_32768s_side_by_side_are_searched_without_overflow() {
+    // Merging the two 32768s would need a 65536, which a nibble cannot hold: the search skips
+    // left and right and still finds the moves that fit.
+    let board = packed([[15, 15, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let mut search = Expectimax::new(&Rules::CLASSIC, 2);
+    let (dir, _) = search.best(board).expect("up and down fit in nibbles");
+    assert!(matches!(dir, Direction::Up | Direction::Down), "{dir}");
+    // In a game the bot falls back to the engine's own legality, so it always moves.
+    let rows = [
+        [15, 15, 14, 13],
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11, 12],
+    ];
+    assert_eq!(
+        Expectimax::new(&Rules::CLASSIC, 2).best(packed(rows)),
+        None,
+        "every slide of this board either merges the 32768s or changes nothing"
+    );
+}
+
+#[test]
+fn other_board_sizes_fall_back_to_greedy() {
+    let rules = Rules {
+        size: 5,
+        ..Rules::CLASSIC
+    };
+    let bot = Bot::expectimax(&rules, 3);
+    assert!(!bot.searches(&rules));
+    assert!(bot.searches(&Rules::CLASSIC));
+    assert!(Bot::greedy().searches(&rules));
+    let mut game = Game::new(rules, 1).unwrap();
+    let mut bot = bot;
+    assert_eq!(play(&mut game, &mut bot, 60).len(), 60);
+}

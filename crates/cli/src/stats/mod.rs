@@ -1,0 +1,289 @@
+//! `twenty48 stats`: how a pile of games went. Every file is read and verified on all cores
+//! (the verify crate's batch machinery); each game is folded into running totals as it
+//! finishes, so memory grows with the number of rule sets, failures and scores kept for the
+//! median (8 bytes a game), never with the games' moves.
+
+mod report;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use twenty48_engine::Rules;
+use twenty48_verify::batch::{decode_file, for_each_file, list, Verdict};
+use twenty48_verify::{verify, EngineChoice};
+
+use crate::input::{EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::progress::Progress;
+
+/// Statistics over games: scores, largest tiles, win rates, per rule set.
+///
+/// Directories are searched recursively for .t48 files; all cores are used. Every game is
+/// verified first: only games that verify are counted in the figures; a file that fails
+/// verification or cannot be read is counted and named. Exit status as for verify: 0 when
+/// all verify, 1 when any fails, 2 when any cannot be read.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 stats fixtures/games
+  twenty48 stats fixtures/games --json > stats.json
+  twenty48 stats fixtures/games --csv --svg tiles.svg
+
+JSON shape (--json; docs/schema/stats.json): {schema_version, files, games, verified, failed: [{file, problem}], unreadable: [{file, problem}],
+moves, score: {mean, median, max, max_file}, max_tiles: {\"2048\": N, ...},
+longest: {file, moves}|null, rules: [{rules, games, moves, score: {...}, max_tiles,
+win_tile|null, wins|null, win_rate|null}]}.
+CSV: one row per rule set, then `all`: rules,games,moves,score_mean,score_median,score_max,
+win_tile,wins,win_rate, then one column per tile (games whose max tile it is).")]
+pub struct StatsArgs {
+    /// Files and directories
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Print JSON instead of text
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV instead of text
+    #[arg(long)]
+    pub csv: bool,
+    /// Also draw the largest-tile histogram as an SVG picture to FILE
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Overwrite the SVG file if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Worker threads [default: all cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+/// Totals over a group of verified games.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// Games counted.
+    pub games: u64,
+    /// Moves over all of them.
+    pub moves: u64,
+    /// Every score, for the median (sorted before reporting).
+    pub scores: Vec<u64>,
+    /// The highest score and its file.
+    pub best: Option<(u64, PathBuf)>,
+    /// Games by the exponent of their largest tile.
+    pub largest: BTreeMap<u8, u64>,
+    /// The longest game: moves and file.
+    pub longest: Option<(u32, PathBuf)>,
+    /// The rules' winning tile (an exponent), if any, and games that made it.
+    pub win: Option<(u8, u64)>,
+}
+
+impl Group {
+    fn add(&mut self, game: &Game, path: &Path) {
+        self.games += 1;
+        self.moves += game.moves as u64;
+        self.scores.push(game.score);
+        keep_top(&mut self.best, game.score, path);
+        *self.largest.entry(game.max_exponent).or_default() += 1;
+        keep_top(&mut self.longest, game.moves, path);
+        if let Some(w) = game.rules.win {
+            let (_, wins) = self.win.get_or_insert((w.exponent, 0));
+            *wins += (game.max_exponent >= w.exponent) as u64;
+        }
+    }
+
+    fn merge(&mut self, other: &Group) {
+        self.games += other.games;
+        self.moves += other.moves;
+        self.scores.extend_from_slice(&other.scores);
+        if let Some((s, p)) = &other.best {
+            keep_top(&mut self.best, *s, p);
+        }
+        for (e, n) in &other.largest {
+            *self.largest.entry(*e).or_default() += n;
+        }
+        if let Some((m, p)) = &other.longest {
+            keep_top(&mut self.longest, *m, p);
+        }
+    }
+
+    /// The mean score.
+    pub fn mean(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        self.scores.iter().map(|&s| s as f64).sum::<f64>() / self.games as f64
+    }
+
+    /// The median score (the mean of the middle two for an even count); `scores` sorted.
+    pub fn median(&self) -> f64 {
+        let s = &self.scores;
+        match s.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => s[n / 2] as f64,
+            n => (s[n / 2 - 1] as f64 + s[n / 2] as f64) / 2.0,
+        }
+    }
+}
+
+/// Keeps the larger of `top` and (`value`, `path`); between equal values the path that sorts
+/// first, so the report does not depend on which worker finished first.
+fn keep_top<T: Ord + Copy>(top: &mut Option<(T, PathBuf)>, value: T, path: &Path) {
+    let better = top
+        .as_ref()
+        .is_none_or(|(v, p)| value > *v || (value == *v && path < p.as_path()));
+    if better {
+        *top = Some((value, path.to_path_buf()));
+    }
+}
+
+/// What the statistics keep of one verified game.
+struct Game {
+    rules: Rules,
+    moves: u32,
+    score: u64,
+    max_exponent: u8,
+}
+
+/// Everything gathered: groups by rule set name, failures named.
+#[derive(Debug, Default)]
+pub struct Totals {
+    /// Verified games by rule set (a preset's name, or `custom (...)` with the rules).
+    pub by_rules: BTreeMap<String, Group>,
+    /// Files that failed verification, with the first problem.
+    pub failed: Vec<(PathBuf, String)>,
+    /// Files that could not be read or decoded, with why.
+    pub unreadable: Vec<(PathBuf, String)>,
+}
+
+impl Totals {
+    /// All verified games together.
+    pub fn all(&self) -> Group {
+        let mut all = Group::default();
+        for g in self.by_rules.values() {
+            all.merge(g);
+        }
+        all.scores.sort_unstable();
+        all
+    }
+
+    /// Files looked at.
+    pub fn files(&self) -> u64 {
+        self.by_rules.values().map(|g| g.games).sum::<u64>()
+            + (self.failed.len() + self.unreadable.len()) as u64
+    }
+}
+
+fn group_name(rules: &Rules) -> String {
+    match rules.preset() {
+        Some(p) => p.name().to_string(),
+        None => format!("custom ({rules})"),
+    }
+}
+
+/// One file's outcome, as a worker reports it.
+enum Outcome {
+    Verified(Game),
+    Failed(String),
+    Unreadable(String),
+}
+
+fn examine(path: &Path, buffer: &mut Vec<u8>) -> Outcome {
+    let log = match decode_file(path, buffer) {
+        Ok(log) => log,
+        Err(Verdict::Unreadable(e)) => return Outcome::Unreadable(format!("cannot read: {e}")),
+        Err(Verdict::Undecodable(e)) => return Outcome::Unreadable(e.to_string()),
+        Err(_) => return Outcome::Unreadable("cannot read".into()),
+    };
+    let report = verify(&log, EngineChoice::Fast);
+    match (&report.problem, report.last) {
+        (Some(p), _) => Outcome::Failed(p.to_string()),
+        (None, _) => Outcome::Verified(Game {
+            rules: log.rules,
+            moves: log.claims.move_count,
+            score: log.claims.score,
+            max_exponent: log.claims.max_exponent,
+        }),
+    }
+}
+
+/// Reads, verifies and folds every file under `paths` on `threads` workers.
+pub fn gather(paths: &[PathBuf], threads: usize) -> Result<Totals> {
+    let listing = list(paths);
+    for (path, why) in &listing.skipped {
+        eprintln!("note: skipped {}: {why}", path.display());
+    }
+    if listing.files.is_empty() && listing.unreadable.is_empty() {
+        bail!("no .t48 files found under the given paths");
+    }
+    let files = listing.files;
+    let progress =
+        (files.len() > 1).then(|| Progress::counter(files.len() as u64, "reading", "games"));
+    let totals = Mutex::new(Totals::default());
+    for_each_file(&files, threads, examine, |_, i, outcome| {
+        let path = &files[i];
+        let mut t = totals.lock().expect("no worker panics holding the lock");
+        match outcome {
+            Outcome::Verified(game) => t
+                .by_rules
+                .entry(group_name(&game.rules))
+                .or_default()
+                .add(&game, path),
+            Outcome::Failed(why) => t.failed.push((path.clone(), why)),
+            Outcome::Unreadable(why) => t.unreadable.push((path.clone(), why)),
+        }
+        if let Some(p) = &progress {
+            p.inc(1);
+        }
+    });
+    if let Some(p) = progress {
+        p.finish();
+    }
+    let mut totals = totals.into_inner().expect("no worker panicked");
+    for (path, e) in listing.unreadable {
+        totals.unreadable.push((path, format!("cannot read: {e}")));
+    }
+    // Completion order varies from run to run; the report does not.
+    totals.failed.sort();
+    totals.unreadable.sort();
+    for g in totals.by_rules.values_mut() {
+        g.scores.sort_unstable();
+    }
+    Ok(totals)
+}
+
+pub fn run(args: StatsArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
+    if let Some(svg) = &args.svg {
+        crate::destination::check_output(svg, args.force)?;
+    }
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let totals = gather(&args.paths, threads)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report::json(&totals))?);
+    } else if args.csv {
+        print!("{}", report::csv(&totals));
+    } else if ui.quiet {
+        // -q: only the files that failed or could not be read.
+        print!("{}", report::problems(&totals));
+    } else {
+        print!("{}", report::text(&totals));
+    }
+    if let Some(svg) = &args.svg {
+        crate::destination::write_output(svg, report::svg(&totals.all()).as_bytes(), args.force)?;
+    }
+    if args.csv {
+        // The text and JSON reports name them; a CSV table has no place for them.
+        for (path, why) in totals.failed.iter().chain(&totals.unreadable) {
+            eprintln!("note: {} is not counted: {why}", path.display());
+        }
+    }
+    Ok(if !totals.unreadable.is_empty() {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if !totals.failed.is_empty() {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
