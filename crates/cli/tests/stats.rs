@@ -137,13 +137,13 @@ fn stats_text_csv_and_svg_over_fresh_games() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(
-        out.starts_with("6 file(s): 4 verified, 0 failed, 2 unreadable\n"),
+        out.starts_with("6 files: 4 verified, 0 failed, 2 unreadable\n"),
         "{out}"
     );
     assert!(out.contains("moves:   630 in all"), "{out}");
     assert!(out.contains("max tile:"), "{out}");
     assert!(out.contains('#'), "a histogram drawn in text: {out}");
-    assert!(out.contains("rules classic: 3 game(s)"), "{out}");
+    assert!(out.contains("rules classic: 3 games"), "{out}");
     assert!(out.contains("rules custom (5x5"), "{out}");
     assert!(
         out.contains("ERROR   games/junk.t48: not a twenty48 move log"),
@@ -152,7 +152,7 @@ fn stats_text_csv_and_svg_over_fresh_games() {
     assert!(out.contains("ERROR   missing.t48: cannot read"), "{out}");
     let svg = std::fs::read_to_string(dir.join("tiles.svg")).unwrap();
     assert!(
-        svg.starts_with("<svg") && svg.contains("Largest tile of 4 game(s)"),
+        svg.starts_with("<svg") && svg.contains("Max tile of 4 games"),
         "{svg}"
     );
     // Never written over without --force.
@@ -200,4 +200,33 @@ fn stats_quiet_names_only_the_files_not_counted() {
     );
     let (code, out, err) = run(&fixtures(), &["stats", "-q", "games"]);
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+}
+
+/// `-` is standard input, read as verify reads it; counts agree with their nouns.
+#[test]
+fn stats_reads_standard_input_as_dash() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let log = std::fs::read(fixtures().join("games/custom-2x2.t48")).unwrap();
+    for (input, expect) in [
+        (log.clone(), "1 file: 1 verified, 0 failed, 0 unreadable"),
+        (
+            vec![0u8; 1 << 20],
+            "1 file: 0 verified, 0 failed, 1 unreadable",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(["stats", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A non-log is refused after its first bytes, so the rest may meet a closed pipe.
+        let _ = child.stdin.take().unwrap().write_all(&input);
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with(expect), "{text}");
+        assert!(!text.contains("(s)"), "{text}");
+    }
 }

@@ -13,10 +13,11 @@ use std::sync::Mutex;
 use anyhow::{bail, Result};
 use clap::Args;
 use twenty48_engine::Rules;
-use twenty48_verify::batch::{decode_file, for_each_file, list, Verdict};
+use twenty48_movelog::PackedLog;
+use twenty48_verify::batch::{decode_file, for_each_file, list, read_log_bytes, Verdict};
 use twenty48_verify::{verify, EngineChoice};
 
-use crate::input::{EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::input::{is_stdio, EXIT_BAD_INPUT, EXIT_FAILED};
 use crate::progress::Progress;
 
 /// Statistics over games: scores, largest tiles, win rates, per rule set.
@@ -189,13 +190,33 @@ enum Outcome {
 }
 
 fn examine(path: &Path, buffer: &mut Vec<u8>) -> Outcome {
-    let log = match decode_file(path, buffer) {
-        Ok(log) => log,
-        Err(Verdict::Unreadable(e)) => return Outcome::Unreadable(format!("cannot read: {e}")),
-        Err(Verdict::Undecodable(e)) => return Outcome::Unreadable(e.to_string()),
-        Err(_) => return Outcome::Unreadable("cannot read".into()),
-    };
-    let report = verify(&log, EngineChoice::Fast);
+    match decode_file(path, buffer) {
+        Ok(log) => judge(&log),
+        Err(Verdict::Unreadable(e)) => Outcome::Unreadable(format!("cannot read: {e}")),
+        Err(Verdict::Undecodable(e)) => Outcome::Unreadable(e.to_string()),
+        Err(_) => Outcome::Unreadable("cannot read".into()),
+    }
+}
+
+/// The game read from standard input (`-`), read as verify reads it: a non-log is refused
+/// after its first bytes, a log is read only as far as its header says it extends.
+fn examine_stdin(taken: bool) -> Outcome {
+    if taken {
+        return Outcome::Unreadable("standard input (-) can be read only once in a command".into());
+    }
+    let mut bytes = Vec::new();
+    if let Err(e) = read_log_bytes(&mut std::io::stdin().lock(), &mut bytes) {
+        return Outcome::Unreadable(format!("cannot read: {e}"));
+    }
+    match PackedLog::decode(&bytes) {
+        Ok(log) => judge(&log),
+        Err(e) => Outcome::Unreadable(e.to_string()),
+    }
+}
+
+/// Verifies a decoded log: the game it is, or why it fails.
+fn judge(log: &PackedLog) -> Outcome {
+    let report = verify(log, EngineChoice::Fast);
     match (&report.problem, report.last) {
         (Some(p), _) => Outcome::Failed(p.to_string()),
         (None, _) => Outcome::Verified(Game {
@@ -209,11 +230,13 @@ fn examine(path: &Path, buffer: &mut Vec<u8>) -> Outcome {
 
 /// Reads, verifies and folds every file under `paths` on `threads` workers.
 pub fn gather(paths: &[PathBuf], threads: usize) -> Result<Totals> {
-    let listing = list(paths);
+    let (stdin, paths): (Vec<PathBuf>, Vec<PathBuf>) =
+        paths.iter().cloned().partition(|p| is_stdio(p));
+    let listing = list(&paths);
     for (path, why) in &listing.skipped {
         eprintln!("note: skipped {}: {why}", path.display());
     }
-    if listing.files.is_empty() && listing.unreadable.is_empty() {
+    if listing.files.is_empty() && listing.unreadable.is_empty() && stdin.is_empty() {
         bail!("no .t48 files found under the given paths");
     }
     let files = listing.files;
@@ -240,6 +263,18 @@ pub fn gather(paths: &[PathBuf], threads: usize) -> Result<Totals> {
         p.finish();
     }
     let mut totals = totals.into_inner().expect("no worker panicked");
+    for (i, path) in stdin.iter().enumerate() {
+        let name = PathBuf::from(crate::input::name(path));
+        match examine_stdin(i > 0) {
+            Outcome::Verified(game) => totals
+                .by_rules
+                .entry(group_name(&game.rules))
+                .or_default()
+                .add(&game, &name),
+            Outcome::Failed(why) => totals.failed.push((name, why)),
+            Outcome::Unreadable(why) => totals.unreadable.push((name, why)),
+        }
+    }
     for (path, e) in listing.unreadable {
         totals.unreadable.push((path, format!("cannot read: {e}")));
     }

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use twenty48_engine::tile_value;
 
 use super::{Group, Totals};
+use crate::style::count;
 
 /// The tiles from the smallest to the largest any game reached: the histogram's rows.
 fn tile_rows(g: &Group) -> Vec<(u8, u64)> {
@@ -36,8 +37,8 @@ pub fn text(t: &Totals) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} file(s): {} verified, {} failed, {} unreadable",
-        t.files(),
+        "{}: {} verified, {} failed, {} unreadable",
+        count(t.files(), "file", "files"),
         all.games,
         t.failed.len(),
         t.unreadable.len()
@@ -46,7 +47,7 @@ pub fn text(t: &Totals) -> String {
     let best = all
         .best
         .as_ref()
-        .map_or(String::new(), |(s, p)| format!("{s} ({})", p.display()));
+        .map_or("-".to_string(), |(s, p)| format!("{s} ({})", p.display()));
     let _ = writeln!(
         out,
         "score:   mean {:.1}, median {}, max {best}",
@@ -77,8 +78,8 @@ pub fn text(t: &Totals) -> String {
         };
         let _ = writeln!(
             out,
-            "rules {name}: {} game(s), median score {}{win}",
-            g.games,
+            "rules {name}: {}, median score {}{win}",
+            count(g.games, "game", "games"),
             g.median()
         );
     }
@@ -208,8 +209,8 @@ pub fn svg(all: &Group) -> String {
     );
     let _ = writeln!(
         out,
-        "<text x=\"{left}\" y=\"18\" font-size=\"14\">Largest tile of {} game(s)</text>",
-        all.games
+        "<text x=\"{left}\" y=\"18\" font-size=\"14\">Max tile of {}</text>",
+        count(all.games, "game", "games")
     );
     for (i, (e, n)) in rows.iter().enumerate() {
         let x = left + gap + i as u64 * (bar_w + gap);
