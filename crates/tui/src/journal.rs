@@ -133,6 +133,20 @@ fn try_lock(_file: &File) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Takes the journal's exclusive lock: [`JournalError::InUse`] if another session holds it.
+fn lock(file: &File, path: &Path) -> Result<(), JournalError> {
+    match try_lock(file) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(JournalError::InUse {
+            path: path.to_path_buf(),
+        }),
+        Err(source) => Err(JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 /// A journal open for appending moves. It holds an exclusive lock on the file while it is
 /// open, so one game is never played in two sessions at once.
 #[derive(Debug)]
@@ -199,11 +213,7 @@ impl Journal {
             .create_new(true)
             .open(path)
             .map_err(io)?;
-        if !try_lock(&file).map_err(io)? {
-            return Err(JournalError::InUse {
-                path: path.to_path_buf(),
-            });
-        }
+        lock(&file, path)?;
         file.write_all(&bytes).map_err(io)?;
         file.sync_all().map_err(io)?;
         sync_dir(path).map_err(io)?;
@@ -227,11 +237,7 @@ impl Journal {
             .append(true)
             .open(path)
             .map_err(io)?;
-        if !try_lock(&file).map_err(io)? {
-            return Err(JournalError::InUse {
-                path: path.to_path_buf(),
-            });
-        }
+        lock(&file, path)?;
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
         let recovered = recover(path, &bytes)?;
@@ -300,11 +306,7 @@ impl LockedJournal {
             source,
         };
         let mut file = File::open(path).map_err(io)?;
-        if !try_lock(&file).map_err(io)? {
-            return Err(JournalError::InUse {
-                path: path.to_path_buf(),
-            });
-        }
+        lock(&file, path)?;
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
         let recovered = recover(path, &bytes)?;
