@@ -19,6 +19,7 @@ pub mod buttons;
 pub mod clock;
 pub mod flash;
 pub mod lcd;
+pub mod mega;
 pub mod regs;
 pub mod stack;
 pub mod usart;
