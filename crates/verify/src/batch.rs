@@ -1,15 +1,13 @@
 //! Verifying many files at once, on every core, reporting every failure.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-#[cfg(doc)]
-use twenty48_movelog::MoveLog;
-use twenty48_movelog::{DecodeError, PackedLog, EXTENSION, MAGIC};
+use twenty48_movelog::{DecodeError, EXTENSION};
 
+pub use crate::reader::{read_log_bytes, Reader, MAX_TRAILING_BYTES};
 use crate::replay::{verify, EngineChoice, Report};
 
 /// The verdict on one file.
@@ -33,151 +31,16 @@ impl Verdict {
 
 /// Verifies one file.
 pub fn verify_file(path: &Path, engines: EngineChoice) -> Verdict {
-    verify_file_with(path, engines, &mut Vec::new())
+    verify_file_with(path, engines, &mut Reader::new())
 }
 
-/// Verifies one file, read into `buffer` (a worker keeps one for all its files, so reading
-/// allocates only when a file is larger than any before it). The moves stay packed in the
-/// file's bytes: nothing else grows with the number of moves.
-fn verify_file_with(path: &Path, engines: EngineChoice, buffer: &mut Vec<u8>) -> Verdict {
-    let verdict = match decode_file(path, buffer) {
+/// Verifies one file with `reader` (a worker keeps one for all its files). The moves stay
+/// packed in the file's bytes: nothing else grows with the number of moves.
+fn verify_file_with(path: &Path, engines: EngineChoice, reader: &mut Reader) -> Verdict {
+    match reader.decode(path) {
         Ok(log) => Verdict::Replayed(Box::new(verify(&log, engines))),
         Err(verdict) => verdict,
-    };
-    shrink(buffer);
-    verdict
-}
-
-/// Memory stays bounded by the files in flight: a buffer grown for one large file is given
-/// back.
-fn shrink(buffer: &mut Vec<u8>) {
-    if buffer.capacity() > KEEP_BUFFER {
-        *buffer = Vec::with_capacity(KEEP_BUFFER);
     }
-}
-
-/// Reads one file into `buffer` and decodes it, the moves left packed in the buffer: the
-/// log, or the verdict on a file that cannot be read ([`Verdict::Unreadable`]) or is not a
-/// valid log ([`Verdict::Undecodable`]). Open once, read only as far as the header says the
-/// log extends: a file that is not a log, or that goes on forever (a device, a pipe), is
-/// rejected after its first bytes. For [`for_each_file`]'s workers.
-pub fn decode_file<'a>(path: &Path, buffer: &'a mut Vec<u8>) -> Result<PackedLog<'a>, Verdict> {
-    match fs::File::open(path).and_then(|mut f| read_log_bytes(&mut f, buffer)) {
-        Err(e) => Err(Verdict::Unreadable(e)),
-        Ok(()) => PackedLog::decode(buffer).map_err(Verdict::Undecodable),
-    }
-}
-
-/// The read buffer a worker keeps between files (a log of 200,000 moves fits).
-const KEEP_BUFFER: usize = 64 * 1024;
-
-/// How many bytes the first read of a source asks for, before its header is known (a log of
-/// up to about 32,000 moves comes whole in that one read).
-const FIRST_READ: u64 = 8 * 1024;
-
-/// How many bytes after the end of a log [`read_log_bytes`] reads to count them; past this
-/// it stops and reports that many and more.
-pub const MAX_TRAILING_BYTES: u64 = 1024 * 1024;
-
-/// How far the log at the start of `bytes` extends, by its header (docs/format.md:
-/// `60 + L + R + ceil(N / 4) + 4 * floor(N / K)` bytes): `Some(Ok(end))`, `Some(Err(()))`
-/// when the bytes are not a log of this version (the decoder names the problem), `None`
-/// when more bytes are needed to tell.
-fn log_end(bytes: &[u8]) -> Option<Result<u64, ()>> {
-    let have = bytes.len().min(MAGIC.len());
-    if bytes[..have] != MAGIC[..have] {
-        return Some(Err(()));
-    }
-    let version = bytes.get(4..6)?;
-    let version = u16::from_le_bytes([version[0], version[1]]);
-    if !(twenty48_movelog::OLDEST_FORMAT_VERSION..=twenty48_movelog::FORMAT_VERSION)
-        .contains(&version)
-    {
-        return Some(Err(()));
-    }
-    // Versions 1 and 2 (one layout): the opening length L at byte 15, the RNG name length R at 28 + L, then at
-    // H = 29 + L + R the checkpoint interval K and the move count N.
-    let l = usize::from(*bytes.get(15)?);
-    let h = 29 + l + usize::from(*bytes.get(28 + l)?);
-    let word = |at: usize| -> Option<u64> {
-        let b = bytes.get(at..at + 4)?;
-        Some(u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
-    };
-    let (k, n) = (word(h)?, word(h + 4)?);
-    let checkpoints = n.checked_div(k).unwrap_or(0);
-    Some(Ok(h as u64 + 31 + n.div_ceil(4) + 4 * checkpoints))
-}
-
-/// Reads a move log from `file` into `out` (cleared first), no further than the log's header
-/// says the log extends, plus at most [`MAX_TRAILING_BYTES`] to count any bytes after it. A
-/// source that is not a log stops after its first read (8 KiB at most), and a short one
-/// where it ends: in both cases [`MoveLog::decode`] on `out` names the problem.
-///
-/// Few calls to the system: no `fstat` (the header sizes the reads), one read for a log of up
-/// to about 32,000 moves. A read that returns less than it asked for, once the whole log is
-/// in, is taken as the end of the source (a regular file returns less only at its end), so
-/// a small log costs one read; a source that gives more after such a short read (a pipe
-/// written in pieces) is not read on. Bytes after the log in the same read are counted.
-///
-/// # Errors
-/// The read's own errors, and [`std::io::ErrorKind::InvalidData`] when more than
-/// [`MAX_TRAILING_BYTES`] follow the log.
-pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
-    out.clear();
-    // How many bytes may be in `out`: at first one read's worth, then (once the header is
-    // in) the log's end plus the trailing bytes counted, plus one to tell there are more.
-    let mut limit = FIRST_READ;
-    let mut end = None;
-    loop {
-        if end.is_none() {
-            match log_end(out) {
-                Some(Err(())) => return Ok(()),
-                Some(Ok(e)) => {
-                    end = Some(e);
-                    limit = e.saturating_add(MAX_TRAILING_BYTES + 1);
-                }
-                None => {}
-            }
-        }
-        let have = out.len() as u64;
-        if have >= limit {
-            break;
-        }
-        // Grow by doubling, never past the limit: a 75-byte file may claim 4 billion moves,
-        // and the buffer only grows as bytes actually arrive.
-        let want = (limit - have).min(have.max(FIRST_READ));
-        let got = read_once(file, out, want as usize)?;
-        if got == 0 {
-            return Ok(());
-        }
-        if end.is_some_and(|e| out.len() as u64 >= e) && (got as u64) < want {
-            // The whole log is in and the source gave less than asked: its end.
-            return Ok(());
-        }
-    }
-    let end = end.unwrap_or(0);
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidData,
-        format!(
-            "more than {MAX_TRAILING_BYTES} unexpected trailing bytes after the end of the move log at byte {end}"
-        ),
-    ))
-}
-
-/// One read of at most `want` bytes appended to `out` (retried when interrupted); the
-/// number read, 0 at the end of the source.
-fn read_once(file: &mut impl Read, out: &mut Vec<u8>, want: usize) -> std::io::Result<usize> {
-    let have = out.len();
-    out.reserve_exact(want);
-    out.resize(have + want, 0);
-    let got = loop {
-        match file.read(&mut out[have..]) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            r => break r,
-        }
-    };
-    out.truncate(have + *got.as_ref().unwrap_or(&0));
-    got
 }
 
 /// What [`list`] found under the paths it was given.
@@ -375,7 +238,7 @@ pub fn verify_all(
     for_each_file(
         files,
         threads,
-        |path, buffer| verify_file_with(path, engines, buffer),
+        |path, reader| verify_file_with(path, engines, reader),
         |done, i, verdict| {
             on_done(done, &files[i], &verdict);
             results.lock().expect("no worker panics holding the lock")[i] = Some(verdict);
@@ -390,15 +253,15 @@ pub fn verify_all(
 }
 
 /// The batch machinery under [`verify_all`]: `threads` workers (at least 1) take the next
-/// file in turn (work stealing: a long game never holds up the rest), each with a read
-/// buffer it keeps (see [`decode_file`]). `work` runs on each file; `done` is called with
-/// the number of files finished so far, the file's index in `files` and what `work` gave,
-/// from the worker threads in completion order. Nothing is kept between files: memory is
-/// bounded by the files in flight, whatever their number.
+/// file in turn (work stealing: a long game never holds up the rest), each with a
+/// [`Reader`] it keeps. `work` runs on each file; `done` is called with the number of files
+/// finished so far, the file's index in `files` and what `work` gave, from the worker
+/// threads in completion order. No file's bytes are kept after it: memory is bounded by the
+/// files in flight, whatever their number.
 pub fn for_each_file<T>(
     files: &[PathBuf],
     threads: usize,
-    work: impl Fn(&Path, &mut Vec<u8>) -> T + Sync,
+    work: impl Fn(&Path, &mut Reader) -> T + Sync,
     done: impl Fn(usize, usize, T) + Sync,
 ) {
     let next = AtomicUsize::new(0);
@@ -406,12 +269,11 @@ pub fn for_each_file<T>(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1).min(files.len().max(1)) {
             scope.spawn(|| {
-                let mut buffer = Vec::with_capacity(KEEP_BUFFER);
+                let mut reader = Reader::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = files.get(i) else { break };
-                    let result = work(path, &mut buffer);
-                    shrink(&mut buffer);
+                    let result = work(path, &mut reader);
                     let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
                     done(n, i, result);
                 }

@@ -29,6 +29,7 @@
 pub mod batch;
 pub mod diff;
 mod problem;
+mod reader;
 mod replay;
 mod source;
 mod state;

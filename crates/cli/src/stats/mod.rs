@@ -14,7 +14,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use twenty48_engine::Rules;
 use twenty48_movelog::PackedLog;
-use twenty48_verify::batch::{decode_file, for_each_file, list, read_log_bytes, Verdict};
+use twenty48_verify::batch::{for_each_file, list, read_log_bytes, Reader, Verdict};
 use twenty48_verify::{verify, EngineChoice};
 
 use crate::input::{is_stdio, EXIT_BAD_INPUT, EXIT_FAILED};
@@ -189,8 +189,8 @@ enum Outcome {
     Unreadable(String),
 }
 
-fn examine(path: &Path, buffer: &mut Vec<u8>) -> Outcome {
-    match decode_file(path, buffer) {
+fn examine(path: &Path, reader: &mut Reader) -> Outcome {
+    match reader.decode(path) {
         Ok(log) => judge(&log),
         Err(Verdict::Unreadable(e)) => Outcome::Unreadable(format!("cannot read: {e}")),
         Err(Verdict::Undecodable(e)) => Outcome::Unreadable(e.to_string()),

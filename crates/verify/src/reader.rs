@@ -1,0 +1,299 @@
+//! Reading log files: a worker's [`Reader`], and [`read_log_bytes`], the bounded read of
+//! one log from any source.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+#[cfg(doc)]
+use twenty48_movelog::MoveLog;
+use twenty48_movelog::{PackedLog, MAGIC};
+
+use crate::batch::Verdict;
+
+/// What a worker reads its files with: one buffer for all of them (reading allocates only
+/// when a file is larger than any before it), and, on Unix, the directory of the last file
+/// read, kept open so the next file in it is opened by its name alone (`openat`): the
+/// system does not walk the whole path again for every file of a directory.
+#[derive(Debug, Default)]
+pub struct Reader {
+    buffer: Vec<u8>,
+    #[cfg(unix)]
+    directory: Option<(std::path::PathBuf, std::os::fd::OwnedFd)>,
+}
+
+/// The read buffer a reader keeps between files (a log of 200,000 moves fits): memory stays
+/// bounded by the files in flight, as a buffer grown for one large file is given back.
+const KEEP_BUFFER: usize = 64 * 1024;
+
+impl Reader {
+    /// A reader with an empty buffer and no directory open.
+    pub fn new() -> Reader {
+        Reader::default()
+    }
+
+    /// Reads one file and decodes it, the moves left packed in the reader's buffer: the log,
+    /// or the verdict on a file that cannot be read ([`Verdict::Unreadable`]) or is not a
+    /// valid log ([`Verdict::Undecodable`]). One open and, for a log of up to about 16,000
+    /// moves, one read ([`read_log_bytes`]): a file that is not a log, or that goes on
+    /// forever (a device, a pipe), is rejected after its first bytes.
+    pub fn decode(&mut self, path: &Path) -> Result<PackedLog<'_>, Verdict> {
+        if self.buffer.capacity() > KEEP_BUFFER {
+            self.buffer = Vec::new();
+        }
+        match self
+            .open(path)
+            .and_then(|mut f| read_log_bytes(&mut f, &mut self.buffer))
+        {
+            Err(e) => Err(Verdict::Unreadable(e)),
+            Ok(()) => PackedLog::decode(&self.buffer).map_err(Verdict::Undecodable),
+        }
+    }
+
+    /// Opens `path` for reading: by its name in its directory, kept open, when the path is
+    /// that directory and a name (on Unix); else by the whole path. Either way the same file,
+    /// or the same error.
+    #[cfg(unix)]
+    fn open(&mut self, path: &Path) -> std::io::Result<File> {
+        use rustix::fs::{Mode, OFlags};
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return File::open(path);
+        };
+        // Only a path that is exactly the directory, a slash and the name (no trailing
+        // slash, no `.` or `..` at its end) is opened by name.
+        let whole = path.as_os_str().as_encoded_bytes();
+        let split = parent.as_os_str().len();
+        if parent.as_os_str().is_empty()
+            || whole.get(split) != Some(&b'/')
+            || &whole[split + 1..] != name.as_encoded_bytes()
+        {
+            return File::open(path);
+        }
+        if self.directory.as_ref().is_none_or(|(d, _)| d != parent) {
+            self.directory = None;
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            match rustix::fs::open(parent, flags, Mode::empty()) {
+                Ok(fd) => self.directory = Some((parent.to_path_buf(), fd)),
+                // The whole path says what is wrong with it.
+                Err(_) => return File::open(path),
+            }
+        }
+        let (_, directory) = self.directory.as_ref().expect("opened above");
+        let fd = rustix::fs::openat(
+            directory,
+            name,
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        Ok(File::from(fd))
+    }
+
+    #[cfg(not(unix))]
+    fn open(&mut self, path: &Path) -> std::io::Result<File> {
+        File::open(path)
+    }
+}
+
+/// How many bytes the first read of a source asks for, before its header is known (a log of
+/// up to about 16,000 moves comes whole in that one read; the buffer is zeroed this far for
+/// each read, so it is not larger).
+const FIRST_READ: u64 = 4 * 1024;
+
+/// How many bytes after the end of a log [`read_log_bytes`] reads to count them; past this
+/// it stops and reports that many and more.
+pub const MAX_TRAILING_BYTES: u64 = 1024 * 1024;
+
+/// How far the log at the start of `bytes` extends, by its header (docs/format.md:
+/// `60 + L + R + ceil(N / 4) + 4 * floor(N / K)` bytes): `Some(Ok(end))`, `Some(Err(()))`
+/// when the bytes are not a log of this version (the decoder names the problem), `None`
+/// when more bytes are needed to tell.
+fn log_end(bytes: &[u8]) -> Option<Result<u64, ()>> {
+    let have = bytes.len().min(MAGIC.len());
+    if bytes[..have] != MAGIC[..have] {
+        return Some(Err(()));
+    }
+    let version = bytes.get(4..6)?;
+    let version = u16::from_le_bytes([version[0], version[1]]);
+    if !(twenty48_movelog::OLDEST_FORMAT_VERSION..=twenty48_movelog::FORMAT_VERSION)
+        .contains(&version)
+    {
+        return Some(Err(()));
+    }
+    // Versions 1 and 2 (one layout): the opening length L at byte 15, the RNG name length R at 28 + L, then at
+    // H = 29 + L + R the checkpoint interval K and the move count N.
+    let l = usize::from(*bytes.get(15)?);
+    let h = 29 + l + usize::from(*bytes.get(28 + l)?);
+    let word = |at: usize| -> Option<u64> {
+        let b = bytes.get(at..at + 4)?;
+        Some(u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+    };
+    let (k, n) = (word(h)?, word(h + 4)?);
+    let checkpoints = n.checked_div(k).unwrap_or(0);
+    Some(Ok(h as u64 + 31 + n.div_ceil(4) + 4 * checkpoints))
+}
+
+/// Reads a move log from `file` into `out` (cleared first), no further than the log's header
+/// says the log extends, plus at most [`MAX_TRAILING_BYTES`] to count any bytes after it. A
+/// source that is not a log stops after its first read (4 KiB at most), and a short one
+/// where it ends: in both cases [`MoveLog::decode`] on `out` names the problem.
+///
+/// Few calls to the system: no `fstat` (the header sizes the reads), one read for a log of up
+/// to about 16,000 moves. A read that returns less than it asked for, once the whole log is
+/// in, is taken as the end of the source (a regular file returns less only at its end), so
+/// a small log costs one read; a source that gives more after such a short read (a pipe
+/// written in pieces) is not read on. Bytes after the log in the same read are counted.
+///
+/// # Errors
+/// The read's own errors, and [`std::io::ErrorKind::InvalidData`] when more than
+/// [`MAX_TRAILING_BYTES`] follow the log.
+pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
+    out.clear();
+    // How many bytes may be in `out`: at first one read's worth, then (once the header is
+    // in) the log's end plus the trailing bytes counted, plus one to tell there are more.
+    let mut limit = FIRST_READ;
+    let mut end = None;
+    loop {
+        let have = out.len() as u64;
+        if have >= limit {
+            break;
+        }
+        // Grow by doubling, never past the limit: a 75-byte file may claim 4 billion moves,
+        // and the buffer only grows as bytes actually arrive.
+        let want = (limit - have).min(have.max(FIRST_READ));
+        let got = read_once(file, out, want as usize)?;
+        if got == 0 {
+            return Ok(());
+        }
+        // The header is looked at as soon as it is in, so a small log ends with this read.
+        if end.is_none() {
+            match log_end(out) {
+                Some(Err(())) => return Ok(()),
+                Some(Ok(e)) => {
+                    end = Some(e);
+                    limit = e.saturating_add(MAX_TRAILING_BYTES + 1);
+                }
+                None => {}
+            }
+        }
+        if end.is_some_and(|e| out.len() as u64 >= e) && (got as u64) < want {
+            // The whole log is in and the source gave less than asked: its end.
+            return Ok(());
+        }
+    }
+    let end = end.unwrap_or(0);
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "more than {MAX_TRAILING_BYTES} unexpected trailing bytes after the end of the move log at byte {end}"
+        ),
+    ))
+}
+
+/// One read of at most `want` bytes appended to `out` (retried when interrupted); the
+/// number read, 0 at the end of the source.
+fn read_once(file: &mut impl Read, out: &mut Vec<u8>, want: usize) -> std::io::Result<usize> {
+    let have = out.len();
+    out.reserve_exact(want);
+    out.resize(have + want, 0);
+    let got = loop {
+        match file.read(&mut out[have..]) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r,
+        }
+    };
+    out.truncate(have + *got.as_ref().unwrap_or(&0));
+    got
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twenty48_engine::{Direction, Rules};
+    use twenty48_movelog::MoveLog;
+
+    /// A source that hands out at most what is asked, counting the calls.
+    struct Counted<'a> {
+        bytes: &'a [u8],
+        calls: usize,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.calls += 1;
+            let n = buf.len().min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    fn log_bytes(moves: usize) -> Vec<u8> {
+        let dirs = [Direction::Left, Direction::Up, Direction::Right, Direction::Down];
+        let moves: Vec<_> = (0..moves).map(|i| dirs[i % 4]).collect();
+        // Moves past the game's end are not checked by encoding.
+        MoveLog::from_moves(Rules::CLASSIC, 1, &moves, 16)
+            .map(|log| log.encode())
+            .unwrap_or_default()
+    }
+
+    /// The header is looked at in the bytes of the first read: a small log takes one call.
+    #[test]
+    fn a_small_log_is_read_in_one_call() {
+        let bytes = log_bytes(6);
+        assert!(!bytes.is_empty());
+        let mut source = Counted {
+            bytes: &bytes,
+            calls: 0,
+        };
+        let mut out = Vec::new();
+        read_log_bytes(&mut source, &mut out).unwrap();
+        assert_eq!(out, bytes);
+        assert_eq!(source.calls, 1);
+        // A log longer than the first read: the rest in one more call, sized by the header.
+        let mut big = bytes.clone();
+        big.resize(FIRST_READ as usize + 100, 0);
+        let mut source = Counted {
+            bytes: &big,
+            calls: 0,
+        };
+        read_log_bytes(&mut source, &mut out).unwrap();
+        assert_eq!(out.len(), big.len());
+    }
+
+    /// Opening by name in the directory kept open finds the same files, and the same errors,
+    /// as opening by the whole path.
+    #[test]
+    fn a_reader_opens_what_the_path_names() {
+        let root = std::env::temp_dir().join(format!("twenty48-reader-{}", std::process::id()));
+        let (a, b) = (root.join("a"), root.join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let (one, two) = (log_bytes(5), log_bytes(9));
+        std::fs::write(a.join("x.t48"), &one).unwrap();
+        std::fs::write(b.join("x.t48"), &two).unwrap();
+        let mut reader = Reader::new();
+        for (path, expected) in [
+            (a.join("x.t48"), &one),
+            (b.join("x.t48"), &two),
+            (a.join("x.t48"), &one),
+            (a.join("../b/x.t48"), &two),
+            (a.join("../b/./x.t48"), &two),
+        ] {
+            let log = reader.decode(&path).unwrap();
+            assert_eq!(log.move_count() as usize, if *expected == one { 5 } else { 9 });
+        }
+        for path in [
+            a.join("missing.t48"),
+            a.join("x.t48/"),
+            a.join("x.t48/."),
+            root.join("none/x.t48"),
+        ] {
+            let Err(Verdict::Unreadable(e)) = reader.decode(&path) else {
+                panic!("{} read", path.display());
+            };
+            let plain = File::open(&path).unwrap_err();
+            assert_eq!(e.to_string(), plain.to_string(), "{}", path.display());
+        }
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
