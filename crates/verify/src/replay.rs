@@ -122,66 +122,87 @@ pub fn verify(log: &impl Log, engines: EngineChoice) -> Report {
     }
 }
 
-/// A log verified on one engine, the moves between checkpoints played in one
-/// [`Game::play_all`] call each (or a few, [`STRETCH`] moves at most each).
+/// A log verified on one engine: the moves up to each checkpoint played in one
+/// [`Game::play_all`] call each (or a few, [`STRETCH`] moves at most each), the state hash
+/// computed at checkpoints only, and the last move played on its own for the state after it.
+/// Nothing else is built unless there is a problem to describe ([`failed`]).
 fn verify_on(log: &impl Log, engine: Engine) -> Report {
-    let mut report = Report {
-        moves_replayed: 0,
-        last: None,
-        problem: None,
-        complete: log.complete(),
-    };
     let mut game = match Game::with_engine(log.rules(), log.seed(), engine) {
         Ok(game) => game,
         Err(source) => {
-            report.problem = Some(Problem::InvalidRules { source });
-            return report;
+            return Report {
+                moves_replayed: 0,
+                last: None,
+                problem: Some(Problem::InvalidRules { source }),
+                complete: log.complete(),
+            }
         }
     };
-    // The state after the last stretch (at first, the opening) and the game there.
-    let mut last = State::opening(&game);
-    let mut start = 0;
     let n = log.move_count();
     let k = log.checkpoint_interval() as usize;
     let mut buffer = [Direction::Up; STRETCH];
-    while start < n {
-        // A stretch ends at the next checkpoint or at the end of the log; its last move is
-        // played on its own, for the state after it.
+    // Every move but the last, in stretches that end at checkpoints.
+    let mut at = 0;
+    while at + 1 < n {
         let end = match k {
-            0 => n,
-            k => (start / k + 1).saturating_mul(k).min(n),
+            0 => n - 1,
+            k => (at / k + 1).saturating_mul(k).min(n - 1),
         };
-        let at_start = game.clone();
-        let played = play_range(&mut game, log, start..end - 1, &mut buffer)
-            .and_then(|()| play_one(&mut game, log, end as u32))
-            .and_then(|state| check_checkpoint(log, state));
-        match played {
-            Ok(state) => last = state,
-            Err(problem) => {
-                // Describe the problem: the state after the move before it, played again
-                // from the start of the stretch.
-                if let Some(m) = problem_move(&problem).filter(|&m| m as usize > start + 1) {
-                    let mut again = at_start;
-                    play_range(&mut again, log, start..m as usize - 2, &mut buffer)
-                        .expect("the moves before the problem were played once");
-                    last = play_one(&mut again, log, m - 1)
-                        .expect("the moves before the problem were played once");
-                }
-                if let Problem::Checkpoint { actual, .. } = &problem {
-                    last = (**actual).clone();
-                }
-                report.moves_replayed = last.move_number;
-                report.last = Some(last);
-                report.problem = Some(problem);
-                return report;
+        if let Err(problem) = play_range(&mut game, log, at..end, &mut buffer) {
+            return failed(log, engine, problem);
+        }
+        if let Some(logged) = log.checkpoint_after(end as u32) {
+            if logged != checkpoint_hash(game.state_hash()) {
+                let state = state_after(log, engine, end as u32);
+                let problem = check_checkpoint(log, state).expect_err("the hash differs");
+                return failed(log, engine, problem);
             }
         }
-        start = end;
+        at = end;
     }
-    report.moves_replayed = last.move_number;
-    report.problem = check_claims(log, &game, last.hash);
-    report.last = Some(last);
-    report
+    let last = if n == 0 {
+        State::opening(&game)
+    } else {
+        match play_one(&mut game, log, n as u32).and_then(|state| check_checkpoint(log, state)) {
+            Ok(state) => state,
+            Err(problem) => return failed(log, engine, problem),
+        }
+    };
+    Report {
+        moves_replayed: last.move_number,
+        problem: check_claims(log, &game, last.hash),
+        last: Some(last),
+        complete: log.complete(),
+    }
+}
+
+/// The report on a log whose replay on `engine` met `problem`: with the state after the last
+/// move that was played right (after the move before the problem, played again from the
+/// start), or the checkpoint's own state.
+fn failed(log: &impl Log, engine: Engine, problem: Problem) -> Report {
+    let last = match &problem {
+        Problem::Checkpoint { actual, .. } => (**actual).clone(),
+        _ => state_after(log, engine, problem_move(&problem).map_or(0, |m| m - 1)),
+    };
+    Report {
+        moves_replayed: last.move_number,
+        last: Some(last),
+        problem: Some(problem),
+        complete: log.complete(),
+    }
+}
+
+/// The state after move `moves` of `log` (0: the opening), replayed from the start: for
+/// describing a problem. The moves up to it were played without a problem once.
+fn state_after(log: &impl Log, engine: Engine, moves: u32) -> State {
+    let played_once = "the moves before the problem were played once";
+    let mut game = Game::with_engine(log.rules(), log.seed(), engine).expect(played_once);
+    if moves == 0 {
+        return State::opening(&game);
+    }
+    let mut buffer = [Direction::Up; STRETCH];
+    play_range(&mut game, log, 0..moves as usize - 1, &mut buffer).expect(played_once);
+    play_one(&mut game, log, moves).expect(played_once)
 }
 
 /// Plays the moves in `range` with [`Game::play_all`], [`STRETCH`] moves a call at most
