@@ -1,7 +1,11 @@
 //! The reference engine: a plain slide on an array of cells, for any board from 2x2 to 8x8.
 //!
-//! This is the definition of the rules. It is written to be read, not to be fast; the 4x4
-//! bitboard in [`crate::bitboard`] is tested against it.
+//! This is the definition of the rules, written to be read: arrays of exponents and plain
+//! loops, no tables and nothing shared with the 4x4 bitboard in [`crate::bitboard`], which
+//! is tested against it. It slides two ways, each checked against the other on every line of
+//! four small exponents: [`Board::slide_with_events`] in one pass that reports each tile's
+//! travel, and [`Board::slide`] in three steps that branch little on the tiles (the one games
+//! use, so that comparing the engines move by move is not slow).
 
 use crate::direction::Direction;
 use crate::rules::MAX_SIZE;
@@ -103,12 +107,17 @@ impl Board {
 
     /// The index of the `k`-th empty cell (0-based), counted row-major from the top-left.
     pub fn nth_empty(&self, k: u32) -> Option<usize> {
-        self.cells()
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c == 0)
-            .nth(k as usize)
-            .map(|(i, _)| i)
+        // The cell that is empty with `k` empty cells before it; every cell is looked at.
+        let cells = self.cells();
+        let mut found = cells.len();
+        let mut seen = 0;
+        for (i, &c) in cells.iter().enumerate() {
+            if c == 0 && seen == k {
+                found = i;
+            }
+            seen += u32::from(c == 0);
+        }
+        (found < cells.len()).then_some(found)
     }
 
     /// The largest exponent on the board (0 when empty).
@@ -201,9 +210,64 @@ impl Board {
         result
     }
 
-    /// Slides every line towards `dir`.
+    /// Slides every line towards `dir`: the same result as [`Board::slide_with_events`],
+    /// reached in three plain steps per line that branch little on the tiles (so they run
+    /// fast), on a copy of the line taken from the wall outwards:
+    ///
+    /// 1. the tiles move to the wall, in order (the empty cells go to the far end);
+    /// 2. from the wall outwards, a tile equal to the next one merges with it: it becomes
+    ///    one exponent higher and the next one empties, so a merged tile is never compared
+    ///    again;
+    /// 3. the tiles move to the wall again, over the cells the merges emptied.
+    ///
+    /// The line is written back, and the slide moved when any line changed.
     pub fn slide(&mut self, dir: Direction) -> Slide {
-        self.slide_reporting(dir, |_| {})
+        // On hosts the 4x4 board gets a copy of the steps of its own, the line length known
+        // to the compiler (firmware keeps one copy, for size).
+        #[cfg(feature = "std")]
+        if self.size == 4 {
+            return self.slide_lines(dir, 4);
+        }
+        self.slide_lines(dir, self.size as usize)
+    }
+
+    /// [`Board::slide`] on lines of `n` cells (the board's side).
+    #[inline(always)]
+    fn slide_lines(&mut self, dir: Direction, n: usize) -> Slide {
+        let mut result = Slide {
+            moved: false,
+            merged_value: 0,
+            merges: 0,
+        };
+        for line in 0..n {
+            let (wall, step) = self.line(dir, line);
+            let cell = |i: usize| wall.wrapping_add_signed(step * i as isize);
+            let mut before = [0u8; MAX_SIZE as usize];
+            for (i, tile) in before.iter_mut().enumerate().take(n) {
+                *tile = self.cells[cell(i)];
+            }
+            let mut tiles = to_wall(&before, n);
+            let mut merged = false;
+            for i in 0..n - 1 {
+                // Written as values chosen by `merge` rather than as a branch: merges come
+                // at random, and a choice costs less than a wrong guess.
+                let merge = tiles[i] != 0 && tiles[i] == tiles[i + 1];
+                tiles[i] += u8::from(merge);
+                tiles[i + 1] = if merge { 0 } else { tiles[i + 1] };
+                merged |= merge;
+                result.merges += u32::from(merge);
+                result.merged_value += if merge { 1u64 << tiles[i].min(63) } else { 0 };
+            }
+            // Without a merge, step 3 has nothing to do.
+            let after = if merged { to_wall(&tiles, n) } else { tiles };
+            if (0..n).any(|i| after[i] != before[i]) {
+                result.moved = true;
+                for (i, &tile) in after.iter().enumerate().take(n) {
+                    self.cells[cell(i)] = tile;
+                }
+            }
+        }
+        result
     }
 
     /// Whether a slide towards `dir` would change the board.
@@ -230,6 +294,24 @@ impl Board {
             (1..n).any(|r| (0..n).any(|c| cells[r * n + c] == cells[(r - 1) * n + c]));
         !row_pair && !column_pair
     }
+}
+
+/// The first `n` cells of `line` with their tiles moved to the start, in order, and the empty
+/// cells after them: each pass takes every tile with an empty cell before it one or more
+/// cells towards the start, so `n - 1` passes take a tile from the far end to the start.
+/// (Cells are only swapped with their neighbours: the line can stay in registers.)
+#[inline(always)]
+fn to_wall(line: &[u8; MAX_SIZE as usize], n: usize) -> [u8; MAX_SIZE as usize] {
+    let mut out = *line;
+    for _ in 1..n {
+        for i in 0..n - 1 {
+            // A swap when the cell is empty, written as values chosen (see `slide_lines`).
+            let empty = out[i] == 0;
+            out[i] = if empty { out[i + 1] } else { out[i] };
+            out[i + 1] = if empty { 0 } else { out[i + 1] };
+        }
+    }
+    out
 }
 
 impl core::fmt::Debug for Board {
@@ -327,6 +409,47 @@ mod tests {
                 let b = Board::from_cells(&cells[..n]).unwrap();
                 let moves = Direction::ALL.iter().any(|d| b.can_slide(*d));
                 assert_eq!(b.is_stuck(), !moves, "{b:?}");
+            }
+        }
+    }
+
+    /// The three-step slide and the one-pass slide with events agree on every line of four
+    /// cells with exponents 0..=5 (most merges and gaps), each laid in every row and column
+    /// of a 4x4 board, and on random boards of every size.
+    #[test]
+    fn both_slides_agree() {
+        let check = |b: Board| {
+            for dir in Direction::ALL {
+                let (mut plain, mut with_events) = (b, b);
+                let s = plain.slide(dir);
+                let e = with_events.slide_with_events(dir, &mut |_| {});
+                assert_eq!((plain, s), (with_events, e), "{dir} on {b:?}");
+            }
+        };
+        for code in 0..6u32.pow(4) {
+            let line: [u8; 4] = core::array::from_fn(|i| (code / 6u32.pow(i as u32) % 6) as u8);
+            for at in 0..4 {
+                let mut row = Board::empty(4);
+                let mut column = Board::empty(4);
+                for (i, &e) in line.iter().enumerate() {
+                    row.set(at * 4 + i, e);
+                    column.set(i * 4 + at, e);
+                }
+                check(row);
+                check(column);
+            }
+        }
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for size in 2..=MAX_SIZE {
+            for _ in 0..3000 {
+                let mut b = Board::empty(size);
+                for i in 0..size as usize * size as usize {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    b.set(i, (x % 5) as u8);
+                }
+                check(b);
             }
         }
     }
