@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+mod comparison;
 pub mod diff;
 mod problem;
 mod reader;

@@ -11,6 +11,7 @@ use core::ops::Range;
 use twenty48_engine::{tile_value, Direction, Engine, Game, PlayError, Refusal};
 use twenty48_movelog::checkpoint_hash;
 
+use crate::comparison::verify_both;
 use crate::problem::{ClaimField, Problem};
 use crate::source::{Log, Stretch, STRETCH};
 use crate::state::State;
@@ -126,7 +127,7 @@ pub fn verify(log: &impl Log, engines: EngineChoice) -> Report {
 /// [`Game::play_all`] call each (or a few, [`STRETCH`] moves at most each), the state hash
 /// computed at checkpoints only, and the last move played on its own for the state after it.
 /// Nothing else is built unless there is a problem to describe ([`failed`]).
-fn verify_on(log: &impl Log, engine: Engine) -> Report {
+pub(crate) fn verify_on(log: &impl Log, engine: Engine) -> Report {
     let mut game = match Game::with_engine(log.rules(), log.seed(), engine) {
         Ok(game) => game,
         Err(source) => {
@@ -252,69 +253,9 @@ fn problem_move(problem: &Problem) -> Option<u32> {
     }
 }
 
-/// Both engines: the log is verified on the fast engine, and when that holds the reference
-/// engine replays it beside the fast one, every move compared.
-fn verify_both(log: &impl Log) -> Report {
-    let report = verify_on(log, Engine::Fast);
-    if !report.is_ok() {
-        return report;
-    }
-    match first_disagreement(log) {
-        None => report,
-        Some((fast, reference)) => Report {
-            problem: Some(Problem::EnginesDisagree {
-                move_number: reference.move_number,
-                fast: Box::new(fast),
-                reference: Box::new(reference),
-            }),
-            ..report
-        },
-    }
-}
-
-/// Replays a log that verifies on the fast engine on both engines side by side and compares
-/// them after the opening and after every move: the first states that differ, the fast
-/// engine's then the reference engine's. Per move only what a [`State`] holds is compared
-/// (the move's points, merges and spawn, then the board, score and status; the hash follows
-/// from the board, the score and the move count), without building one.
-fn first_disagreement(log: &impl Log) -> Option<(State, State)> {
-    let rules_ok = "the log verified on the fast engine";
-    let mut fast = Game::with_engine(log.rules(), log.seed(), Engine::Fast).expect(rules_ok);
-    let mut reference = Game::with_engine(log.rules(), log.seed(), Engine::Reference).ok()?;
-    let (f, r) = (State::opening(&fast), State::opening(&reference));
-    if f != r {
-        return Some((f, r));
-    }
-    for i in 0..log.move_count() {
-        let dir = log.move_at(i);
-        let a = fast.play(dir).expect(rules_ok);
-        let b = reference.play(dir);
-        let same = b.is_ok_and(|b| {
-            (a.moved, a.gained, a.merges, a.spawn, a.status)
-                == (b.moved, b.gained, b.merges, b.spawn, b.status)
-                && fast.score() == reference.score()
-                && fast.move_count() == reference.move_count()
-                && fast.cells() == reference.cells()
-        });
-        if !same {
-            let f = State::after(&fast, dir, &a);
-            let r = match b {
-                Ok(b) if b.moved => State::after(&reference, dir, &b),
-                // The reference engine refuses a move the fast one played.
-                _ => State {
-                    move_number: i as u32 + 1,
-                    ..State::current(&reference)
-                },
-            };
-            return Some((f, r));
-        }
-    }
-    None
-}
-
 /// The first false claim, in file order; `hash` is the game's state hash. The messages are
 /// formatted for that claim only.
-fn check_claims(log: &impl Log, game: &Game, hash: u64) -> Option<Problem> {
+pub(crate) fn check_claims(log: &impl Log, game: &Game, hash: u64) -> Option<Problem> {
     let c = log.claims();
     let claim = |field, claimed: String, actual: String| {
         Some(Problem::Claim {

@@ -500,6 +500,21 @@ impl Game {
         }
     }
 
+    /// Whether `self` and `other` have the same board (the same [`Game::cells`]), whatever
+    /// engine each plays on; cheaper than building and comparing both boards, for comparing
+    /// the engines move by move.
+    pub fn same_cells(&self, other: &Game) -> bool {
+        match (&self.state, &other.state) {
+            (State::Packed(p), State::Reference(b)) | (State::Reference(b), State::Packed(p)) => {
+                <&[u8; 16]>::try_from(b.cells())
+                    .ok()
+                    .and_then(Packed::from_cells)
+                    == Some(*p)
+            }
+            _ => self.cells() == other.cells(),
+        }
+    }
+
     /// The stable state hash: FNV-1a 64 over the board side, the cells, the score and the
     /// move count (see [`crate::hash`] and docs/rules.md).
     pub fn state_hash(&self) -> u64 {
@@ -632,6 +647,35 @@ mod tests {
                     assert_eq!(observe(&fast), observe(&one), "{rules} seed {seed}");
                 }
             }
+        }
+    }
+
+    /// `same_cells` says what comparing `cells` says, across engines and games: the same
+    /// game on both engines after every move, and games of other seeds beside them.
+    #[test]
+    fn same_cells_compares_the_boards() {
+        for seed in 0..6 {
+            let moves = full_game(Rules::CLASSIC, seed);
+            let mut fast = Game::new(Rules::CLASSIC, seed).unwrap();
+            let mut reference = Game::with_engine(Rules::CLASSIC, seed, Engine::Reference).unwrap();
+            let mut other = Game::with_engine(Rules::CLASSIC, seed + 1, Engine::Reference).unwrap();
+            let mut unequal = 0;
+            for &d in &moves {
+                for (a, b) in [
+                    (&fast, &reference),
+                    (&reference, &fast),
+                    (&fast, &other),
+                    (&other, &fast),
+                ] {
+                    assert_eq!(a.same_cells(b), a.cells() == b.cells(), "seed {seed}");
+                }
+                unequal += usize::from(!fast.same_cells(&other));
+                fast.play(d).unwrap();
+                reference.play(d).unwrap();
+                let _ = other.play(d);
+            }
+            assert!(fast.same_cells(&reference));
+            assert!(unequal > 0);
         }
     }
 

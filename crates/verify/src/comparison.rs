@@ -1,0 +1,103 @@
+//! The fast and the reference engines compared move by move ([`EngineChoice::Both`]): an
+//! engine test run over a log.
+
+use twenty48_engine::{Direction, Engine, Game, Outcome, PlayError};
+use twenty48_movelog::checkpoint_hash;
+
+use crate::problem::Problem;
+#[cfg(doc)]
+use crate::replay::EngineChoice;
+use crate::replay::{check_claims, verify_on, Report};
+use crate::source::{Log, STRETCH};
+use crate::state::State;
+
+/// Both engines, in one pass: the fast engine verifies the log (every move, checkpoint and
+/// claim) while the reference engine plays beside it, compared after the opening and after
+/// every move. A problem with the log comes first: when the fast engine meets one, the log
+/// is verified again on it alone for the report one engine gives. Otherwise the first
+/// disagreement of the engines is the problem.
+pub(crate) fn verify_both(log: &impl Log) -> Report {
+    let (Ok(mut fast), Ok(mut reference)) = (
+        Game::with_engine(log.rules(), log.seed(), Engine::Fast),
+        Game::with_engine(log.rules(), log.seed(), Engine::Reference),
+    ) else {
+        return verify_on(log, Engine::Fast);
+    };
+    let (f, r) = (State::opening(&fast), State::opening(&reference));
+    let mut disagreement = (f != r).then_some((f, r));
+    let mut last = None;
+    let n = log.move_count();
+    let mut buffer = [Direction::Up; STRETCH];
+    for start in (0..n).step_by(STRETCH) {
+        let moves = log.moves_in(start..(start + STRETCH).min(n), &mut buffer);
+        for (i, &dir) in (start..).zip(moves) {
+            let move_number = i as u32 + 1;
+            let a = match fast.play(dir) {
+                Ok(a) if a.moved => a,
+                _ => return verify_on(log, Engine::Fast),
+            };
+            if disagreement.is_none() {
+                let b = reference.play(dir);
+                if !same(&fast, &a, &reference, &b) {
+                    disagreement = Some(describe(&fast, &a, &reference, &b, dir, move_number));
+                }
+            }
+            if let Some(logged) = log.checkpoint_after(move_number) {
+                if logged != checkpoint_hash(fast.state_hash()) {
+                    return verify_on(log, Engine::Fast);
+                }
+            }
+            if i + 1 == n {
+                last = Some(State::after(&fast, dir, &a));
+            }
+        }
+    }
+    let last = last.unwrap_or_else(|| State::opening(&fast));
+    let problem = check_claims(log, &fast, last.hash).or_else(|| {
+        disagreement.map(|(fast, reference)| Problem::EnginesDisagree {
+            move_number: reference.move_number,
+            fast: Box::new(fast),
+            reference: Box::new(reference),
+        })
+    });
+    Report {
+        moves_replayed: last.move_number,
+        last: Some(last),
+        problem,
+        complete: log.complete(),
+    }
+}
+
+/// Whether the engines agree after a move the fast one played with `a`: everything a
+/// [`State`] holds (the move's points, merges and spawn, then the board, score and status;
+/// the hash follows from the board, the score and the move count), without building one.
+fn same(fast: &Game, a: &Outcome, reference: &Game, b: &Result<Outcome, PlayError>) -> bool {
+    b.as_ref().is_ok_and(|b| {
+        (a.moved, a.gained, a.merges, a.spawn, a.status)
+            == (b.moved, b.gained, b.merges, b.spawn, b.status)
+            && fast.score() == reference.score()
+            && fast.move_count() == reference.move_count()
+            && fast.same_cells(reference)
+    })
+}
+
+/// The states of a disagreement after move `move_number` (towards `dir`): the fast
+/// engine's, then the reference engine's.
+fn describe(
+    fast: &Game,
+    a: &Outcome,
+    reference: &Game,
+    b: &Result<Outcome, PlayError>,
+    dir: Direction,
+    move_number: u32,
+) -> (State, State) {
+    let r = match b {
+        Ok(b) if b.moved => State::after(reference, dir, b),
+        // The reference engine refuses a move the fast one played.
+        _ => State {
+            move_number,
+            ..State::current(reference)
+        },
+    };
+    (State::after(fast, dir, a), r)
+}
