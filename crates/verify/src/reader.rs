@@ -228,7 +228,12 @@ mod tests {
     }
 
     fn log_bytes(moves: usize) -> Vec<u8> {
-        let dirs = [Direction::Left, Direction::Up, Direction::Right, Direction::Down];
+        let dirs = [
+            Direction::Left,
+            Direction::Up,
+            Direction::Right,
+            Direction::Down,
+        ];
         let moves: Vec<_> = (0..moves).map(|i| dirs[i % 4]).collect();
         // Moves past the game's end are not checked by encoding.
         MoveLog::from_moves(Rules::CLASSIC, 1, &moves, 16)
@@ -280,7 +285,10 @@ mod tests {
             (a.join("../b/./x.t48"), &two),
         ] {
             let log = reader.decode(&path).unwrap();
-            assert_eq!(log.move_count() as usize, if *expected == one { 5 } else { 9 });
+            assert_eq!(
+                log.move_count() as usize,
+                if *expected == one { 5 } else { 9 }
+            );
         }
         for path in [
             a.join("missing.t48"),
