@@ -4,8 +4,8 @@
 //! loops, no tables and nothing shared with the 4x4 bitboard in [`crate::bitboard`], which
 //! is tested against it. It slides two ways, each checked against the other on every line of
 //! four small exponents: [`Board::slide_with_events`] in one pass that reports each tile's
-//! travel, and [`Board::slide`] in three steps that branch little on the tiles (the one games
-//! use, so that comparing the engines move by move is not slow).
+//! travel, and (for the 4x4 board, on hosts) [`Board::slide`] in three steps that branch
+//! little on the tiles, so that comparing the engines move by move is not slow.
 
 use crate::direction::Direction;
 use crate::rules::MAX_SIZE;
@@ -210,9 +210,19 @@ impl Board {
         result
     }
 
-    /// Slides every line towards `dir`: the same result as [`Board::slide_with_events`],
-    /// reached in three plain steps per line that branch little on the tiles (so they run
-    /// fast), on a copy of the line taken from the wall outwards:
+    /// Slides every line towards `dir`, as [`Board::slide_with_events`] does. On hosts the
+    /// 4x4 board is slid in three plain steps per line that give the same result and run
+    /// faster there (firmware keeps the one slide, for size).
+    pub fn slide(&mut self, dir: Direction) -> Slide {
+        #[cfg(feature = "std")]
+        if self.size == 4 {
+            return self.slide_short_lines(dir, 4);
+        }
+        self.slide_reporting(dir, |_| {})
+    }
+
+    /// Slides every line of `n` cells (the board's side) towards `dir` in three plain steps
+    /// that branch little on the tiles, on a copy of the line taken from the wall outwards:
     ///
     /// 1. the tiles move to the wall, in order (the empty cells go to the far end);
     /// 2. from the wall outwards, a tile equal to the next one merges with it: it becomes
@@ -220,20 +230,11 @@ impl Board {
     ///    again;
     /// 3. the tiles move to the wall again, over the cells the merges emptied.
     ///
-    /// The line is written back, and the slide moved when any line changed.
-    pub fn slide(&mut self, dir: Direction) -> Slide {
-        // On hosts the 4x4 board gets a copy of the steps of its own, the line length known
-        // to the compiler (firmware keeps one copy, for size).
-        #[cfg(feature = "std")]
-        if self.size == 4 {
-            return self.slide_lines(dir, 4);
-        }
-        self.slide_lines(dir, self.size as usize)
-    }
-
-    /// [`Board::slide`] on lines of `n` cells (the board's side).
+    /// The line is written back, and the slide moved when any line changed. Steps 1 and 3
+    /// take `n - 1` passes of neighbour swaps: fast for short lines only.
     #[inline(always)]
-    fn slide_lines(&mut self, dir: Direction, n: usize) -> Slide {
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    fn slide_short_lines(&mut self, dir: Direction, n: usize) -> Slide {
         let mut result = Slide {
             moved: false,
             merged_value: 0,
@@ -299,13 +300,14 @@ impl Board {
 /// The first `n` cells of `line` with their tiles moved to the start, in order, and the empty
 /// cells after them: each pass takes every tile with an empty cell before it one or more
 /// cells towards the start, so `n - 1` passes take a tile from the far end to the start.
-/// (Cells are only swapped with their neighbours: the line can stay in registers.)
+/// Cells are only swapped with their neighbours, choosing values rather than branching (see
+/// [`Board::slide`]): a short line stays in registers.
 #[inline(always)]
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 fn to_wall(line: &[u8; MAX_SIZE as usize], n: usize) -> [u8; MAX_SIZE as usize] {
     let mut out = *line;
     for _ in 1..n {
         for i in 0..n - 1 {
-            // A swap when the cell is empty, written as values chosen (see `slide_lines`).
             let empty = out[i] == 0;
             out[i] = if empty { out[i + 1] } else { out[i] };
             out[i + 1] = if empty { 0 } else { out[i + 1] };
@@ -415,15 +417,20 @@ mod tests {
 
     /// The three-step slide and the one-pass slide with events agree on every line of four
     /// cells with exponents 0..=5 (most merges and gaps), each laid in every row and column
-    /// of a 4x4 board, and on random boards of every size.
+    /// of a 4x4 board, and on random boards of every size; `slide` is one of them.
     #[test]
     fn both_slides_agree() {
         let check = |b: Board| {
             for dir in Direction::ALL {
-                let (mut plain, mut with_events) = (b, b);
-                let s = plain.slide(dir);
+                let (mut short, mut with_events, mut plain) = (b, b, b);
+                let s = short.slide_short_lines(dir, b.size() as usize);
                 let e = with_events.slide_with_events(dir, &mut |_| {});
-                assert_eq!((plain, s), (with_events, e), "{dir} on {b:?}");
+                assert_eq!((short, s), (with_events, e), "{dir} on {b:?}");
+                assert_eq!(
+                    (plain.slide(dir), plain),
+                    (e, with_events),
+                    "{dir} on {b:?}"
+                );
             }
         };
         for code in 0..6u32.pow(4) {
