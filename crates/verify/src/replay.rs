@@ -1,10 +1,10 @@
 //! Replaying a log and verifying it.
 //!
-//! [`verify`] does per move only what the log asks for: the moves between two checkpoints are
+//! [`verify`] does per move only what the log asks for: the moves up to each checkpoint are
 //! played with [`Game::play_all`], the state hash is computed where a checkpoint or a claim
-//! needs it, and a [`State`] is built only at a checkpoint, at the end, or when a problem has
-//! to be described (then the stretch since the last checkpoint is played again, move by move
-//! up to the problem). [`replay`] is the move-by-move walk for callers that want every state.
+//! needs it, and a [`State`] is built only for the last move or when a problem has to be
+//! described (then the moves up to the one before it are played again from the start).
+//! [`replay`] is the move-by-move walk for callers that want every state.
 
 use core::ops::Range;
 
@@ -27,7 +27,7 @@ pub enum EngineChoice {
     /// The reference engine.
     Reference,
     /// Both, compared after every move: a test of the engines more than of the log. The log
-    /// is verified on the fast engine; then both engines replay it side by side.
+    /// is verified on the fast engine while the reference engine plays beside it.
     Both,
 }
 
