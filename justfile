@@ -50,7 +50,7 @@ test: setup setup-avr
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
     cargo test -q --manifest-path fuzz/Cargo.toml
-    cargo test -q -p twenty48-engine --features compact-rng
+    cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo mega && cargo mega1280
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
@@ -82,7 +82,7 @@ setup-avr:
 [doc("The AVR firmware under qemu-system-avr (both Megas), every game replayed on the host")]
 firmware-avr-test: setup-avr
     cd crates/firmware-avr && cargo mega-clippy -- -D warnings
-    cargo test -q -p twenty48-engine --features compact-rng
+    cargo test -q -p twenty48-engine --features compact-rng,compact-state
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test avr
 
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked

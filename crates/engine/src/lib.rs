@@ -39,6 +39,10 @@
 //! - `row-tables` (default): 64K-entry row and column tables (2.5 MB, built at compile time) for
 //!   the fast path; without it rows are slid by a short loop with the same results.
 //! - `defmt`: `defmt::Format` for the public types, for firmware logging.
+//! - `compact-rng`: spawns from a small ChaCha8 block function (the same keystream), for the
+//!   Arduino boards.
+//! - `compact-state`: every board on the reference engine, no bitboard code in the game (the
+//!   same games, move for move), for the Arduino boards' 8-bit CPU.
 #![no_std]
 #![deny(missing_docs)]
 
@@ -47,6 +51,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// With `compact-state` the game does not use the bitboard; it stays public for other users.
+#[cfg_attr(feature = "compact-state", allow(dead_code, unused_imports))]
 pub mod bitboard;
 mod direction;
 mod game;

@@ -6,6 +6,7 @@
 
 mod cells;
 mod outcome;
+#[cfg(not(feature = "compact-state"))]
 mod replay;
 
 pub use cells::{tile_value, Cells};
@@ -13,6 +14,7 @@ pub use outcome::{Engine, Outcome, PlayError, Refusal, Status};
 
 use core::fmt;
 
+#[cfg(not(feature = "compact-state"))]
 use crate::bitboard::{FastSlide, Packed, Wide};
 use crate::direction::{Direction, DirectionSet};
 use crate::hash;
@@ -23,8 +25,10 @@ use crate::spawn::{Spawn, SpawnRng};
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum State {
     /// 4x4 on the fast path.
+    #[cfg(not(feature = "compact-state"))]
     Packed(Packed),
     /// 4x4 on the fast path after a tile passed 2^15.
+    #[cfg(not(feature = "compact-state"))]
     Wide(Wide),
     /// Any size on the reference engine.
     Reference(reference::Board),
@@ -63,11 +67,15 @@ impl Game {
     /// A new game on the chosen engine.
     pub fn with_engine(rules: Rules, seed: u64, engine: Engine) -> Result<Game, RulesError> {
         rules.validate()?;
+        // Feature `compact-state`: every board on the reference engine (the same games).
+        #[cfg(not(feature = "compact-state"))]
         let state = if rules.size == 4 && engine == Engine::Fast {
             State::Packed(Packed(0))
         } else {
             State::Reference(reference::Board::empty(rules.size))
         };
+        #[cfg(feature = "compact-state")]
+        let state = State::Reference(reference::Board::empty(rules.size));
         let mut game = Game {
             rules,
             seed,
@@ -106,6 +114,7 @@ impl Game {
     fn spawn_counted(&mut self, always_two: bool) -> (Spawn, u32) {
         let four = self.rules.four_chance;
         match &mut self.state {
+            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => {
                 let empty = p.empty_count();
                 let (k, e) = self.rng.draw(empty, four, always_two);
@@ -117,6 +126,7 @@ impl Game {
                 };
                 (spawn, empty)
             }
+            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => {
                 let empty = w.empty_count();
                 let (k, e) = self.rng.draw(empty, four, always_two);
@@ -144,7 +154,9 @@ impl Game {
 
     fn is_stuck(&self) -> bool {
         match &self.state {
+            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => p.is_stuck(),
+            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => w.is_stuck(),
             State::Reference(b) => b.is_stuck(),
         }
@@ -218,6 +230,7 @@ impl Game {
     #[inline]
     fn slide(&mut self, dir: Direction) -> (bool, u64, u32) {
         match &mut self.state {
+            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => match p.slide(dir) {
                 FastSlide::Done {
                     board,
@@ -235,6 +248,7 @@ impl Game {
                     r
                 }
             },
+            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => w.slide(dir),
             State::Reference(b) => {
                 let s = b.slide(dir);
@@ -254,6 +268,7 @@ impl Game {
                 status: self.status,
             });
         }
+        #[cfg(not(feature = "compact-state"))]
         if let State::Packed(p) = self.state {
             if let Some(outcome) = self.play_packed(p, dir) {
                 return Ok(outcome);
@@ -294,11 +309,27 @@ impl Game {
     /// assert_eq!(game.move_count(), 1);
     /// ```
     pub fn play_all(&mut self, moves: &[Direction]) -> Result<(), Refusal> {
-        self.play_all_with(moves, Game::play_all_packed)
+        #[cfg(not(feature = "compact-state"))]
+        return self.play_all_with(moves, Game::play_all_packed);
+        #[cfg(feature = "compact-state")]
+        for (index, &direction) in moves.iter().enumerate() {
+            if self.status.is_finished() {
+                return Err(Refusal::Finished {
+                    index,
+                    status: self.status,
+                });
+            }
+            if !self.play(direction).is_ok_and(|o| o.moved) {
+                return Err(Refusal::NoMove { index, direction });
+            }
+        }
+        #[cfg(feature = "compact-state")]
+        Ok(())
     }
 
     /// The 4x4 fast path of [`Game::play`]; `None` when the slide overflows a nibble (the
     /// caller then takes the general path, which switches to the wide board).
+    #[cfg(not(feature = "compact-state"))]
     #[inline(always)]
     fn play_packed(&mut self, p: Packed, dir: Direction) -> Option<Outcome> {
         let FastSlide::Done {
@@ -392,7 +423,9 @@ impl Game {
     #[inline]
     fn max_after_merge(&self) -> u8 {
         match &self.state {
+            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => p.max_after_merge(self.max_exponent),
+            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => w.0.iter().copied().max().unwrap_or(0),
             State::Reference(b) => b.max_exponent(),
         }
@@ -404,7 +437,9 @@ impl Game {
             return false;
         }
         match &self.state {
+            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => p.can_slide(dir),
+            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => {
                 let mut c = *w;
                 c.slide(dir).0
@@ -415,6 +450,7 @@ impl Game {
 
     /// The moves that would change the board (empty once the game has ended).
     pub fn legal_moves(&self) -> DirectionSet {
+        #[cfg(not(feature = "compact-state"))]
         if let State::Packed(p) = self.state {
             if !self.status.is_finished() {
                 // All four slides at once; one past a nibble is a merge, so a move.
@@ -490,7 +526,9 @@ impl Game {
     pub fn cells(&self) -> Cells {
         let mut cells = [0u8; MAX_CELLS];
         match &self.state {
+            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => cells[..16].copy_from_slice(&p.cells()),
+            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => cells[..16].copy_from_slice(&w.0),
             State::Reference(b) => cells[..b.cells().len()].copy_from_slice(b.cells()),
         }
@@ -537,7 +575,9 @@ impl fmt::Debug for Game {
     }
 }
 
-#[cfg(test)]
+// The replay loops of the bitboard (none with `compact-state`, whose `play_all` is `play`
+// move by move).
+#[cfg(all(test, not(feature = "compact-state")))]
 mod tests {
     extern crate std;
 
