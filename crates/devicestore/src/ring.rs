@@ -25,14 +25,48 @@ pub(crate) struct Summary {
 /// Reads `count` sectors from physical index `first` on (wrapping at `sectors`) and calls
 /// `emit` with each game with a GAME record, in order, when it closes. `emit` returns `true`
 /// to stop. `in_progress`: the number of the game being written, if any.
+#[inline(always)]
 pub(crate) fn scan<F: NorFlash>(
     flash: &mut F,
     sectors: u32,
     first: u32,
     count: u32,
     in_progress: Option<u32>,
-    mut emit: impl FnMut(&GameEntry) -> bool,
+    emit: &mut dyn FnMut(&GameEntry) -> bool,
 ) -> Result<Summary, F::Error> {
+    let span = Span {
+        sectors,
+        first,
+        count,
+        in_progress,
+    };
+    scan_span(flash, &span, emit)
+}
+
+/// The sectors a scan reads, and the game being written.
+#[derive(Clone, Copy)]
+struct Span {
+    sectors: u32,
+    first: u32,
+    count: u32,
+    in_progress: Option<u32>,
+}
+
+/// [`scan`], with its arguments in a [`Span`]. One copy for every caller (`emit` a trait
+/// object, never inlined: code size on the 8-bit boards), and few enough argument bytes to
+/// travel in registers (the ATmega2560's LLVM misreads arguments passed on the stack).
+#[inline(never)]
+fn scan_span<F: NorFlash>(
+    flash: &mut F,
+    span: &Span,
+    emit: &mut dyn FnMut(&GameEntry) -> bool,
+) -> Result<Summary, F::Error> {
+    let Span {
+        sectors,
+        first,
+        count,
+        in_progress,
+    } = *span;
     let mut summary = Summary::default();
     let mut open: Option<GameEntry> = None;
     let mut stopped = false;
@@ -54,12 +88,12 @@ pub(crate) fn scan<F: NorFlash>(
             prev_seq = None;
             continue;
         };
-        if prev_seq.map(|p| p.wrapping_add(1)) != Some(seq) && close(&mut open, &mut emit) {
+        if prev_seq.map(|p| p.wrapping_add(1)) != Some(seq) && close(&mut open, emit) {
             return Ok(summary);
         }
         prev_seq = Some(seq);
         let mut first_record = true;
-        let w = walk(flash, index, |item| {
+        let w = walk(flash, index, &mut |item| {
             let number = match item {
                 Item::Game { record, .. } => record.number,
                 Item::Cont { record, .. } => record.number,
@@ -73,7 +107,7 @@ pub(crate) fn scan<F: NorFlash>(
                     record,
                     segment,
                 } => {
-                    if close(&mut open, &mut emit) {
+                    if close(&mut open, emit) {
                         stopped = true;
                         return Flow::Stop;
                     }
@@ -100,7 +134,7 @@ pub(crate) fn scan<F: NorFlash>(
                     }
                     // The game's earlier part is gone: skip its chunks.
                     _ => {
-                        if close(&mut open, &mut emit) {
+                        if close(&mut open, emit) {
                             stopped = true;
                             return Flow::Stop;
                         }
@@ -122,7 +156,7 @@ pub(crate) fn scan<F: NorFlash>(
                     }
                     // An END whose game is gone (or never seen): nothing to close.
                     _ => {
-                        if close(&mut open, &mut emit) {
+                        if close(&mut open, emit) {
                             stopped = true;
                             return Flow::Stop;
                         }
@@ -140,7 +174,7 @@ pub(crate) fn scan<F: NorFlash>(
             prev_seq = None;
         }
     }
-    close(&mut open, &mut emit);
+    close(&mut open, emit);
     Ok(summary)
 }
 

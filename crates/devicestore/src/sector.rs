@@ -100,11 +100,13 @@ pub(crate) struct Walk {
 }
 
 /// Reads sector `index`'s records from offset 16 in order, calling `visit` for each, until the
-/// end of the data, the sector's end, an invalid record, or the visitor stops.
+/// end of the data, the sector's end, an invalid record, or the visitor stops. One copy for
+/// every caller (`visit` a trait object, never inlined): code size on the 8-bit boards.
+#[inline(never)]
 pub(crate) fn walk<F: NorFlash>(
     flash: &mut F,
     index: u32,
-    mut visit: impl FnMut(Item) -> Flow,
+    visit: &mut dyn FnMut(Item) -> Flow,
 ) -> Result<Walk, F::Error> {
     let base = base::<F>(index);
     let size = sector_size::<F>();

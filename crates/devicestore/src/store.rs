@@ -109,11 +109,18 @@ impl<F: NorFlash> Store<F> {
         let Some(h) = head else {
             return Ok(store);
         };
-        let summary = ring::scan(&mut store.flash, sectors, h.index + 1, sectors, None, |g| {
-            store.counts.stored += 1;
-            store.counts.unpulled += u32::from(!g.acked);
-            false
-        })
+        let summary = ring::scan(
+            &mut store.flash,
+            sectors,
+            h.index + 1,
+            sectors,
+            None,
+            &mut |g| {
+                store.counts.stored += 1;
+                store.counts.unpulled += u32::from(!g.acked);
+                false
+            },
+        )
         .map_err(StoreError::Flash)?;
         store.next = store.next.max(summary.next_number);
         if let Some((index, w)) = summary.last {
@@ -297,7 +304,7 @@ impl<F: NorFlash> Store<F> {
                 loc.sector,
                 count,
                 in_progress,
-                |g| {
+                &mut |g| {
                     if seen {
                         found = Some(*g);
                         return true;
@@ -453,7 +460,7 @@ impl<F: NorFlash> Store<F> {
             h.index + 1 + from,
             self.sectors - from,
             in_progress,
-            |g| {
+            &mut |g| {
                 if g.number >= number {
                     found = Some(*g);
                 }
@@ -464,7 +471,7 @@ impl<F: NorFlash> Store<F> {
         Ok(found)
     }
 
-    fn scan_all(&mut self, emit: impl FnMut(&GameEntry) -> bool) -> Result<(), F> {
+    fn scan_all(&mut self, mut emit: impl FnMut(&GameEntry) -> bool) -> Result<(), F> {
         if let Some(h) = self.head {
             let in_progress = self.game_in_progress();
             ring::scan(
@@ -473,7 +480,7 @@ impl<F: NorFlash> Store<F> {
                 h.index + 1,
                 self.sectors,
                 in_progress,
-                emit,
+                &mut emit,
             )
             .map_err(StoreError::Flash)?;
         }
@@ -522,7 +529,7 @@ impl<F: NorFlash> Store<F> {
         if let Header::InUse { .. } = header {
             let in_progress = self.game_in_progress();
             let mut reclaimable = true;
-            sector::walk(&mut self.flash, target, |item| {
+            sector::walk(&mut self.flash, target, &mut |item| {
                 let keep = match item {
                     Item::Game { record, .. } => {
                         !record.acked || Some(record.number) == in_progress
@@ -543,7 +550,7 @@ impl<F: NorFlash> Store<F> {
             }
             // The target is the oldest sector: a scan of the store reads it first, from
             // nothing, just as a scan of it alone does.
-            ring::scan(&mut self.flash, self.sectors, target, 1, None, |g| {
+            ring::scan(&mut self.flash, self.sectors, target, 1, None, &mut |g| {
                 gone.stored += 1;
                 gone.unpulled += u32::from(!g.acked);
                 false
