@@ -26,6 +26,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
 }
 
 /// Answers one request.
+#[inline(never)]
 fn answer<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, request: Request) {
     match request {
         Request::Hello => device.hello(),
@@ -72,6 +73,7 @@ impl Pace {
 
 /// `{pull}` / `{pull all}`: pull begin, every stored game (oldest first, not the game in
 /// progress; with `all` the acknowledged ones too), pull done.
+#[inline(never)]
 fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
     let games = match device.store.counts() {
         Ok(c) if all => c.stored,
@@ -107,6 +109,7 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
 
 /// One stored game: its start frame, a move frame per stored move (score and hash from the
 /// replay), its end or partial frame.
+#[inline(never)]
 fn send_game<B: Board, F: NorFlash>(
     device: &mut Device<'_, B, F>,
     entry: &GameEntry,
@@ -119,7 +122,7 @@ fn send_game<B: Board, F: NorFlash>(
     pace.make_room(board, log);
     let start = log.start(&start_fields(log.dev(), entry));
     let number = entry.number;
-    let close = replay(store, entry, start, |dir, game| {
+    let close = replay(store, entry, start, &mut |dir, game| {
         if free_bytes() < LOG_CAPACITY / 2 {
             pace.make_room(board, log);
         }
@@ -137,24 +140,27 @@ fn start_fields(dev: u64, entry: &GameEntry) -> StartFields {
 
 /// Replays a stored game on the device engine, calling `on_move` after each move, and
 /// returns its closing frame: an end frame when the store has its END and every stored move
-/// replays, otherwise a partial frame of the moves that replayed. Never inlined: its two
-/// callers share one copy of the engine's move code (AVR flash).
+/// replays, otherwise a partial frame of the moves that replayed. Never inlined, and
+/// `on_move` a trait object: its two callers share one copy of it (AVR flash).
 #[inline(never)]
 fn replay<F: NorFlash>(
     store: &mut Store<F>,
     entry: &GameEntry,
     start: u32,
-    mut on_move: impl FnMut(Direction, &Game),
+    on_move: &mut dyn FnMut(Direction, &Game),
 ) -> Result<Close, StoreError<F::Error>> {
-    let mut game =
-        Game::new(entry.start.rules, entry.start.seed).map_err(|_| StoreError::Corrupt)?;
+    // Used where it was made (not moved out of the result: a copy costs AVR code and stack).
+    let mut made = Game::new(entry.start.rules, entry.start.seed);
+    let Ok(game) = &mut made else {
+        return Err(StoreError::Corrupt);
+    };
     let mut ok = true;
     store.read_moves(entry, |dir| {
         if !ok {
             return;
         }
         match game.play(dir) {
-            Ok(outcome) if outcome.moved => on_move(dir, &game),
+            Ok(outcome) if outcome.moved => on_move(dir, game),
             _ => ok = false,
         }
     })?;
@@ -175,6 +181,7 @@ fn replay<F: NorFlash>(
 
 /// `{ack N C}`: marks game `N` pulled if `C` is the check of its closing frame (recomputed
 /// by replaying it).
+#[inline(never)]
 fn ack<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, number: u32, claimed: u32) {
     let entry = match device.store.find_game(number) {
         Ok(Some(entry)) if entry.closing != Closing::InProgress => entry,
@@ -182,7 +189,7 @@ fn ack<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, number: u32, claime
         Err(_) => return device.log.error(ErrorCode::Store as u8, number),
     };
     let start = check::start(&start_fields(device.log.dev(), &entry));
-    let close = match replay(device.store, &entry, start, |_, _| {}) {
+    let close = match replay(device.store, &entry, start, &mut |_, _| {}) {
         Ok(close) => close,
         Err(_) => return device.log.error(ErrorCode::Store as u8, number),
     };

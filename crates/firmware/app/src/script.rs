@@ -76,6 +76,7 @@ impl Script {
         self.command(text)
     }
 
+    #[inline(never)]
     fn command(&mut self, text: &[u8]) -> Option<Input> {
         let mut words = text.split(|&b| b == b' ').filter(|w| !w.is_empty());
         match words.next() {
@@ -94,19 +95,27 @@ impl Script {
         }
     }
 
-    /// `{new ...}`'s keys; `None` when one is bad.
+    /// `{new ...}`'s keys; `None` when one is bad. Read as bytes (no UTF-8 check, no
+    /// `str::parse`: small code for the Arduino boards), with `str::parse`'s rules for the
+    /// numbers.
+    #[inline(never)]
     fn new_game<'a>(&mut self, words: impl Iterator<Item = &'a [u8]>) -> Option<Input> {
         self.default_seed += 1;
         let mut seed = self.default_seed;
         let mut rules = Rules::ARDUINO;
         let mut win: Option<u8> = None;
         for word in words {
-            let word = core::str::from_utf8(word).ok()?;
-            let (key, value) = word.split_once('=')?;
+            let eq = word.iter().position(|&b| b == b'=')?;
+            let (key, value) = (&word[..eq], &word[eq + 1..]);
             match key {
-                "seed" => seed = value.parse().ok()?,
-                "rules" => rules = Preset::from_name(value)?.rules(),
-                "win" => win = Some(value.parse().ok()?),
+                b"seed" => seed = decimal(value)?,
+                b"rules" => {
+                    rules = Preset::ALL
+                        .into_iter()
+                        .find(|p| p.name().as_bytes() == value)?
+                        .rules()
+                }
+                b"win" => win = Some(u8::try_from(decimal(value)?).ok()?),
                 _ => return None,
             }
         }
@@ -121,4 +130,21 @@ impl Script {
         }
         Some(Input::NewGame(GameSetup { rules, seed }))
     }
+}
+
+/// A decimal number as `str::parse::<u64>` reads it (an optional `+`, then at least one digit;
+/// `None` past `u64::MAX`).
+fn decimal(text: &[u8]) -> Option<u64> {
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() || value > u64::MAX / 10 {
+            return None;
+        }
+        value = (value * 10).checked_add(u64::from(b - b'0'))?;
+    }
+    Some(value)
 }

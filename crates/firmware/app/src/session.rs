@@ -39,9 +39,10 @@ pub(crate) struct Device<'a, B, F> {
     pub(crate) log: Log,
 }
 
-/// A game being played.
-struct Live {
-    game: Game,
+/// A game being played (the game itself stays where [`Game::new`] put it: on AVR a copy of
+/// its 216 bytes costs code and stack).
+struct Live<'g> {
+    game: &'g mut Game,
     number: u32,
     /// The check of its start frame.
     start: u32,
@@ -146,6 +147,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
     }
 
     /// `t48 hello`.
+    #[inline(never)]
     pub(crate) fn hello(&mut self) {
         let next = self.store.next_game_number();
         match self.store.counts() {
@@ -160,6 +162,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
 
     /// The store refused game `number` from move `at_move` on (move 0: the game was not
     /// started): a full frame, and the "Store full" screen for a while.
+    #[inline(never)]
     fn refused(&mut self, number: u32, at_move: u32, e: StoreError<F::Error>) {
         if !matches!(e, StoreError::Full) {
             defmt::warn!("t48 store error");
@@ -172,8 +175,10 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
 
     /// Plays one game, storing and logging its start, every move that changed the board, and
     /// its end.
+    #[inline(never)]
     fn play(&mut self, setup: GameSetup) -> Stop {
-        let game = match Game::new(setup.rules, setup.seed) {
+        let mut made = Game::new(setup.rules, setup.seed);
+        let game = match &mut made {
             Ok(game) => game,
             Err(_) => {
                 defmt::warn!("t48 rules refused");
@@ -205,13 +210,10 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
             if live.game.status().is_finished() {
                 let result = live.game.status() as u8;
                 self.close(&mut live, result);
-                self.finish(&live.game);
+                self.finish(live.game);
                 return Stop::Finished;
             }
-            self.board.show(&Screen::Board {
-                cells: live.game.cells().into(),
-                score: live.game.score(),
-            });
+            self.show_board(live.game);
             match self.input() {
                 Input::Press(dir) => {
                     let Ok(outcome) = live.game.play(dir) else {
@@ -227,7 +229,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
                             self.refused(live.number, seq, e);
                         }
                     }
-                    self.log.moved(live.number, dir, &live.game);
+                    self.log.moved(live.number, dir, live.game);
                 }
                 Input::NewGame(next) => {
                     // Abandoned: result 0.
@@ -247,6 +249,7 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
 
     /// Stores the end of the game (`result` 0 abandoned, 1 won, 2 over), then sends its end
     /// frame.
+    #[inline(never)]
     fn close(&mut self, live: &mut Live, result: u8) {
         if self.store.game_in_progress() == Some(live.number) {
             // Also when the game was cut short by a full store: that ends it in the store
@@ -270,12 +273,19 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
         self.flush();
     }
 
-    /// The screens after a game: the result, then the final score.
-    fn finish(&mut self, game: &Game) {
+    /// The game screen of `game`.
+    #[inline(never)]
+    fn show_board(&mut self, game: &Game) {
         self.board.show(&Screen::Board {
             cells: game.cells().into(),
             score: game.score(),
         });
+    }
+
+    /// The screens after a game: the result, then the final score.
+    #[inline(never)]
+    fn finish(&mut self, game: &Game) {
+        self.show_board(game);
         self.flush();
         self.board.show(&Screen::Result {
             won: game.status() == Status::Won,
