@@ -41,6 +41,26 @@ impl Frame {
         self.bytes[y * ROW_BYTES + x / 8] & (0x80 >> (x % 8)) != 0
     }
 
+    /// Row `y` of the panel, to change it.
+    pub(crate) fn row_mut(&mut self, y: usize) -> &mut [u8] {
+        &mut self.bytes[y * ROW_BYTES..(y + 1) * ROW_BYTES]
+    }
+
+    /// The byte and bit of screen pixel (x, y) (inside the panel), rotation applied.
+    fn bit(&self, mut x: usize, mut y: usize) -> (usize, u8) {
+        if self.rotated {
+            x = WIDTH - 1 - x;
+            y = HEIGHT - 1 - y;
+        }
+        (y * ROW_BYTES + x / 8, 0x80 >> (x % 8))
+    }
+
+    /// Turns on screen pixel (x, y) (inside the panel).
+    pub(crate) fn set_on(&mut self, x: usize, y: usize) {
+        let (byte, bit) = self.bit(x, y);
+        self.bytes[byte] |= bit;
+    }
+
     /// Turns every pixel off.
     pub fn clear_all(&mut self) {
         self.bytes = [0; ROW_BYTES * HEIGHT];
@@ -65,17 +85,12 @@ impl DrawTarget for Frame {
             if p.x < 0 || p.y < 0 || p.x >= WIDTH as i32 || p.y >= HEIGHT as i32 {
                 continue;
             }
-            let (mut x, mut y) = (p.x as usize, p.y as usize);
-            if self.rotated {
-                x = WIDTH - 1 - x;
-                y = HEIGHT - 1 - y;
-            }
-            let byte = &mut self.bytes[y * ROW_BYTES + x / 8];
-            let bit = 0x80 >> (x % 8);
+            let (x, y) = (p.x as usize, p.y as usize);
             if color.is_on() {
-                *byte |= bit;
+                self.set_on(x, y);
             } else {
-                *byte &= !bit;
+                let (byte, bit) = self.bit(x, y);
+                self.bytes[byte] &= !bit;
             }
         }
         Ok(())

@@ -9,6 +9,9 @@
 //! - [`St7920`] sends frames to an ST7920 (LCD12864) in serial mode through a [`Link`] (three
 //!   SPI bytes per byte, each followed by the controller's execution time), and after the
 //!   first frame only the rows and 16-pixel words that changed.
+//! - [`Screen::raster`] draws the same pixels with the crate's own small renderer, from glyph
+//!   tables (program memory on AVR), into a [`Frame`] or a [`Band`] of rows at a time, which
+//!   [`St7920::update_band`] sends: the AVR boards' path, with one frame of RAM.
 //!
 //! ```
 //! use twenty48_panel::{Frame, Link, Screen, St7920};
@@ -31,11 +34,15 @@
 //! ```
 #![no_std]
 #![deny(missing_docs)]
+// `lpm` (glyph tables in program memory) on AVR.
+#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
 
 mod frame;
+mod raster;
 mod screen;
 mod st7920;
 
 pub use frame::{Frame, HEIGHT, WIDTH};
+pub use raster::{Band, Pixels, BAND_ROWS};
 pub use screen::{Grid, Screen, CELL_PX};
 pub use st7920::{Link, St7920, BYTE_US, CLEAR_US, EXEC_US, POWER_ON_US, SPI_HZ};

@@ -10,6 +10,7 @@
 //! words of 16 pixels; horizontal words 0-7 are the upper 32 rows, 8-15 the lower 32.
 
 use crate::frame::{Frame, HEIGHT, ROW_BYTES};
+use crate::raster::{Band, BAND_ROWS};
 
 /// The SPI clock the board is expected to run (the datasheet's serial clock period is at
 /// least 400 ns at 5 V; 1 MHz leaves margin at 3.3 V as well).
@@ -92,27 +93,40 @@ impl St7920 {
         self.send_rows(link, frame, false)
     }
 
+    /// Sends what differs between the rows of `band` and what the panel shows, exactly as
+    /// [`St7920::update`] sends those rows of a whole frame (the AVR boards raster a screen
+    /// band by band, bands in order, so the stream is the same as for the whole frame).
+    pub fn update_band(&mut self, link: &mut impl Link, band: &Band) -> usize {
+        let first = band.first();
+        (first..first + BAND_ROWS)
+            .map(|y| self.send_row(link, y, band.row(y), false))
+            .sum()
+    }
+
     fn send_rows(&mut self, link: &mut impl Link, frame: &Frame, all: bool) -> usize {
-        let mut sent = 0;
-        for y in 0..HEIGHT {
-            let new = frame.row(y);
-            let old = self.shown.row(y);
-            let differs = |w: &usize| all || new[2 * w..2 * w + 2] != old[2 * w..2 * w + 2];
-            let words = ROW_BYTES / 2;
-            let Some(first) = (0..words).find(differs) else {
-                continue;
-            };
-            let last = (0..words).rev().find(differs).unwrap_or(first);
-            let vertical = (y % 32) as u8;
-            let horizontal = ((y / 32) * 8 + first) as u8;
-            instruction(link, 0x80 | vertical, EXEC_US);
-            instruction(link, 0x80 | horizontal, EXEC_US);
-            for &b in &new[2 * first..2 * last + 2] {
-                byte(link, SYNC_DATA, b, EXEC_US);
-            }
-            sent += 2 + 2 * (last - first + 1);
+        (0..HEIGHT)
+            .map(|y| self.send_row(link, y, frame.row(y), all))
+            .sum()
+    }
+
+    /// Sends panel row `y` as `new` holds it (every word if `all`, else the words from the
+    /// first changed one to the last); the panel then shows it.
+    fn send_row(&mut self, link: &mut impl Link, y: usize, new: &[u8], all: bool) -> usize {
+        let old = self.shown.row(y);
+        let differs = |w: &usize| all || new[2 * w..2 * w + 2] != old[2 * w..2 * w + 2];
+        let words = ROW_BYTES / 2;
+        let Some(first) = (0..words).find(differs) else {
+            return 0;
+        };
+        let last = (0..words).rev().find(differs).unwrap_or(first);
+        let vertical = (y % 32) as u8;
+        let horizontal = ((y / 32) * 8 + first) as u8;
+        instruction(link, 0x80 | vertical, EXEC_US);
+        instruction(link, 0x80 | horizontal, EXEC_US);
+        for &b in &new[2 * first..2 * last + 2] {
+            byte(link, SYNC_DATA, b, EXEC_US);
         }
-        self.shown = frame.clone();
-        sent
+        self.shown.row_mut(y).copy_from_slice(new);
+        2 + 2 * (last - first + 1)
     }
 }

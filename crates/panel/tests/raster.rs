@@ -1,0 +1,192 @@
+//! The panel's own renderer ([`Screen::raster`], what the AVR boards draw with) against the
+//! embedded-graphics one ([`Screen::draw`], what the Nano draws with): the same frame bytes
+//! for every screen, and, sent band by band, the same SPI stream into the ST7920 model as
+//! the whole frame sent by [`St7920::update`].
+
+// The model is shared with screens.rs, which uses the rest of it.
+#[allow(dead_code)]
+mod model;
+
+use model::Model;
+use twenty48_engine::{Direction, Game, Preset};
+use twenty48_panel::{Band, Frame, Grid, Link, Screen, St7920, BAND_ROWS, SPI_HZ};
+
+/// What a driver sent: every three-byte unit and every wait, in order.
+#[derive(Default, PartialEq, Debug)]
+struct Recording(Vec<([u8; 3], u32)>);
+
+impl Link for Recording {
+    fn send(&mut self, bytes: &[u8; 3]) {
+        self.0.push((*bytes, 0));
+    }
+    fn delay_us(&mut self, us: u32) {
+        self.0.push(([0; 3], us));
+    }
+}
+
+/// A small generator for test values (no `rand` needed).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Every screen the devices show, and boards of every size with tiles up to 2^20 and scores
+/// up to u64::MAX.
+fn screens() -> Vec<Screen> {
+    let mut all = vec![
+        Screen::Result { won: true },
+        Screen::Result { won: false },
+        Screen::StoreFull,
+        Screen::FinalScore { score: 0 },
+        Screen::FinalScore { score: 20_316 },
+        Screen::FinalScore { score: u64::MAX },
+        Screen::Fault {
+            what: "flash store",
+        },
+        Screen::Fault {
+            what: "clocks é\u{1}",
+        },
+    ];
+    for choosable in [false, true] {
+        for rules in [
+            "classic",
+            "arduino",
+            "console",
+            "custom",
+            "a-name-longer-than-24-bytes",
+        ] {
+            all.push(Screen::Start { rules, choosable });
+        }
+    }
+    let mut rng = Lcg(7);
+    for size in 2..=8u8 {
+        for _ in 0..12 {
+            let n = size as usize * size as usize;
+            let cells: Vec<u8> = (0..n).map(|_| rng.next(21) as u8).collect();
+            let score = match rng.next(3) {
+                0 => rng.next(10_000),
+                1 => rng.next(u64::MAX),
+                _ => u64::MAX,
+            };
+            all.push(Screen::Board {
+                cells: Grid::new(size, &cells).unwrap(),
+                score,
+            });
+        }
+    }
+    // Every tile alone, on the 4x4 board.
+    for e in 0..=20u8 {
+        all.push(Screen::Board {
+            cells: Grid::new(4, &[e; 16]).unwrap(),
+            score: 1u64 << e.min(63),
+        });
+    }
+    all
+}
+
+#[test]
+fn raster_draws_the_pixels_of_draw_for_every_screen() {
+    for rotated in [false, true] {
+        for screen in screens() {
+            let mut drawn = Frame::new(rotated);
+            screen.draw(&mut drawn).unwrap();
+            let mut rastered = Frame::new(rotated);
+            screen.raster(&mut rastered);
+            for y in 0..64 {
+                assert_eq!(
+                    rastered.row(y),
+                    drawn.row(y),
+                    "{screen:?}, rotated {rotated}, row {y}"
+                );
+            }
+        }
+    }
+}
+
+/// Sends `screen` band by band, as the AVR boards do.
+fn send_in_bands(lcd: &mut St7920, link: &mut impl Link, screen: &Screen) -> usize {
+    let mut sent = 0;
+    for first in (0..64).step_by(BAND_ROWS) {
+        let mut band = Band::new(true, first);
+        screen.raster(&mut band);
+        sent += lcd.update_band(link, &band);
+    }
+    sent
+}
+
+/// The whole sequence of a few games' screens, as a device shows them.
+fn session() -> Vec<Screen> {
+    let mut shown = Vec::new();
+    for (preset, seed) in [(Preset::Arduino, 42), (Preset::Classic, 7)] {
+        shown.push(Screen::Start {
+            rules: preset.name(),
+            choosable: false,
+        });
+        let mut game = Game::new(preset.rules(), seed).unwrap();
+        for (i, dir) in Direction::ALL.iter().cycle().take(400).enumerate() {
+            if game.status().is_finished() {
+                break;
+            }
+            if game.play(*dir).is_ok_and(|o| o.moved) || i == 0 {
+                shown.push(Screen::Board {
+                    cells: game.cells().into(),
+                    score: game.score(),
+                });
+            }
+        }
+        shown.push(Screen::Result { won: false });
+        shown.push(Screen::FinalScore {
+            score: game.score(),
+        });
+    }
+    shown.extend(screens());
+    shown
+}
+
+#[test]
+fn bands_send_the_stream_of_whole_frames() {
+    let (mut whole, mut banded) = (Recording::default(), Recording::default());
+    let mut lcd_whole = St7920::init(&mut whole);
+    let mut lcd_banded = St7920::init(&mut banded);
+    for screen in session() {
+        let mut frame = Frame::new(true);
+        screen.draw(&mut frame).unwrap();
+        let a = lcd_whole.update(&mut whole, &frame);
+        let b = send_in_bands(&mut lcd_banded, &mut banded, &screen);
+        assert_eq!(a, b, "{screen:?}");
+        assert_eq!(whole, banded, "{screen:?}");
+        assert!(lcd_banded.shown() == lcd_whole.shown());
+    }
+    assert!(
+        whole.0.len() > 10_000,
+        "the session sends little: {}",
+        whole.0.len()
+    );
+}
+
+#[test]
+fn the_model_shows_every_screen_sent_in_bands() {
+    let mut model = Model::new(SPI_HZ);
+    let mut lcd = St7920::init(&mut model);
+    for screen in session() {
+        send_in_bands(&mut lcd, &mut model, &screen);
+        let mut frame = Frame::new(true);
+        screen.draw(&mut frame).unwrap();
+        for y in 0..64 {
+            for x in 0..128 {
+                assert_eq!(
+                    model.pixel(x, y),
+                    frame.panel_pixel(x, y),
+                    "{screen:?} ({x}, {y})"
+                );
+            }
+        }
+    }
+}
