@@ -2,12 +2,19 @@
 //! (paced to the datasheet, redrawing only the 16-pixel words that changed; the panel
 //! crate's tests check its bytes against a model of the controller).
 //!
+//! Screens are drawn with the panel's own renderer (`Screen::raster`: glyph tables in program
+//! memory, read with `lpm`; no embedded-graphics on AVR) into a band of 8 rows at a time,
+//! which the driver sends before the next band is drawn: the driver's frame of what the panel
+//! shows (1 KB) and the 128-byte band are the LCD's RAM. The panel crate's tests check that
+//! band by band the driver sends the very bytes it sends for the whole frame.
+//!
 //! SPI master, mode 3, MSB first, clk/16 = 1 MHz (the driver's `SPI_HZ`). The panel's chip
 //! select is its RS pin, active high, raised around each three-byte unit; its reset is held
-//! low for 100 µs before the initialisation.
+//! low for 100 µs before the initialisation. Under QEMU (no SPI there: its registers read 0)
+//! the same code runs, with every wait skipped and the wait for each byte bounded.
 
 use twenty48_firmware_app::Screen;
-use twenty48_panel::{Frame, Link, St7920};
+use twenty48_panel::{Band, Link, St7920, BAND_ROWS, HEIGHT};
 
 use crate::clock;
 use crate::regs::{Pin, Reg};
@@ -20,6 +27,9 @@ const SPDR: Reg = Reg(0x4E);
 const SPCR_MODE3_1MHZ: u8 = (1 << 6) | (1 << 4) | (1 << 3) | (1 << 2) | 0b01;
 /// SPSR: the transfer is complete.
 const SPIF: u8 = 1 << 7;
+/// Polls of SPIF before a byte counts as sent: a byte takes 128 CPU cycles at clk/16, a
+/// poll at least 4, so a real SPI finishes long before; QEMU's never sets SPIF.
+const SPIF_POLLS: u8 = 255;
 
 /// The pins of the panel and of the chip's SPI.
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +50,8 @@ pub struct LcdPins {
 /// The wire to the panel: the SPI with the chip select, and Timer1 to wait on.
 struct Wire {
     cs: Pin,
+    /// QEMU: no waits.
+    emulated: bool,
 }
 
 impl Link for Wire {
@@ -47,28 +59,31 @@ impl Link for Wire {
         self.cs.set(true);
         for &b in bytes {
             SPDR.write(b);
-            while SPSR.read() & SPIF == 0 {}
+            let mut polls = 0;
+            while SPSR.read() & SPIF == 0 && polls < SPIF_POLLS {
+                polls += 1;
+            }
         }
         self.cs.set(false);
     }
 
     fn delay_us(&mut self, us: u32) {
-        clock::wait_us(us);
+        if !self.emulated {
+            clock::wait_us(us);
+        }
     }
 }
 
-/// The display: the driver, what it shows, and a frame to draw the next screen in (2 KB of
-/// RAM in all: more than an Uno can spare).
+/// The display: the driver (with its frame of what the panel shows) and the wire.
 pub struct Lcd {
     wire: Wire,
     driver: St7920,
-    frame: Frame,
 }
 
 impl Lcd {
     /// Sets the pins up, resets and initialises the panel (about 0.3 s; needs
-    /// [`clock::init`] first).
-    pub fn new(pins: &LcdPins) -> Lcd {
+    /// [`clock::init`] first). `emulated`: under QEMU, no waits.
+    pub fn new(pins: &LcdPins, emulated: bool) -> Lcd {
         pins.ss.output(true);
         pins.cs.output(false);
         pins.mosi.output(false);
@@ -76,21 +91,23 @@ impl Lcd {
         pins.reset.output(false);
         SPCR.write(SPCR_MODE3_1MHZ);
         SPSR.write(0); // no double speed
-        clock::wait_us(100);
+        let mut wire = Wire {
+            cs: pins.cs,
+            emulated,
+        };
+        wire.delay_us(100);
         pins.reset.set(true);
-        let mut wire = Wire { cs: pins.cs };
         let driver = St7920::init(&mut wire);
-        Lcd {
-            wire,
-            driver,
-            // The panel is mounted rotated 180 degrees: drawn flipped.
-            frame: Frame::new(true),
-        }
+        Lcd { wire, driver }
     }
 
-    /// Draws a screen and sends what changed.
+    /// Draws a screen band by band and sends what changed.
     pub fn show(&mut self, screen: &Screen) {
-        let _ = screen.draw(&mut self.frame);
-        self.driver.update(&mut self.wire, &self.frame);
+        for first in (0..HEIGHT).step_by(BAND_ROWS) {
+            // The panel is mounted rotated 180 degrees: drawn flipped.
+            let mut band = Band::new(true, first);
+            screen.raster(&mut band);
+            self.driver.update_band(&mut self.wire, &band);
+        }
     }
 }

@@ -97,8 +97,8 @@ pub const MEGA_LCD: LcdPins = LcdPins {
 struct AvrBoard<'a, const LCD: bool> {
     script: Script,
     buttons: Buttons,
-    /// The LCD when `LCD` (none under QEMU). `LCD` false keeps the screens' code out of
-    /// the program.
+    /// The LCD when `LCD` (under QEMU too: the same drawing, the SPI writes go nowhere).
+    /// `LCD` false keeps the screens' code out of the program.
     lcd: Option<&'a mut Lcd>,
     /// QEMU: no EEPROM, no buttons, no screen, no waiting.
     emulated: bool,
@@ -187,17 +187,27 @@ fn device_id<const SECTOR: usize, const LCD: bool>(
 /// after them keeps the board's id. The LCD (its frames on this function's stack) if `LCD`.
 #[inline(never)]
 fn run_on_eeprom<const SECTOR: usize, const LCD: bool>(chip: &Chip, len: u16) {
-    let mut lcd = if LCD { Some(Lcd::new(&chip.lcd)) } else { None };
+    let mut lcd = if LCD {
+        Some(Lcd::new(&chip.lcd, false))
+    } else {
+        None
+    };
     let mut board = AvrBoard::<LCD>::new(chip, false, lcd.as_mut());
     let id = device_id::<SECTOR, LCD>(&mut board, chip, len);
     play(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
     end(&mut board);
 }
 
-/// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM, no LCD).
+/// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM; the LCD
+/// drawn if `LCD`, with no waits, into an SPI that is not there).
 #[inline(never)]
-fn run_on_ram<const SECTOR: usize, const RAM: usize>(chip: &Chip) {
-    let mut board = AvrBoard::<false>::new(chip, true, None);
+fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool>(chip: &Chip) {
+    let mut lcd = if LCD {
+        Some(Lcd::new(&chip.lcd, true))
+    } else {
+        None
+    };
+    let mut board = AvrBoard::<LCD>::new(chip, true, lcd.as_mut());
     let mut buf = [0u8; RAM];
     play(
         &mut board,
@@ -246,8 +256,8 @@ impl<'a, const LCD: bool> AvrBoard<'a, LCD> {
 
 /// Runs the board: the store in the first `EEPROM` bytes of EEPROM in `SECTOR`-byte sectors
 /// and the board's id in the sector after them (under QEMU: the store in `RAM` bytes of RAM,
-/// the id [`Chip::device_id`]). `LCD`: drive the LCD (a chip with the RAM for it; never
-/// under QEMU). Returns only under QEMU's script end (`q`): the log then says
+/// the id [`Chip::device_id`]). `LCD`: drive the LCD (a chip with the RAM for it; under
+/// QEMU the drawing runs and its SPI writes go nowhere). Returns only under QEMU's script end (`q`): the log then says
 /// `t48 avr end` and the chip idles.
 pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize, const LCD: bool>(
     chip: &Chip,
@@ -258,7 +268,7 @@ pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize, const LCD
     if flash::present() {
         run_on_eeprom::<SECTOR, LCD>(chip, EEPROM);
     } else {
-        run_on_ram::<SECTOR, RAM>(chip);
+        run_on_ram::<SECTOR, RAM, LCD>(chip);
     }
     idle()
 }

@@ -12,11 +12,9 @@ pub const EEPROM: u16 = 4096 - SECTOR as u16;
 /// needs most of the other 7 KB for its own stack).
 pub const RAM: usize = 1024;
 
-/// Not yet: with the screens linked their fonts take 3.2 KB of RAM (.data: AVR constants
-/// live in RAM) and the driver's frames 2 KB, past the Mega's 8 KB with the application's
-/// stack; and embedded-graphics' text layout takes stack arguments, which the ATmega2560
-/// misreads (docs/firmware.md).
-pub const LCD: bool = false;
+/// The LCD is on: the screens drawn by the panel crate's own renderer from glyph tables in
+/// program memory, a band of 8 rows at a time (RAM: the driver's 1 KB frame and the band).
+pub const LCD: bool = true;
 
 /// A Mega whose id under QEMU is `device_id` (its low 16 bits the chip's number).
 pub const fn chip(device_id: u64) -> Chip {
