@@ -61,7 +61,9 @@ fn adc() -> u16 {
     u16::from_le_bytes([lo, hi])
 }
 
-/// SplitMix64's finaliser: spreads every input bit over the output.
+/// SplitMix64's finaliser: spreads every input bit over the output. Out of line: one copy
+/// of its 64-bit multiplies (AVR code size).
+#[inline(never)]
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -9,8 +9,9 @@
 //! ([`Chip`]) and call [`start`].
 //!
 //! Under QEMU (`qemu-system-avr -M mega2560` / `-M uno`), which has no EEPROM, no GPIO and
-//! no SPI, the board sees the EEPROM missing: the store lives in RAM, the buttons and the
-//! LCD are left alone and pauses return at once. When the script ends (`q`) the firmware
+//! no SPI, the board sees the EEPROM missing: the store lives in RAM, the buttons are left
+//! alone, the LCD is drawn with no waits (its SPI writes go nowhere) and pauses return at
+//! once. When the script ends (`q`) the firmware
 //! logs `t48 avr end` and stops; QEMU cannot exit by itself, so the test stops it there.
 #![no_std]
 #![deny(missing_docs)]

@@ -64,7 +64,7 @@ static UNO: Chip = Chip {
     },
 };
 
-/// The driver keeps two 1 KB frames; the Uno has 2 KB of RAM in all.
+/// Off: the driver's 1 KB frame does not fit beside the application in the Uno's 2 KB of RAM.
 const LCD: bool = false;
 
 #[avr_device::entry]
