@@ -575,9 +575,10 @@ impl fmt::Debug for Game {
     }
 }
 
+#[cfg(test)]
 // The replay loops of the bitboard (none with `compact-state`, whose `play_all` is `play`
 // move by move).
-#[cfg(all(test, not(feature = "compact-state")))]
+#[cfg(not(feature = "compact-state"))]
 mod tests {
     extern crate std;
 
