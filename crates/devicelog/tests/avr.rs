@@ -24,6 +24,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use twenty48_devicelog::{check, decode_capture, Capture, DamageKind};
+use twenty48_deviceproto::Crc32;
+use twenty48_panel::{Band, Grid, Screen, BAND_ROWS};
 
 /// How long one QEMU session may take before the test gives up on it.
 const SESSION_LIMIT: Duration = Duration::from_secs(120);
@@ -179,6 +181,7 @@ fn games_equal_the_host_replays(avr: &Avr) -> usize {
     );
     assert!(decoded.damage.is_empty(), "{:?}", decoded.damage);
     stack_kept_off_the_static_data(avr, &decoded);
+    lcd_draws_as_the_host(&decoded);
     let games = &decoded.games;
     // Every game live, then again from the store's pull reply (the first and the fourth
     // are won within their presses and a start-screen game follows each).
@@ -217,6 +220,47 @@ fn stack_kept_off_the_static_data(avr: &Avr, decoded: &Capture) {
         avr.machine
     );
     assert!(peak < room, "the stack reached the static data: {text}");
+}
+
+/// The firmware's `t48 avr lcd start= board=`: the CRC-32 of two screens as its LCD code
+/// rasters them (glyph tables read from program memory with `lpm`, on the AVR CPU), against
+/// the panel crate's renderer on the host (crates/panel/tests/raster.rs checks that one
+/// against embedded-graphics). The screens are `lcd::check_screens` in the firmware.
+fn lcd_draws_as_the_host(decoded: &Capture) {
+    let text = decoded
+        .messages
+        .iter()
+        .map(|m| m.text.as_str())
+        .find(|t| t.starts_with("t48 avr lcd"))
+        .expect("the firmware reports its LCD check");
+    let field = |name: &str| -> u32 {
+        text.split_whitespace()
+            .find_map(|w| w.strip_prefix(name))
+            .and_then(|v| v.parse().ok())
+            .expect("a number")
+    };
+    let check = |screen: &Screen| {
+        let mut crc = Crc32::new();
+        for first in (0..64).step_by(BAND_ROWS) {
+            let mut band = Band::new(true, first);
+            screen.raster(&mut band);
+            for y in first..first + BAND_ROWS {
+                crc.update(band.row(y));
+            }
+        }
+        crc.finish()
+    };
+    let tiles = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20];
+    let start = Screen::Start {
+        rules: "arduino",
+        choosable: false,
+    };
+    let board = Screen::Board {
+        cells: Grid::new(4, &tiles).unwrap(),
+        score: 1_234_567_890,
+    };
+    assert_eq!(field("start="), check(&start), "the start screen: {text}");
+    assert_eq!(field("board="), check(&board), "the board screen: {text}");
 }
 
 /// Damaged copies of a session's capture: reported, never a wrong game.

@@ -13,6 +13,8 @@
 //! low for 100 µs before the initialisation. Under QEMU (no SPI there: its registers read 0)
 //! the same code runs, with every wait skipped and the wait for each byte bounded.
 
+use twenty48_firmware_app::deviceproto::Crc32;
+use twenty48_firmware_app::screen::Grid;
 use twenty48_firmware_app::Screen;
 use twenty48_panel::{Band, Link, St7920, BAND_ROWS, HEIGHT};
 
@@ -109,5 +111,44 @@ impl Lcd {
             screen.raster(&mut band);
             self.driver.update_band(&mut self.wire, &band);
         }
+    }
+}
+
+/// The CRC-32 of a screen as this renderer draws it: the 64 panel rows in order, rotated as
+/// mounted. The QEMU test compares it with the host's renderer, which checks the glyph
+/// tables read from program memory with `lpm` on the chip's own code.
+pub fn screen_check(screen: &Screen) -> u32 {
+    let mut crc = Crc32::new();
+    for first in (0..HEIGHT).step_by(BAND_ROWS) {
+        let mut band = Band::new(true, first);
+        screen.raster(&mut band);
+        for y in first..first + BAND_ROWS {
+            crc.update(band.row(y));
+        }
+    }
+    crc.finish()
+}
+
+/// The screens of [`self_check`]: the start screen (the large and small fonts, a frame)
+/// and a board with tiles of one to six digits and `^20` (the tiny font) and a long score.
+pub fn check_screens() -> Option<[Screen; 2]> {
+    let tiles = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20];
+    Some([
+        Screen::Start {
+            rules: "arduino",
+            choosable: false,
+        },
+        Screen::Board {
+            cells: Grid::new(4, &tiles)?,
+            score: 1_234_567_890,
+        },
+    ])
+}
+
+/// Logs `t48 avr lcd start= board=`: [`screen_check`] of the [`check_screens`].
+pub fn self_check() {
+    if let Some([start, board]) = check_screens() {
+        let (start, board) = (screen_check(&start), screen_check(&board));
+        defmt::info!("t48 avr lcd start={=u32} board={=u32}", start, board);
     }
 }

@@ -208,6 +208,9 @@ fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool>(chip: &Chi
     } else {
         None
     };
+    if LCD {
+        lcd::self_check();
+    }
     let mut board = AvrBoard::<LCD>::new(chip, true, lcd.as_mut());
     let mut buf = [0u8; RAM];
     play(
