@@ -543,6 +543,7 @@ impl Game {
     /// the engines move by move.
     pub fn same_cells(&self, other: &Game) -> bool {
         match (&self.state, &other.state) {
+            #[cfg(not(feature = "compact-state"))]
             (State::Packed(p), State::Reference(b)) | (State::Reference(b), State::Packed(p)) => {
                 <&[u8; 16]>::try_from(b.cells())
                     .ok()
