@@ -2,14 +2,14 @@
 //! path ([`Packed`] slides), scored by a per-line heuristic at its leaves.
 //!
 //! Everything is integer arithmetic in a fixed order, so a search gives the same move on
-//! every machine: values are `i64`, a spawn's probability is a fraction of 2^32, the cache
-//! of evaluated positions is only looked up (never iterated) and is emptied before each
-//! move.
+//! every machine: values are `i64`, a spawn's probability is a fraction of 2^32, and the
+//! transposition table of searched positions has a fixed size and hash, is only looked up
+//! (never iterated) and starts empty on each move.
 
 mod heuristic;
+mod transposition;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use transposition::TranspositionTable;
 
 use twenty48_engine::bitboard::Packed;
 use twenty48_engine::{Direction, DirectionSet, Game, Rules};
@@ -18,26 +18,6 @@ use twenty48_engine::{Direction, DirectionSet, Game, Rules};
 const ONE: u64 = 1 << 32;
 /// Spawn paths less likely than this (1/10,000) are scored by the heuristic, not searched.
 const CUTOFF: u64 = ONE / 10_000;
-
-/// A multiplicative hash of a board for the cache: fixed, so nothing varies between runs
-/// (and the cache is only looked up, so its layout could not change a result anyway).
-#[derive(Default)]
-struct BoardHasher(u64);
-
-impl Hasher for BoardHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        let h = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        self.0 = h ^ (h >> 32);
-    }
-}
 
 /// Counters of one or more searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,7 +36,9 @@ pub struct Expectimax {
     depth: u8,
     /// The chance of a 4, reduced: (2 weight, 4 weight, their sum).
     odds: (u64, u64, u64),
-    cache: HashMap<u64, (u8, i64), BuildHasherDefault<BoardHasher>>,
+    cache: TranspositionTable,
+    /// The heuristic's line table.
+    table: &'static [i32],
     stats: SearchStats,
 }
 
@@ -77,7 +59,8 @@ impl Expectimax {
         Expectimax {
             depth: depth.clamp(*Self::DEPTHS.start(), *Self::DEPTHS.end()),
             odds: (all - four.min(all), four.min(all), all),
-            cache: HashMap::default(),
+            cache: TranspositionTable::new(),
+            table: heuristic::table(),
             stats: SearchStats::default(),
         }
     }
@@ -147,13 +130,11 @@ impl Expectimax {
     fn chance(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
         if depth == 0 || prob < CUTOFF {
             self.stats.evaluated += 1;
-            return heuristic::board_score(heuristic::table(), board.0);
+            return heuristic::board_score(self.table, board.0);
         }
-        if let Some(&(d, v)) = self.cache.get(&board.0) {
-            if d >= depth {
-                self.stats.cache_hits += 1;
-                return v;
-            }
+        if let Some(v) = self.cache.get(board.0, depth) {
+            self.stats.cache_hits += 1;
+            return v;
         }
         let (two, four, all) = self.odds;
         let empty = board.empty_nibbles();
@@ -174,7 +155,7 @@ impl Expectimax {
             }
         }
         let value = sum / scale as i64;
-        self.cache.insert(board.0, (depth, value));
+        self.cache.put(board.0, depth, value);
         value
     }
 
