@@ -56,7 +56,8 @@ impl Bot {
         Bot::Greedy
     }
 
-    /// The expectimax bot for games under `rules`, searching at most `depth` moves ahead.
+    /// The expectimax bot for games under `rules`, searching at most `depth` spawns ahead
+    /// (that deep on a full board, less on open ones: see [`Expectimax::depth_for`]).
     /// It searches 4x4 boards; on other sizes it plays as the greedy bot (see
     /// [`Bot::searches`]).
     pub fn expectimax(rules: &Rules, depth: u8) -> Bot {

@@ -113,3 +113,54 @@ fn other_board_sizes_fall_back_to_greedy() {
     let mut bot = bot;
     assert_eq!(play(&mut game, &mut bot, 60).len(), 60);
 }
+
+/// The depth schedule: the largest depth on a full board, one less with 1 empty cell, one
+/// less again per 2 more, never below 3 (or the largest depth), at most distinct tiles - 2.
+#[test]
+fn crowded_boards_are_searched_deepest() {
+    // Distinct tiles 1..=13 in cells 3..16 (14 tiles, 13 distinct), the first `k` cells of
+    // row 0 empty and the rest of them 2s.
+    let board = |empty: usize| {
+        let mut cells = [1u8, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        cells[..empty].fill(0);
+        Packed::from_cells(&cells).unwrap()
+    };
+    for (largest, expected) in [
+        (7, [7, 6, 5, 5]),
+        (6, [6, 5, 4, 4]),
+        (4, [4, 3, 3, 3]),
+        (3, [3, 3, 3, 3]),
+        (2, [2, 2, 2, 2]),
+        (1, [1, 1, 1, 1]),
+    ] {
+        let search = Expectimax::new(&Rules::CLASSIC, largest);
+        let depths: Vec<u8> = (0..4).map(|e| search.depth_for(board(e))).collect();
+        assert_eq!(depths, expected, "largest depth {largest}");
+    }
+    let search = Expectimax::new(&Rules::CLASSIC, 8);
+    // Open boards go down to 3, never below.
+    let open = packed([[0, 0, 0, 0], [0, 0, 0, 0], [0, 5, 6, 7], [8, 9, 10, 11]]);
+    assert_eq!(search.depth_for(open), 3);
+    // Few distinct tiles: a full board of 2s and 4s (2 distinct) is searched 3 deep, and
+    // one of 7 distinct tiles at most 5.
+    let two_kinds = packed([[1, 2, 1, 2], [2, 1, 2, 1], [1, 2, 1, 2], [2, 1, 2, 1]]);
+    assert_eq!(search.depth_for(two_kinds), 3);
+    let seven = packed([[1, 2, 3, 4], [5, 6, 7, 1], [2, 3, 4, 5], [6, 7, 1, 2]]);
+    assert_eq!(search.depth_for(seven), 5);
+}
+
+/// Value stability at the deepest schedule: a full late-game board searched at depth 7 (the
+/// depth `just bot-eval` reports) gives this move, value and count of positions evaluated.
+/// Any change to the heuristic, the schedule, the probability cutoff or the transposition
+/// table shows here; if it must change, say so in the commit, as for the pinned game.
+#[test]
+fn a_deep_search_is_pinned() {
+    let board = packed([[13, 12, 11, 10], [6, 7, 8, 9], [5, 3, 2, 1], [1, 1, 4, 2]]);
+    let mut search = Expectimax::new(&Rules::CLASSIC, 7);
+    assert_eq!(search.depth_for(board), 7);
+    let (dir, value) = search.best(board).unwrap();
+    assert_eq!(
+        (dir, value, search.stats().evaluated),
+        (Direction::Left, 855_359, 53_274)
+    );
+}

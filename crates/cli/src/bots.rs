@@ -12,13 +12,14 @@ pub enum BotName {
     Random,
     /// Looks one move and one spawn ahead, keeps big tiles in a corner.
     Greedy,
-    /// Searches --depth moves and spawns ahead (4x4 boards only).
+    /// Searches spawns and moves ahead, --depth deep at most (4x4 boards only).
     Expectimax,
 }
 
 /// The deepest the expectimax bot searches by default: a few hundred moves a second on one
-/// core of a laptop.
-pub const DEFAULT_DEPTH: u8 = 3;
+/// core (about 280 per CPU second over the boards of a game to 16384; `just bot-eval`
+/// measures a whole game).
+pub const DEFAULT_DEPTH: u8 = 6;
 
 /// Builds the bot `name` for games under `rules`; the expectimax bot refuses boards other
 /// than 4x4 (its search runs on the 4x4 fast path).

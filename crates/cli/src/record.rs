@@ -54,8 +54,8 @@ pub struct RecordArgs {
     /// The random bot's own seed, so a bot game is reproducible [default: the game seed]
     #[arg(long, requires = "bot")]
     pub bot_seed: Option<u64>,
-    /// How many moves ahead the expectimax bot looks at most (1-8; boards with few distinct
-    /// tiles are searched less deep)
+    /// How deep the expectimax bot searches at most (1-8): N spawns ahead on a full board,
+    /// one less with 1 empty cell and one less again per 2 more, never below 3 (or N)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_DEPTH,
           value_parser = clap::value_parser!(u8).range(1..=8))]
     pub depth: u8,

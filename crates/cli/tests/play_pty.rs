@@ -723,7 +723,7 @@ fn hints_show_the_bots_move_and_mark_the_saved_game() {
     let out = dir.join("game.t48");
     let mut pty = play(&dir, "game.t48", &["--hint"], 5, &[("NO_COLOR", "1")]);
     let mut game = Game::new(Rules::CLASSIC, 5).unwrap();
-    let mut bot = twenty48_bot::Bot::expectimax(&Rules::CLASSIC, 3);
+    let mut bot = twenty48_bot::Bot::expectimax(&Rules::CLASSIC, 6); // bots::DEFAULT_DEPTH
     for _ in 0..12 {
         let dir = bot.choose(&game).unwrap();
         let arrow = match dir {
