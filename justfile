@@ -115,11 +115,13 @@ bench:
     cargo bench -p twenty48-verify --bench corpus
     cargo bench -p twenty48-bot --bench search
 
-# The expectimax bot's evaluation (issue 14): classic games on seeds 1-20 at `depth`, two at a
-# time under nice; prints each game, the share of games reaching each tile, the median score
-# and moves/s. Takes long (a 16384 game is 10,000+ moves): tens of minutes on a laptop. The
-# games are kept in target/bot-eval/ (the files `record --bot expectimax` writes).
-bot-eval depth="4" first="1" last="20" threads="2":
+# The expectimax bot's evaluation (issue 14): classic games on seeds 1-20 at largest depth
+# `depth`, two at a time under nice; prints each game as it ends (so a stopped run keeps what
+# it finished), then the share of games reaching each tile, the median score and moves/s, on
+# the clock and per CPU second. Takes long: a 16384 game is 10,000+ moves, and depth 7 plays
+# about 100 moves per CPU second. The games are kept in target/bot-eval/ (the files
+# `record --bot expectimax --depth N` writes).
+bot-eval depth="7" first="1" last="20" threads="2":
     mkdir -p target/bot-eval
     cargo build -q --release -p twenty48-bot --example bot_eval
     nice -n 10 target/release/examples/bot_eval {{depth}} {{first}} {{last}} {{threads}} target/bot-eval
