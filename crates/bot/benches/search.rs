@@ -1,26 +1,34 @@
-//! Expectimax search speed: positions evaluated (scored by the heuristic) per second, on
-//! boards from the middle of a depth-2 game, searched at depths 2 to 4. Run with `just bench`
-//! or `cargo bench -p twenty48-bot`.
+//! Expectimax search speed: positions evaluated (scored by the heuristic) per second, on the
+//! boards of a real game to 16384 (every 400th board of fixtures/games/
+//! classic-expectimax-16384.t48, 28 boards from the opening to the 16384), searched at
+//! largest depths 4 to 7 with the bot's depth schedule. Run with `just bench` or
+//! `cargo bench -p twenty48-bot`.
 //!
 //! For comparison: nneonneo/2048-ai reports its speed as moves per second of whole games
 //! (5-10 at depth 8 on 4 threads), not positions; `just bot-eval` prints ours that way.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use twenty48_bot::{Bot, Expectimax};
+use twenty48_bot::Expectimax;
 use twenty48_engine::bitboard::Packed;
-use twenty48_engine::{Game, Rules, Status};
+use twenty48_engine::Game;
+use twenty48_movelog::MoveLog;
 
-/// Boards after moves 200, 400, ..., 1600 of classic seed 11 played at depth 2.
+/// Every 400th board of the fixture game to 16384.
 fn boards() -> Vec<Packed> {
-    let mut game = Game::new(Rules::CLASSIC, 11).unwrap();
-    let mut bot = Bot::expectimax(&Rules::CLASSIC, 2);
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/games/classic-expectimax-16384.t48"
+    );
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let log = MoveLog::decode(&bytes).expect("the fixture is a valid log");
+    let mut game = Game::new(log.rules, log.seed).unwrap();
     let mut boards = Vec::new();
-    while game.status() == Status::Playing && game.move_count() < 1600 {
-        game.play(bot.choose(&game).unwrap()).unwrap();
-        if game.move_count() % 200 == 0 {
+    for (i, &dir) in log.moves.iter().enumerate() {
+        if i % 400 == 0 {
             let cells: [u8; 16] = game.cells().exponents().try_into().unwrap();
             boards.push(Packed::from_cells(&cells).unwrap());
         }
+        game.play(dir).unwrap();
     }
     boards
 }
@@ -35,9 +43,10 @@ fn search_all(search: &mut Expectimax, boards: &[Packed]) -> i64 {
 fn positions(c: &mut Criterion) {
     let boards = boards();
     let mut group = c.benchmark_group("expectimax_positions");
-    for depth in 2..=4u8 {
+    group.sample_size(10);
+    for depth in 4..=7u8 {
         // The count of positions a search evaluates is fixed (the search is deterministic).
-        let mut search = Expectimax::new(&Rules::CLASSIC, depth);
+        let mut search = Expectimax::new(&twenty48_engine::Rules::CLASSIC, depth);
         search_all(&mut search, &boards);
         group.throughput(Throughput::Elements(search.stats().evaluated));
         group.bench_function(format!("depth_{depth}"), |b| {
