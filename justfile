@@ -118,11 +118,12 @@ bench:
 # The expectimax bot's evaluation (issue 14): classic games on seeds 1-20 at largest depth
 # `depth`, two at a time under nice; prints each game as it ends (so a stopped run keeps what
 # it finished), then the share of games reaching each tile, the median score and moves/s, on
-# the clock and per CPU second. Takes long: a 16384 game is 10,000+ moves, and depth 7 plays
-# about 100 moves per CPU second. The games are kept in target/bot-eval/ (the files
-# `record --bot expectimax --depth N` writes).
+# the clock and per CPU second. Takes long: a 16384 game is 10,000+ moves; depth 6 plays about
+# 300 moves per CPU second (36 min for the 20 games on 2 shared cores), depth 7 about a third
+# of that. The games are kept in target/bot-eval/ (the files `record --bot expectimax --depth
+# N` writes).
 [doc("The expectimax bot on classic seeds 1-20: tile table, median score, moves/s")]
-bot-eval depth="7" first="1" last="20" threads="2":
+bot-eval depth="6" first="1" last="20" threads="2":
     mkdir -p target/bot-eval
     cargo build -q --release -p twenty48-bot --example bot_eval
     nice -n 10 target/release/examples/bot_eval {{depth}} {{first}} {{last}} {{threads}} target/bot-eval

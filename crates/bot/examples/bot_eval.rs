@@ -6,7 +6,7 @@
 //! do not slow down.
 //!
 //! `cargo run --release -p twenty48-bot --example bot_eval -- [DEPTH [FIRST LAST [THREADS
-//! [DIR [STOP]]]]]` (default: depth 7, seeds 1 to 20, 2 threads; DEPTH `greedy` plays the
+//! [DIR [STOP]]]]]` (default: depth 6, seeds 1 to 20, 2 threads; DEPTH `greedy` plays the
 //! greedy bot). With DIR (`-` for none), each game is also written there as
 //! `classic-SEED-DEPTH.t48`, the file `twenty48 record --seed SEED --bot expectimax --depth
 //! DEPTH` writes (with STOP, the game up to that tile). With STOP (a tile, such as 8192), a
@@ -78,7 +78,7 @@ fn main() {
         args.get(i)
             .map_or(default, |s| s.parse().expect("a number"))
     };
-    let which = args.first().map_or("7", String::as_str);
+    let which = args.first().map_or("6", String::as_str);
     let (first, last, threads) = (arg(1, 1), arg(2, 20), arg(3, 2).max(1));
     let out = args.get(4).map(String::as_str).filter(|&d| d != "-");
     let stop = match arg(5, 0) {
