@@ -5,29 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use twenty48_movelog::{DecodeError, EXTENSION};
+use twenty48_movelog::EXTENSION;
 
+use crate::engines::{verify, EngineChoice};
 pub use crate::reader::{read_log_bytes, Reader, MAX_TRAILING_BYTES};
-use crate::replay::{verify, EngineChoice, Report};
-
-/// The verdict on one file.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Verdict {
-    /// The file was read and replayed; the report says whether it verifies.
-    Replayed(Box<Report>),
-    /// The file could not be read.
-    Unreadable(std::io::Error),
-    /// The file is not a valid move log.
-    Undecodable(DecodeError),
-}
-
-impl Verdict {
-    /// Whether the file verifies.
-    pub fn is_ok(&self) -> bool {
-        matches!(self, Verdict::Replayed(r) if r.is_ok())
-    }
-}
+pub use crate::verdict::Verdict;
 
 /// Verifies one file.
 pub fn verify_file(path: &Path, engines: EngineChoice) -> Verdict {

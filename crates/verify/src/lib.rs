@@ -27,16 +27,18 @@
 #![deny(missing_docs)]
 
 pub mod batch;
-mod comparison;
 pub mod diff;
+mod engines;
 mod problem;
 mod reader;
 mod replay;
 mod source;
 mod state;
+mod verdict;
 
 pub use diff::{diff, Difference, Divergence, Trace};
+pub use engines::{verify, EngineChoice};
 pub use problem::{ClaimField, Problem};
-pub use replay::{replay, verify, EngineChoice, Report};
+pub use replay::{replay, Report};
 pub use source::{Log, Stretch, STRETCH};
 pub use state::State;

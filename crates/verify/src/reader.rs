@@ -9,7 +9,7 @@ use std::path::Path;
 use twenty48_movelog::MoveLog;
 use twenty48_movelog::{PackedLog, MAGIC};
 
-use crate::batch::Verdict;
+use crate::verdict::Verdict;
 
 /// What a worker reads its files with: one buffer for all of them (reading allocates only
 /// when a file is larger than any before it), and, on Unix, the directory of the last file

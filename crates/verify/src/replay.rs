@@ -1,35 +1,20 @@
 //! Replaying a log and verifying it.
 //!
-//! [`verify`] does per move only what the log asks for: the moves up to each checkpoint are
-//! played with [`Game::play_all`], the state hash is computed where a checkpoint or a claim
-//! needs it, and a [`State`] is built only for the last move or when a problem has to be
-//! described (then the moves up to the one before it are played again from the start).
-//! [`replay`] is the move-by-move walk for callers that want every state.
+//! [`verify`](crate::verify) on one engine does per move only what the log asks for: the
+//! moves up to each checkpoint are played with [`Game::play_all`], the state hash is computed
+//! where a checkpoint or a claim needs it, and a [`State`] is built only for the last move or
+//! when a problem has to be described (then the moves up to the one before it are played
+//! again from the start). [`replay`] is the move-by-move walk for callers that want every
+//! state.
 
 use core::ops::Range;
 
 use twenty48_engine::{tile_value, Direction, Engine, Game, PlayError, Refusal};
 use twenty48_movelog::checkpoint_hash;
 
-use crate::comparison::verify_both;
 use crate::problem::{ClaimField, Problem};
 use crate::source::{Log, Stretch, STRETCH};
 use crate::state::State;
-
-/// Which engine(s) replay a log.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EngineChoice {
-    /// The 4x4 bitboard (other sizes always use the reference engine). The default: one
-    /// engine verifies a log, and this one replays at the speed of [`Game::play_all`].
-    #[default]
-    Fast,
-    /// The reference engine.
-    Reference,
-    /// Both, compared after every move: a test of the engines more than of the log. The log
-    /// is verified on the fast engine while the reference engine plays beside it.
-    Both,
-}
 
 /// The result of verifying one log.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +39,8 @@ impl Report {
 
 /// Replays `log` on `engine`, calling `on_state` after the opening and after every move,
 /// and checking every move's legality and every checkpoint. Builds a [`State`] (with its
-/// hash) per move: use it to show every move; [`verify`] checks a log without that work.
+/// hash) per move: use it to show every move; [`verify`](crate::verify) checks a log without
+/// that work.
 ///
 /// Returns the final game, or the first problem (the states before it were reported).
 /// Takes no memory in proportion to the moves: a [`PackedLog`](twenty48_movelog::PackedLog)
@@ -108,18 +94,6 @@ fn check_checkpoint(log: &impl Log, state: State) -> Result<State, Problem> {
             actual: Box::new(state),
         }),
         _ => Ok(state),
-    }
-}
-
-/// Verifies `log`: replays it (on both engines compared after every move, when asked),
-/// checks each move is legal, each checkpoint, and each claim. Takes no memory in proportion
-/// to the moves: a [`PackedLog`](twenty48_movelog::PackedLog) is unpacked a stretch at a
-/// time.
-pub fn verify(log: &impl Log, engines: EngineChoice) -> Report {
-    match engines {
-        EngineChoice::Fast => verify_on(log, Engine::Fast),
-        EngineChoice::Reference => verify_on(log, Engine::Reference),
-        EngineChoice::Both => verify_both(log),
     }
 }
 

@@ -1,22 +1,47 @@
-//! The fast and the reference engines compared move by move ([`EngineChoice::Both`]): an
-//! engine test run over a log.
+//! Which engines verify a log: [`verify`] on the fast or the reference engine, or on both
+//! compared move by move ([`EngineChoice::Both`], an engine test run over a log).
 
 use twenty48_engine::{Direction, Engine, Game, Outcome, PlayError};
 use twenty48_movelog::checkpoint_hash;
 
 use crate::problem::Problem;
-#[cfg(doc)]
-use crate::replay::EngineChoice;
 use crate::replay::{check_claims, verify_on, Report};
 use crate::source::{Log, STRETCH};
 use crate::state::State;
+
+/// Which engine(s) replay a log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EngineChoice {
+    /// The 4x4 bitboard (other sizes always use the reference engine). The default: one
+    /// engine verifies a log, and this one replays at the speed of [`Game::play_all`].
+    #[default]
+    Fast,
+    /// The reference engine.
+    Reference,
+    /// Both, compared after every move: a test of the engines more than of the log. The log
+    /// is verified on the fast engine while the reference engine plays beside it.
+    Both,
+}
+
+/// Verifies `log`: replays it (on both engines compared after every move, when asked),
+/// checks each move is legal, each checkpoint, and each claim. Takes no memory in proportion
+/// to the moves: a [`PackedLog`](twenty48_movelog::PackedLog) is unpacked a stretch at a
+/// time.
+pub fn verify(log: &impl Log, engines: EngineChoice) -> Report {
+    match engines {
+        EngineChoice::Fast => verify_on(log, Engine::Fast),
+        EngineChoice::Reference => verify_on(log, Engine::Reference),
+        EngineChoice::Both => verify_both(log),
+    }
+}
 
 /// Both engines, in one pass: the fast engine verifies the log (every move, checkpoint and
 /// claim) while the reference engine plays beside it, compared after the opening and after
 /// every move. A problem with the log comes first: when the fast engine meets one, the log
 /// is verified again on it alone for the report one engine gives. Otherwise the first
 /// disagreement of the engines is the problem.
-pub(crate) fn verify_both(log: &impl Log) -> Report {
+fn verify_both(log: &impl Log) -> Report {
     let (Ok(mut fast), Ok(mut reference)) = (
         Game::with_engine(log.rules(), log.seed(), Engine::Fast),
         Game::with_engine(log.rules(), log.seed(), Engine::Reference),
