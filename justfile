@@ -163,38 +163,38 @@ bench-memory:
     echo "replay --json, 138904 moves: peak RSS $(peak {{twenty48}} replay "$dir/long.t48" --json) KiB"
 
 # cargo-mutants, one mutant at a time under `nice`, with the engine's row tables built at
-# first use (`--cfg twenty48_runtime_tables`: the same tables, minutes less per mutant) in a
-# target directory of its own (one run at a time: two runs sharing it overwrite each other's
-# test binaries). Configuration and known equivalent mutants: .cargo/mutants.toml.
+# first use (`--cfg twenty48_runtime_tables`: the same tables, minutes less per mutant) and
+# the `mutants` profile (Cargo.toml: dev without debug info), in a target directory of its
+# own (one run at a time: two runs sharing it overwrite each other's test binaries). Each
+# mutant meets its own package's unit and integration tests, not doctests (each compiles on
+# its own: double the time per mutant). Configuration and known equivalent mutants:
+# .cargo/mutants.toml.
 mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' CARGO_TARGET_DIR=\"$PWD/target/mutants/build\" nice -n 10 cargo mutants -j 1"
 
 # Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
-# missing); each mutant is tested by its own package's unit and integration tests, not
-# doctests (devicelog: not the QEMU firmware tests either). Hours on 2 cores. Reports in
-# target/mutants/: `all`, `compact-rng` (that feature's generator, compiled only with it)
-# and `devicelog`.
+# missing), one pass per package (devicelog: its lib and v1 tests, not the QEMU firmware
+# tests, which need firmware builds; engine: the compact-rng generator in a pass of its own
+# with that feature on). About 1,900 mutants at 3-10 s each: hours on 2 cores. Reports in
+# target/mutants/<pass>/mutants.out; the recipe fails at the end if any pass missed one.
 [doc("Mutation testing of engine, movelog, verify and devicelog (hours)")]
 mutants: mutants-install
     #!/usr/bin/env bash
-    # Every pass runs; the recipe fails at the end if any pass found a missed mutant.
     set -uo pipefail
     status=0
-    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -p twenty48-verify -o target/mutants/all --exclude crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
+    {{mutants-run}} -p twenty48-engine -o target/mutants/engine --exclude crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
     {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
+    {{mutants-run}} -p twenty48-movelog -o target/mutants/movelog -- --tests || status=$?
+    {{mutants-run}} -p twenty48-verify -o target/mutants/verify -- --tests || status=$?
     {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -- --lib --test v1 || status=$?
     exit $status
 
 # The mutation run to do after touching the engine: hash.rs, rules.rs, spawn.rs and the
-# move-log codec, about 210 mutants at 5-30 s each. Reports in target/mutants/quick-engine and quick-codec. Extra
-# arguments go to both passes: `just mutants-quick --iterate` retests only what was missed.
+# move-log codec, about 230 mutants at 3-5 s each on a quiet machine, in one pass (one
+# baseline build). Report in target/mutants/quick/mutants.out. Extra arguments go to
+# cargo-mutants: `just mutants-quick --iterate` retests only what was missed last time.
 [doc("Mutation testing of hash.rs, rules.rs, spawn.rs and the move-log codec")]
 mutants-quick *args="": mutants-install
-    #!/usr/bin/env bash
-    set -uo pipefail
-    status=0
-    {{mutants-run}} -p twenty48-engine -o target/mutants/quick-engine --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs {{args}} -- --tests || status=$?
-    {{mutants-run}} -p twenty48-movelog -o target/mutants/quick-codec --file crates/movelog/src/codec.rs {{args}} -- --tests || status=$?
-    exit $status
+    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -o target/mutants/quick --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs --file crates/movelog/src/codec.rs {{args}} -- --tests
 
 # cargo-mutants, if missing.
 mutants-install:
