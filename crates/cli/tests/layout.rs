@@ -1,6 +1,6 @@
 //! The layout rules of docs/architecture.md, checked over every crate's sources: no import
-//! circle between the modules of a crate, and no source file over 600 lines of non-test code
-//! (split it along its ideas).
+//! circle between the modules of a crate, no source file over 600 lines of non-test code
+//! (split it along its ideas), and no integration test left out of the build.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -130,4 +130,53 @@ fn no_import_circle_between_modules() {
         }
     }
     assert!(circles.is_empty(), "{}", circles.join("\n"));
+}
+
+/// A crate with `autotests = false` builds only the test targets its Cargo.toml names (one
+/// binary of modules, for cheaper rebuilds under `just mutants`): every file in its tests/
+/// must be such a target or a `mod` of one, or it would silently never run.
+#[test]
+fn every_integration_test_file_is_built() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut left_out = Vec::new();
+    let mut merged = 0;
+    for entry in fs::read_dir(&crates).unwrap().flatten() {
+        let dir = entry.path();
+        let Ok(manifest) = fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        if !manifest.contains("\nautotests = false") {
+            continue;
+        }
+        merged += 1;
+        let targets: Vec<&str> = manifest
+            .lines()
+            .filter_map(|l| l.strip_prefix("path = \"tests/")?.strip_suffix('"'))
+            .collect();
+        let roots: String = targets
+            .iter()
+            .map(|t| fs::read_to_string(dir.join("tests").join(t)).unwrap())
+            .collect();
+        let Ok(files) = fs::read_dir(dir.join("tests")) else {
+            continue;
+        };
+        for file in files.flatten() {
+            let name = file.file_name().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".rs") else {
+                continue;
+            };
+            if !targets.contains(&name.as_str()) && !roots.contains(&format!("\nmod {stem};")) {
+                left_out.push(format!("{}", file.path().display()));
+            }
+        }
+    }
+    assert!(
+        merged >= 3,
+        "engine, movelog and verify set autotests = false"
+    );
+    assert!(
+        left_out.is_empty(),
+        "never built (add a `mod` line to tests/main.rs): {}",
+        left_out.join(", ")
+    );
 }

@@ -1,6 +1,6 @@
 //! The example file of docs/format.md, byte for byte.
 
-mod common;
+use crate::common;
 
 use common::{example, example_bytes, fix_crc, parse_hex, EXAMPLE_MOVES};
 use twenty48_engine::{Rules, Status};

@@ -1,6 +1,6 @@
 //! Broken and hostile input: every one is an error naming what and where, never a panic.
 
-mod common;
+use crate::common;
 
 use common::{example, example_bytes, fix_crc};
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! Logs of random games survive encode -> decode unchanged.
 
-mod common;
+use crate::common;
 
 use common::real_moves;
 use proptest::prelude::*;
