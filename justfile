@@ -181,11 +181,11 @@ mutants: mutants-install
     #!/usr/bin/env bash
     set -uo pipefail
     status=0
-    {{mutants-run}} -p twenty48-engine -o target/mutants/engine --exclude crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
-    {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -- --tests || status=$?
-    {{mutants-run}} -p twenty48-movelog -o target/mutants/movelog -- --tests || status=$?
-    {{mutants-run}} -p twenty48-verify -o target/mutants/verify -- --tests || status=$?
-    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -- --lib --test v1 || status=$?
+    {{mutants-run}} -p twenty48-engine -o target/mutants/engine --exclude crates/engine/src/spawn/compact_rng.rs -C --tests || status=$?
+    {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -C --tests || status=$?
+    {{mutants-run}} -p twenty48-movelog -o target/mutants/movelog -C --tests || status=$?
+    {{mutants-run}} -p twenty48-verify -o target/mutants/verify -C --tests || status=$?
+    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -C --lib -C --test=v1 || status=$?
     exit $status
 
 # The mutation run to do after touching the engine: hash.rs, rules.rs, spawn.rs and the
@@ -194,7 +194,7 @@ mutants: mutants-install
 # cargo-mutants: `just mutants-quick --iterate` retests only what was missed last time.
 [doc("Mutation testing of hash.rs, rules.rs, spawn.rs and the move-log codec")]
 mutants-quick *args="": mutants-install
-    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -o target/mutants/quick --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs --file crates/movelog/src/codec.rs {{args}} -- --tests
+    {{mutants-run}} -p twenty48-engine -p twenty48-movelog -o target/mutants/quick --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs --file crates/movelog/src/codec.rs {{args}} -C --tests
 
 # cargo-mutants, if missing.
 mutants-install:
