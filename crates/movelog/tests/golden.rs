@@ -4,7 +4,7 @@ use crate::common;
 
 use common::{example, example_bytes, fix_crc, parse_hex, EXAMPLE_MOVES};
 use twenty48_engine::{Rules, Status};
-use twenty48_movelog::{Claims, MoveLog, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION};
+use twenty48_movelog::{Claims, MoveLog, PackedLog, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION};
 
 #[test]
 fn example_encodes_to_the_committed_bytes() {
@@ -55,6 +55,26 @@ fn a_hinted_log_is_version_2_with_one_more_flag() {
     let bytes = log.encode();
     assert_eq!((bytes[4], bytes[64]), (2, 0b10));
     assert_eq!(MoveLog::decode(&bytes), Ok(log));
+}
+
+/// Each flag of version 2 is read from its own bit: a version-2 file (which no writer makes
+/// without hints, but any may be given) with bit 1 clear is not hinted, whatever bit 0 says.
+#[test]
+fn version_2_reads_each_flag_from_its_own_bit() {
+    for flags in [0b00, 0b01, 0b10, 0b11] {
+        let mut bytes = example_bytes();
+        bytes[4] = 2;
+        bytes[64] = flags;
+        fix_crc(&mut bytes);
+        let log = MoveLog::decode(&bytes).unwrap();
+        assert_eq!(
+            (log.complete, log.hinted),
+            (flags & 1 != 0, flags & 2 != 0),
+            "flags {flags:#04b}"
+        );
+        let packed = PackedLog::decode(&bytes).unwrap();
+        assert_eq!((packed.complete, packed.hinted), (log.complete, log.hinted));
+    }
 }
 
 #[test]
