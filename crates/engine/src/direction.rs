@@ -133,7 +133,10 @@ impl DirectionSet {
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
     use super::*;
+    use std::string::ToString;
 
     #[test]
     fn codes_are_fixed() {
@@ -156,5 +159,47 @@ mod tests {
         assert_eq!(s.bits(), 0b1001);
         assert_eq!(s.len(), 2);
         assert!(s.iter().eq([Direction::Up, Direction::Left]));
+    }
+
+    #[test]
+    fn letters_and_names() {
+        for (d, upper, lower, name) in [
+            (Direction::Up, 'U', 'u', "up"),
+            (Direction::Right, 'R', 'r', "right"),
+            (Direction::Down, 'D', 'd', "down"),
+            (Direction::Left, 'L', 'l', "left"),
+        ] {
+            assert_eq!(d.letter(), upper);
+            assert_eq!(Direction::from_letter(upper), Some(d));
+            assert_eq!(Direction::from_letter(lower), Some(d));
+            assert_eq!(d.name(), name);
+            assert_eq!(d.to_string(), name);
+        }
+        for other in ['x', 'N', ' ', '0', '\0'] {
+            assert_eq!(Direction::from_letter(other), None);
+        }
+    }
+
+    #[test]
+    fn a_set_is_exactly_its_four_bits() {
+        for bits in 0..=u8::MAX {
+            let s = DirectionSet::from_bits(bits);
+            assert_eq!(s.bits(), bits & 0xF, "bits above bit 3 are ignored");
+            assert_eq!(s.is_empty(), bits & 0xF == 0);
+            assert_eq!(s.len(), (bits & 0xF).count_ones());
+            let mut rebuilt = DirectionSet::EMPTY;
+            for d in Direction::ALL {
+                assert_eq!(s.contains(d), bits & (1 << d.code()) != 0, "{bits:#x} {d}");
+                if s.contains(d) {
+                    rebuilt = rebuilt.with(d);
+                }
+            }
+            assert_eq!(rebuilt, s);
+            assert!(s
+                .iter()
+                .eq(Direction::ALL.into_iter().filter(|&d| s.contains(d))));
+        }
+        assert!(DirectionSet::EMPTY.is_empty());
+        assert_eq!(DirectionSet::default(), DirectionSet::EMPTY);
     }
 }

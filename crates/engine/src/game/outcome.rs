@@ -140,3 +140,38 @@ impl fmt::Display for Refusal {
 
 #[cfg(feature = "std")]
 impl std::error::Error for Refusal {}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn refusals_name_the_move_from_1_and_why() {
+        assert_eq!(
+            Refusal::NoMove {
+                index: 0,
+                direction: Direction::Left
+            }
+            .to_string(),
+            "move 1 (left) does not change the board"
+        );
+        assert_eq!(
+            Refusal::Finished {
+                index: 41,
+                status: Status::Over
+            }
+            .to_string(),
+            "move 42 comes after the game ended (over)"
+        );
+        assert_eq!(
+            PlayError::Finished {
+                status: Status::Won
+            }
+            .to_string(),
+            "the game has ended (won); no further move is possible"
+        );
+    }
+}
