@@ -102,6 +102,65 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The temp file is `.<name>.tmp-<pid>-<n>` in the target's own directory, a new `n`
+    /// for each write, and a failed write removes it.
+    #[test]
+    fn the_temp_file_is_beside_the_target_and_new_each_time() {
+        let dir = std::env::temp_dir().join(format!("t48-beside-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.t48");
+        let mut seen = Vec::new();
+        for _ in 0..2 {
+            let err = write_via_temp(&path, b"x", |tmp, _| {
+                seen.push(tmp.to_path_buf());
+                Err(io::Error::other("stop"))
+            });
+            assert_eq!(err.unwrap_err().to_string(), "stop");
+        }
+        let prefix = format!(".game.t48.tmp-{}-", std::process::id());
+        for tmp in &seen {
+            assert_eq!(tmp.parent(), Some(dir.as_path()));
+            let name = tmp.file_name().unwrap().to_str().unwrap();
+            assert!(name.starts_with(&prefix), "{name}");
+        }
+        assert_ne!(seen[0], seen[1]);
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "no temp file left");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A name is cut at a character boundary at or before byte TEMP_STEM.
+    #[test]
+    fn temp_names_cut_long_names_at_a_character() {
+        assert_eq!(
+            temp_name(std::ffi::OsStr::new("game.t48"), 7, 3),
+            ".game.t48.tmp-7-3"
+        );
+        // One byte, then two-byte characters: byte 200 falls inside one.
+        let long = format!("a{}", "\u{e9}".repeat(150));
+        let tmp = temp_name(std::ffi::OsStr::new(&long), 1, 2);
+        assert_eq!(tmp, format!(".{}.tmp-1-2", &long[..TEMP_STEM - 1]));
+    }
+
+    /// A bare file name is written in the current directory. (The only test here that
+    /// changes the directory; the others use absolute paths.)
+    #[test]
+    fn a_bare_name_is_written_in_the_current_directory() {
+        let dir = std::env::temp_dir().join(format!("t48-bare-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let old = std::env::current_dir().unwrap();
+        std::env::set_current_dir(&dir).unwrap();
+        let result = write_atomic(Path::new("game.t48"), b"atomic")
+            .and_then(|()| write_new(Path::new("new.t48"), b"new"));
+        std::env::set_current_dir(old).unwrap();
+        result.unwrap();
+        assert_eq!(fs::read(dir.join("game.t48")).unwrap(), b"atomic");
+        assert_eq!(fs::read(dir.join("new.t48")).unwrap(), b"new");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 2, "no temp file left");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn write_new_never_replaces_and_leaves_no_temp_file() {
         let dir = std::env::temp_dir().join(format!("t48-new-{}", std::process::id()));

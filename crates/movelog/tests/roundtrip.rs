@@ -5,7 +5,8 @@ use crate::common;
 use common::real_moves;
 use proptest::prelude::*;
 use twenty48_engine::{
-    Direction, FourChance, Game, Opening, OpeningSpawn, Rules, Scoring, Win, MAX_OPENING,
+    Direction, FourChance, Game, Opening, OpeningSpawn, Rules, RulesError, Scoring, Win,
+    MAX_OPENING,
 };
 use twenty48_movelog::{checkpoint_count, checkpoint_hash, MoveLog, RecordError, Recorder};
 
@@ -176,11 +177,18 @@ fn invalid_rules_are_refused() {
         size: 9,
         ..Rules::CLASSIC
     };
-    assert!(matches!(
-        MoveLog::from_moves(rules, 0, &[], 0),
-        Err(RecordError::InvalidRules { .. })
-    ));
+    let err = MoveLog::from_moves(rules, 0, &[], 0).unwrap_err();
+    assert!(matches!(err, RecordError::InvalidRules { .. }));
+    // The rules' own error is the source, for callers that print the chain.
+    let source = std::error::Error::source(&err).expect("a source");
+    assert_eq!(
+        source.downcast_ref::<RulesError>(),
+        Some(&RulesError::Size { size: 9 })
+    );
     assert!(Recorder::new(rules, 0).is_err());
+    // The other refusals have no source.
+    let stuck = MoveLog::from_moves(Rules::CLASSIC, 0, &[Direction::Up; 40], 0).unwrap_err();
+    assert!(std::error::Error::source(&stuck).is_none(), "{stuck}");
 }
 
 #[test]
