@@ -8,7 +8,9 @@ use twenty48_engine::{
     Direction, FourChance, Game, Opening, OpeningSpawn, Rules, RulesError, Scoring, Win,
     MAX_OPENING,
 };
-use twenty48_movelog::{checkpoint_count, checkpoint_hash, MoveLog, RecordError, Recorder};
+use twenty48_movelog::{
+    checkpoint_count, checkpoint_hash, MoveLog, PackedLog, RecordError, Recorder,
+};
 
 fn direction() -> impl Strategy<Value = Direction> {
     (0u8..4).prop_map(|c| Direction::from_code(c).unwrap())
@@ -72,6 +74,20 @@ proptest! {
         let bytes = log.encode();
         prop_assert_eq!(bytes.len(), 56 + rules.opening.spawns().len() + 7
             + moves.len().div_ceil(4) + 4 * log.checkpoints.len() + 4);
+        // The borrowed reading holds the same moves, packed as docs/format.md lays them out
+        // (move i in byte i / 4, bits 2 * (i % 4) and up), and the same checkpoints.
+        let packed = PackedLog::decode(&bytes).unwrap();
+        let raw = packed.packed_moves();
+        prop_assert_eq!(raw.len(), moves.len().div_ceil(4));
+        for (i, d) in moves.iter().enumerate() {
+            prop_assert_eq!((raw[i / 4] >> (2 * (i % 4))) & 3, d.code());
+        }
+        prop_assert!(packed.moves().eq(moves.iter().copied()));
+        prop_assert_eq!(packed.checkpoint_count() as usize, log.checkpoints.len());
+        for (i, &c) in log.checkpoints.iter().enumerate() {
+            prop_assert_eq!(packed.checkpoint(i), Some(c));
+        }
+        prop_assert_eq!(packed.checkpoint(log.checkpoints.len()), None);
         prop_assert_eq!(MoveLog::decode(&bytes), Ok(log));
     }
 
