@@ -112,11 +112,13 @@ proptest! {
         let moves = real_moves(rules, seed, &dirs);
         prop_assert_eq!(rec.moves(), &moves[..]);
         prop_assert_eq!(rec.finish(), MoveLog::from_moves(rules, seed, &moves, k).unwrap());
-        // Changing K after playing recomputes the checkpoints.
-        prop_assert_eq!(
-            rec.clone().with_checkpoint_interval(3).finish(),
-            MoveLog::from_moves(rules, seed, &moves, 3).unwrap()
-        );
+        // Changing K after playing recomputes the checkpoints; K = 0 drops them.
+        for k in [3, 0] {
+            prop_assert_eq!(
+                rec.clone().with_checkpoint_interval(k).finish(),
+                MoveLog::from_moves(rules, seed, &moves, k).unwrap()
+            );
+        }
     }
 }
 
