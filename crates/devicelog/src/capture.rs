@@ -583,6 +583,94 @@ mod tests {
     }
 
     #[test]
+    fn device_facts_read_like_sentences() {
+        for (fact, text) in [
+            (
+                DeviceFact::Hello {
+                    dev: 0xab,
+                    next: 7,
+                    stored: 3,
+                    unpulled: 2,
+                },
+                "device 00000000000000ab: next game 7, 3 stored, 2 not yet pulled",
+            ),
+            (
+                DeviceFact::Lost {
+                    dev: None,
+                    game: 0,
+                    at_move: 5,
+                    frames: 4,
+                },
+                "the device dropped 4 frames",
+            ),
+            (
+                DeviceFact::Lost {
+                    dev: None,
+                    game: 3,
+                    at_move: 0,
+                    frames: 3,
+                },
+                "the device dropped 3 frames from game 3 (its start or another frame)",
+            ),
+            (
+                DeviceFact::Lost {
+                    dev: Some(1),
+                    game: 3,
+                    at_move: 9,
+                    frames: 2,
+                },
+                "the device dropped 2 frames from game 3, move 9",
+            ),
+            (
+                DeviceFact::Full {
+                    dev: None,
+                    game: 4,
+                    at_move: 0,
+                },
+                "the device's store is full: game 4 is not stored",
+            ),
+            (
+                DeviceFact::Full {
+                    dev: None,
+                    game: 4,
+                    at_move: 12,
+                },
+                "the device's store is full: game 4 is not stored from move 12 on",
+            ),
+            (
+                DeviceFact::PullBegin { dev: 1, games: 5 },
+                "pull reply of 5 games",
+            ),
+            (
+                DeviceFact::PullDone { dev: 1, sent: 5 },
+                "pull reply done, 5 games sent",
+            ),
+            (
+                DeviceFact::Acked { dev: None, game: 6 },
+                "the device marked game 6 as pulled",
+            ),
+            (
+                DeviceFact::Error {
+                    dev: None,
+                    code: 200,
+                    game: 0,
+                },
+                "the device refused a request: error 200 (unknown error code)",
+            ),
+            (
+                DeviceFact::Error {
+                    dev: None,
+                    code: 200,
+                    game: 8,
+                },
+                "the device refused a request: error 200 (unknown error code), game 8",
+            ),
+        ] {
+            assert_eq!(fact.to_string(), text);
+        }
+    }
+
+    #[test]
     fn damage_reads_like_a_sentence() {
         let d = Damage {
             offset: 120,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use twenty48_devicelog::pull::Puller;
-use twenty48_devicelog::{check, decode_capture, Capture, DeviceGame, Problem};
+use twenty48_devicelog::{check, decode_capture, Capture, CaptureDecoder, DeviceGame, Problem};
 use twenty48_engine::{Direction, Game, Preset, Rules, Status, Win};
 use twenty48_movelog::MoveLog;
 
@@ -474,4 +474,46 @@ fn a_dropped_separator_is_reported_as_merged_frames() {
     assert_eq!(capture.damage[0].game, Some(2));
     assert!(!check(&capture.games[1]).is_verified());
     assert_no_wrong_log(&capture);
+}
+
+/// rzCOBS pads a frame with at most 6 zero bytes: seven zero bytes after a frame (an extra
+/// code byte 0x7f before its separator) are not padding, and the block is damage.
+#[test]
+fn seven_zero_bytes_after_a_frame_are_not_padding() {
+    let (_, bytes) = session();
+    let clean = decoded();
+    let (_, end) = move_frame(&clean, bytes, 2, 10);
+    let mut damaged = bytes.clone();
+    damaged.insert(end, 0x7f);
+    let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+    assert_eq!(capture.damage.len(), 1, "{:?}", capture.damage);
+    assert!(matches!(
+        capture.damage[0].kind,
+        twenty48_devicelog::DamageKind::Merged { trailing } if trailing >= 7
+    ));
+    assert_eq!(capture.damage[0].game, Some(2));
+    assert_no_wrong_log(&capture);
+}
+
+/// Fed in parts, the decoder counts the bytes it has read and shows the game in progress.
+#[test]
+fn the_decoder_counts_bytes_and_shows_the_open_game() {
+    let (_, bytes) = session();
+    let clean = decoded();
+    let mut decoder = CaptureDecoder::new(firmware_elf()).unwrap();
+    assert_eq!(
+        format!("{decoder:?}"),
+        "CaptureDecoder { fed: 0, games: 0, .. }"
+    );
+    assert!(decoder.open_game().is_none());
+    let (_, end) = move_frame(&clean, bytes, 2, 10);
+    decoder.feed(&bytes[..end / 2]);
+    decoder.feed(&bytes[end / 2..=end]);
+    assert_eq!(decoder.bytes_fed(), end + 1);
+    let open = decoder.open_game().expect("game 2 is being played");
+    assert_eq!((open.number, open.seed), (2, 2024));
+    assert_eq!(open.moves.len(), 10);
+    assert!(format!("{decoder:?}").starts_with(&format!("CaptureDecoder {{ fed: {}, ", end + 1)));
+    decoder.feed(&bytes[end + 1..]);
+    assert_eq!(decoder.bytes_fed(), bytes.len());
 }
