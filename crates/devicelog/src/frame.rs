@@ -122,16 +122,28 @@ pub(crate) fn read(frame: &Frame<'_>) -> LogFrame {
             }
         }
     }
-    let parsed = match shape.as_str() {
-        START => start(&values),
-        MOVE => moved(&values),
-        END => end(&values),
-        HELLO2 => hello2(&values),
-        START2 => start2(&values),
-        MOVE2 => move2(&values),
-        END2 => end2(&values),
-        PARTIAL2 => partial2(&values),
-        LOST2 => small(&values, |v| {
+    match fields(&shape, &values) {
+        Some(parsed) => parsed.unwrap_or_else(|reason| LogFrame::Invalid { reason }),
+        None => LogFrame::Other {
+            text: frame.display_message().to_string(),
+        },
+    }
+}
+
+/// The frame of the protocol that `shape` (the frame's format string, `{}` for each
+/// parameter) names, read from its shown `values` (`Err`: why it is invalid); `None` when the
+/// shape is none of the protocol's.
+fn fields(shape: &str, values: &[String]) -> Option<Result<LogFrame, String>> {
+    Some(match shape {
+        START => start(values),
+        MOVE => moved(values),
+        END => end(values),
+        HELLO2 => hello2(values),
+        START2 => start2(values),
+        MOVE2 => move2(values),
+        END2 => end2(values),
+        PARTIAL2 => partial2(values),
+        LOST2 => small(values, |v| {
             let (game, at_move, frames) =
                 (num(v, 0, "game")?, num(v, 1, "move")?, num(v, 2, "frames")?);
             Ok((
@@ -143,36 +155,31 @@ pub(crate) fn read(frame: &Frame<'_>) -> LogFrame {
                 },
             ))
         }),
-        FULL2 => small(&values, |v| {
+        FULL2 => small(values, |v| {
             let (game, at_move) = (num(v, 0, "game")?, num(v, 1, "move")?);
             Ok((crc::full(game, at_move), LogFrame::Full { game, at_move }))
         }),
-        BEGIN2 => small(&values, |v| {
+        BEGIN2 => small(values, |v| {
             let (dev, games) = (num(v, 0, "dev")?, num(v, 1, "games")?);
             Ok((
                 crc::pull_begin(dev, games),
                 LogFrame::PullBegin { dev, games },
             ))
         }),
-        DONE2 => small(&values, |v| {
+        DONE2 => small(values, |v| {
             let (dev, sent) = (num(v, 0, "dev")?, num(v, 1, "sent")?);
             Ok((crc::pull_done(dev, sent), LogFrame::PullDone { dev, sent }))
         }),
-        ACKED2 => small(&values, |v| {
+        ACKED2 => small(values, |v| {
             let game = num(v, 0, "game")?;
             Ok((crc::acked(game), LogFrame::Acked { game }))
         }),
-        ERROR2 => small(&values, |v| {
+        ERROR2 => small(values, |v| {
             let (code, game) = (num(v, 0, "code")?, num(v, 1, "game")?);
             Ok((crc::error(code, game), LogFrame::Error { code, game }))
         }),
-        _ => {
-            return LogFrame::Other {
-                text: frame.display_message().to_string(),
-            }
-        }
-    };
-    parsed.unwrap_or_else(|reason| LogFrame::Invalid { reason })
+        _ => return None,
+    })
 }
 
 fn num<T: std::str::FromStr>(values: &[String], i: usize, name: &str) -> Result<T, String> {
@@ -430,4 +437,194 @@ fn partial2(v: &[String]) -> Result<LogFrame, String> {
             check: Some(computed),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `shape` with `values` shown as text: the frame, or `Invalid`.
+    fn read_shown(shape: &str, values: &[&dyn std::fmt::Display]) -> LogFrame {
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        fields(shape, &values)
+            .expect("a protocol shape")
+            .unwrap_or_else(|reason| LogFrame::Invalid { reason })
+    }
+
+    /// Each version-2 frame reads to its fields when its check (the last value) is the one
+    /// deviceproto computes over them, and to a check mismatch when it is one off.
+    #[test]
+    fn every_version_2_frame_reads_its_fields_under_its_check() {
+        let v = PROTOCOL_VERSION;
+        let start = StartFields {
+            version: v,
+            dev: 0xabc,
+            game: 4,
+            seed: 99,
+            size: 4,
+            four_numerator: 1,
+            four_denominator: 10,
+            opening: 2,
+            twos: 0b10,
+            win: 11,
+            ends: false,
+            scoring: 0,
+        };
+        let start_check = crc::start(&start);
+        let cases: Vec<(&str, Vec<&dyn std::fmt::Display>, u32, LogFrame)> = vec![
+            (
+                HELLO2,
+                vec![&v, &7u64, &3u32, &2u32, &1u32],
+                crc::hello(v, 7, 3, 2, 1),
+                LogFrame::Hello {
+                    dev: 7,
+                    next: 3,
+                    stored: 2,
+                    unpulled: 1,
+                },
+            ),
+            (
+                START2,
+                vec![
+                    &v, &0xabcu64, &4u32, &99u64, &4u8, &1u32, &10u32, &2u8, &0b10u8, &11u8,
+                    &false, &0u8,
+                ],
+                start_check,
+                LogFrame::Start2 {
+                    dev: 0xabc,
+                    game: 4,
+                    rules: Rules {
+                        opening: Opening::new(&[OpeningSpawn::Normal, OpeningSpawn::Two]).unwrap(),
+                        ..Rules::CLASSIC
+                    },
+                    seed: 99,
+                    check: start_check,
+                },
+            ),
+            (
+                MOVE2,
+                vec![&4u32, &5u32, &3u8, &40u64, &0x1234u64],
+                crc::moved(4, 5, 3, 40, 0x1234),
+                LogFrame::Move2 {
+                    game: 4,
+                    mv: DeviceMove {
+                        seq: 5,
+                        dir: Direction::Left,
+                        score: 40,
+                        hash: 0x1234,
+                    },
+                },
+            ),
+            (
+                END2,
+                vec![&4u32, &2u8, &500u64, &60u32, &0x99u64, &start_check],
+                crc::end(4, 2, 500, 60, 0x99, start_check),
+                LogFrame::End2 {
+                    game: 4,
+                    end: GameEnd {
+                        status: Status::Over,
+                        score: 500,
+                        moves: 60,
+                        hash: 0x99,
+                        partial: false,
+                        start: Some(start_check),
+                        check: Some(crc::end(4, 2, 500, 60, 0x99, start_check)),
+                    },
+                },
+            ),
+            (
+                PARTIAL2,
+                vec![&4u32, &30u32, &200u64, &0x77u64, &start_check],
+                crc::partial(4, 30, 200, 0x77, start_check),
+                LogFrame::End2 {
+                    game: 4,
+                    end: GameEnd {
+                        status: Status::Playing,
+                        score: 200,
+                        moves: 30,
+                        hash: 0x77,
+                        partial: true,
+                        start: Some(start_check),
+                        check: Some(crc::partial(4, 30, 200, 0x77, start_check)),
+                    },
+                },
+            ),
+            (
+                LOST2,
+                vec![&4u32, &6u32, &2u32],
+                crc::lost(4, 6, 2),
+                LogFrame::Lost {
+                    game: 4,
+                    at_move: 6,
+                    frames: 2,
+                },
+            ),
+            (
+                FULL2,
+                vec![&4u32, &6u32],
+                crc::full(4, 6),
+                LogFrame::Full {
+                    game: 4,
+                    at_move: 6,
+                },
+            ),
+            (
+                BEGIN2,
+                vec![&7u64, &3u32],
+                crc::pull_begin(7, 3),
+                LogFrame::PullBegin { dev: 7, games: 3 },
+            ),
+            (
+                DONE2,
+                vec![&7u64, &3u32],
+                crc::pull_done(7, 3),
+                LogFrame::PullDone { dev: 7, sent: 3 },
+            ),
+            (
+                ACKED2,
+                vec![&4u32],
+                crc::acked(4),
+                LogFrame::Acked { game: 4 },
+            ),
+            (
+                ERROR2,
+                vec![&3u8, &4u32],
+                crc::error(3, 4),
+                LogFrame::Error { code: 3, game: 4 },
+            ),
+        ];
+        for (shape, mut values, check, frame) in cases {
+            let right = check;
+            let wrong = check.wrapping_add(1);
+            values.push(&right);
+            assert_eq!(read_shown(shape, &values), frame, "{shape}");
+            values.pop();
+            values.push(&wrong);
+            assert_eq!(
+                read_shown(shape, &values),
+                LogFrame::CheckMismatch,
+                "{shape}"
+            );
+        }
+        assert!(fields("t48 something else={}", &[]).is_none());
+    }
+
+    /// A version-1 start frame's opening has 1 to MAX_OPENING spawns.
+    #[test]
+    fn a_version_1_opening_has_1_to_8_spawns() {
+        let v = LOG_FORMAT_VERSION;
+        for (len, valid) in [(0usize, false), (1, true), (MAX_OPENING, true), (9, false)] {
+            let frame = read_shown(
+                START,
+                &[
+                    &v, &5u64, &4u8, &1u32, &10u32, &len, &0u8, &11u8, &false, &0u8,
+                ],
+            );
+            assert_eq!(
+                matches!(frame, LogFrame::Start { .. }),
+                valid,
+                "{len}: {frame:?}"
+            );
+        }
+    }
 }
