@@ -510,6 +510,26 @@ mod tests {
         assert!(game.to_movelog(false).is_none());
     }
 
+    /// A start check on one side only (its start frame or its end frame lost it) cannot
+    /// tie the end to the start: a mismatch, with 0 for the missing side.
+    #[test]
+    fn a_start_check_on_one_side_only_is_caught() {
+        for (start, end) in [(Some(7), None), (None, Some(8))] {
+            let mut game = logged(3, "LURDLURD");
+            game.start_check = start;
+            game.end.as_mut().unwrap().start = end;
+            assert_eq!(
+                check(&game).problem,
+                Some(Problem::StartMismatch {
+                    game: 1,
+                    expected: start.unwrap_or(0),
+                    actual: end.unwrap_or(0)
+                })
+            );
+            assert!(game.to_movelog(false).is_none());
+        }
+    }
+
     #[test]
     fn problems_read_like_sentences() {
         let p = Problem::SequenceGap {
