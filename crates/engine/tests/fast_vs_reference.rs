@@ -64,7 +64,15 @@ proptest! {
 
     #[test]
     fn random_boards_match_reference(cells in prop::array::uniform16(cell()), dir in direction()) {
-        let mut reference = Board::from_cells(&cells).unwrap();
+        // The exact wide board counts, finds and judges cells as the reference does.
+        let before = Board::from_cells(&cells).unwrap();
+        let wide = Wide(cells);
+        prop_assert_eq!(wide.empty_count(), before.empty_count());
+        for k in 0..=before.empty_count() {
+            prop_assert_eq!(wide.nth_empty(k), before.nth_empty(k));
+        }
+        prop_assert_eq!(wide.is_stuck(), before.is_stuck());
+        let mut reference = before;
         let expected = reference.slide(dir);
         let fast = Packed::from_cells(&cells).map(|p| p.slide(dir));
         match fast {
@@ -181,4 +189,16 @@ proptest! {
         prop_assert_eq!(all.status(), one.status());
         prop_assert_eq!(all.reached_win(), one.reached_win());
     }
+}
+
+/// A full board without equal neighbours is stuck on the wide board too, whatever its tiles.
+#[test]
+fn a_full_board_without_equal_neighbours_is_stuck() {
+    let mut cells = [1, 2, 1, 2, 2, 1, 2, 1, 1, 2, 1, 2, 2, 1, 2, 17];
+    assert!(Wide(cells).is_stuck());
+    assert!(Board::from_cells(&cells).unwrap().is_stuck());
+    cells[14] = 17;
+    assert!(!Wide(cells).is_stuck(), "two 2^17 side by side merge");
+    cells[14] = 0;
+    assert!(!Wide(cells).is_stuck(), "an empty cell");
 }
