@@ -193,6 +193,9 @@ mod tests {
                 if s.contains(d) {
                     rebuilt = rebuilt.with(d);
                 }
+                // Adding is idempotent: a direction already in the set stays.
+                assert!(s.with(d).contains(d));
+                assert_eq!(s.with(d).with(d), s.with(d));
             }
             assert_eq!(rebuilt, s);
             assert!(s

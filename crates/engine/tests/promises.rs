@@ -456,6 +456,9 @@ fn texts_and_accessors() {
         ..Rules::CLASSIC
     };
     let game = walk(Game::new(rules, 5).unwrap(), 12, |_, _| {});
+    assert_eq!((game.seed(), game.engine()), (5, Engine::Fast));
+    let other = Game::with_engine(rules, 1 << 40, Engine::Reference).unwrap();
+    assert_eq!((other.seed(), other.engine()), (1 << 40, Engine::Reference));
     let cells = game.cells();
     let e = cells.exponents().to_vec();
     assert_eq!(cells.size(), 3);
