@@ -53,6 +53,9 @@ pub enum ErrorCode {
     CheckMismatch = 4,
     /// The store could not be read or written.
     Store = 5,
+    /// The device keeps no game store (the Arduino Uno): `{pull}` and `{ack}` have nothing to
+    /// answer; its games are pulled live from a capture of its log.
+    NoStore = 6,
 }
 
 impl ErrorCode {
@@ -64,6 +67,7 @@ impl ErrorCode {
             3 => ErrorCode::NoGame,
             4 => ErrorCode::CheckMismatch,
             5 => ErrorCode::Store,
+            6 => ErrorCode::NoStore,
             _ => return None,
         })
     }
@@ -78,6 +82,9 @@ impl ErrorCode {
                 "the acknowledgement's check does not match the stored game"
             }
             ErrorCode::Store => "the store could not be read or written",
+            ErrorCode::NoStore => {
+                "the device keeps no game store (pull its games live from a capture)"
+            }
         }
     }
 }

@@ -36,30 +36,46 @@ pub fn device_id<F: NorFlash>(
     at: u32,
     fresh: impl FnOnce() -> u64,
 ) -> Result<(u64, bool), F::Error> {
-    let mut record = [0u8; ID_RECORD_LEN];
-    flash.read(at, &mut record)?;
-    if let Some(id) = decode(&record) {
+    if let Some(id) = read_record(flash, at, MAGIC)? {
         return Ok((id, false));
     }
     let id = fresh();
-    let mut record = [0u8; ID_RECORD_LEN];
-    record[..4].copy_from_slice(MAGIC);
-    record[4..12].copy_from_slice(&id.to_le_bytes());
-    let crc = crc32(&record[..12]);
-    record[12..].copy_from_slice(&crc.to_le_bytes());
-    flash.erase(at, at + F::ERASE_SIZE as u32)?;
-    flash.write(at, &record)?;
+    write_record(flash, at, MAGIC, id)?;
     Ok((id, true))
 }
 
-fn decode(record: &[u8; ID_RECORD_LEN]) -> Option<u64> {
+/// The value of the 16-byte record at `at` (`magic`, the value, CRC-32 of the 12 bytes
+/// before), or `None` when there is no whole record of that magic there.
+pub(crate) fn read_record<F: NorFlash>(
+    flash: &mut F,
+    at: u32,
+    magic: &[u8; 4],
+) -> Result<Option<u64>, F::Error> {
+    let mut record = [0u8; ID_RECORD_LEN];
+    flash.read(at, &mut record)?;
     let crc = u32::from_le_bytes([record[12], record[13], record[14], record[15]]);
-    if &record[..4] != MAGIC || crc32(&record[..12]) != crc {
-        return None;
+    if &record[..4] != magic || crc32(&record[..12]) != crc {
+        return Ok(None);
     }
-    let mut id = [0u8; 8];
-    id.copy_from_slice(&record[4..12]);
-    Some(u64::from_le_bytes(id))
+    let mut value = [0u8; 8];
+    value.copy_from_slice(&record[4..12]);
+    Ok(Some(u64::from_le_bytes(value)))
+}
+
+/// Erases the sector at `at` and writes the record of `value` under `magic` there.
+pub(crate) fn write_record<F: NorFlash>(
+    flash: &mut F,
+    at: u32,
+    magic: &[u8; 4],
+    value: u64,
+) -> Result<(), F::Error> {
+    let mut record = [0u8; ID_RECORD_LEN];
+    record[..4].copy_from_slice(magic);
+    record[4..12].copy_from_slice(&value.to_le_bytes());
+    let crc = crc32(&record[..12]);
+    record[12..].copy_from_slice(&crc.to_le_bytes());
+    flash.erase(at, at + F::ERASE_SIZE as u32)?;
+    flash.write(at, &record)
 }
 
 #[cfg(test)]

@@ -106,6 +106,7 @@
 #![deny(missing_docs)]
 
 mod chunk;
+mod counter;
 mod crc;
 mod error;
 mod flash;
@@ -117,6 +118,7 @@ mod ring;
 mod sector;
 mod store;
 
+pub use counter::GameCounter;
 pub use crc::crc32;
 pub use error::StoreError;
 pub use flash::MemFlash;
