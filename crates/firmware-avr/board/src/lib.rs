@@ -25,9 +25,9 @@ pub mod regs;
 pub mod stack;
 pub mod usart;
 
-use twenty48_firmware_app::devicestore::Store;
+use twenty48_firmware_app::devicestore::{GameCounter, Store};
 use twenty48_firmware_app::script::Script;
-use twenty48_firmware_app::{log_ring, Board, Input, Screen};
+use twenty48_firmware_app::{log_ring, Board, Counted, Input, Screen};
 
 use crate::buttons::Buttons;
 use crate::flash::EepromFlash;
@@ -184,10 +184,11 @@ fn device_id<const SECTOR: usize, const LCD: bool>(
     }
 }
 
-/// Plays on a store of the first `len` bytes of EEPROM in `SECTOR`-byte sectors; the sector
-/// after them keeps the board's id. The LCD (its frames on this function's stack) if `LCD`.
+/// Plays on a store (`STORE`; else a game counter) of the first `len` bytes of EEPROM in
+/// `SECTOR`-byte sectors; the sector after them keeps the board's id. The LCD (its frames on
+/// this function's stack) if `LCD`.
 #[inline(never)]
-fn run_on_eeprom<const SECTOR: usize, const LCD: bool>(chip: &Chip, len: u16) {
+fn run_on_eeprom<const SECTOR: usize, const LCD: bool, const STORE: bool>(chip: &Chip, len: u16) {
     let mut lcd = if LCD {
         Some(Lcd::new(&chip.lcd, false))
     } else {
@@ -195,14 +196,17 @@ fn run_on_eeprom<const SECTOR: usize, const LCD: bool>(chip: &Chip, len: u16) {
     };
     let mut board = AvrBoard::<LCD>::new(chip, false, lcd.as_mut());
     let id = device_id::<SECTOR, LCD>(&mut board, chip, len);
-    play(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
+    play::<SECTOR, LCD, STORE>(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
     end(&mut board);
 }
 
-/// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM; the LCD
-/// drawn if `LCD`, with no waits, into an SPI that is not there).
+/// Plays on a store (`STORE`; else a game counter) in a RAM buffer of `RAM` bytes on the
+/// stack (QEMU: no EEPROM; the LCD drawn if `LCD`, with no waits, into an SPI that is not
+/// there).
 #[inline(never)]
-fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool>(chip: &Chip) {
+fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool, const STORE: bool>(
+    chip: &Chip,
+) {
     let mut lcd = if LCD {
         Some(Lcd::new(&chip.lcd, true))
     } else {
@@ -213,7 +217,7 @@ fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool>(chip: &Chi
     }
     let mut board = AvrBoard::<LCD>::new(chip, true, lcd.as_mut());
     let mut buf = [0u8; RAM];
-    play(
+    play::<SECTOR, LCD, STORE>(
         &mut board,
         chip.device_id,
         EepromFlash::<SECTOR>::ram(&mut buf),
@@ -221,11 +225,25 @@ fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool>(chip: &Chi
     end(&mut board);
 }
 
-fn play<const SECTOR: usize, const LCD: bool>(
+/// Plays with the game store on `flash` (`STORE`), or with only the game counter in its
+/// first two sectors.
+fn play<const SECTOR: usize, const LCD: bool, const STORE: bool>(
     board: &mut AvrBoard<LCD>,
     device_id: u64,
     flash: EepromFlash<SECTOR>,
 ) {
+    if !STORE {
+        match GameCounter::open(flash, 0) {
+            Ok(counter) => twenty48_firmware_app::run(
+                board,
+                twenty48_firmware_app::DEFAULT_RULES,
+                &mut Counted::new(counter),
+                device_id,
+            ),
+            Err(_) => defmt::error!("t48 avr counter refused the EEPROM"),
+        }
+        return;
+    }
     match Store::open(flash) {
         Ok(mut store) => twenty48_firmware_app::run(
             board,
@@ -261,18 +279,27 @@ impl<'a, const LCD: bool> AvrBoard<'a, LCD> {
 /// Runs the board: the store in the first `EEPROM` bytes of EEPROM in `SECTOR`-byte sectors
 /// and the board's id in the sector after them (under QEMU: the store in `RAM` bytes of RAM,
 /// the id [`Chip::device_id`]). `LCD`: drive the LCD (a chip with the RAM for it; under
-/// QEMU the drawing runs and its SPI writes go nowhere). Returns only under QEMU's script end (`q`): the log then says
-/// `t48 avr end` and the chip idles.
-pub fn start<const SECTOR: usize, const EEPROM: u16, const RAM: usize, const LCD: bool>(
+/// QEMU the drawing runs and its SPI writes go nowhere). `STORE` false (the Uno, whose flash
+/// cannot hold the store and the pull): no game store, only a game counter in the first two
+/// sectors (numbers never repeat across power cycles), and `{pull}`/`{ack}` answered with an
+/// error frame (no store); the games are logged live as on every board. Returns only under
+/// QEMU's script end (`q`): the log then says `t48 avr end` and the chip idles.
+pub fn start<
+    const SECTOR: usize,
+    const EEPROM: u16,
+    const RAM: usize,
+    const LCD: bool,
+    const STORE: bool,
+>(
     chip: &Chip,
 ) -> ! {
     stack::paint();
     usart::init();
     clock::init();
     if flash::present() {
-        run_on_eeprom::<SECTOR, LCD>(chip, EEPROM);
+        run_on_eeprom::<SECTOR, LCD, STORE>(chip, EEPROM);
     } else {
-        run_on_ram::<SECTOR, RAM, LCD>(chip);
+        run_on_ram::<SECTOR, RAM, LCD, STORE>(chip);
     }
     idle()
 }

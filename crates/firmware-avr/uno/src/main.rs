@@ -10,13 +10,16 @@ use twenty48_firmware_avr::lcd::LcdPins;
 use twenty48_firmware_avr::regs::{Pin, PORT_B, PORT_D};
 use twenty48_firmware_avr::Chip;
 
-/// Bytes of a store sector (the EEPROM is 8 of them; devicestore's power-cut and capacity
-/// tests run at this size).
+/// Bytes of an EEPROM sector (the EEPROM is 8 of them).
 const SECTOR: usize = 128;
-/// The store: the EEPROM's first 7 sectors (the 8th keeps the board's id).
+/// The game counter in the first two sectors (of the first 7; the 8th keeps the board's id).
 const EEPROM: u16 = 1024 - SECTOR as u16;
-/// The store under QEMU (no EEPROM there): 4 sectors of RAM, all the Uno can spare.
-const RAM: usize = 512;
+/// The game counter under QEMU (no EEPROM there): two sectors of RAM.
+const RAM: usize = 2 * SECTOR;
+/// No game store: its code and the pull's do not fit in the Uno's flash beside the game and
+/// the log (docs/firmware.md gives the bytes). The games are logged live; `{pull}` and
+/// `{ack}` are answered with an error frame.
+const STORE: bool = false;
 
 /// The Uno's pins: buttons D4-D7 (PD4-PD7).
 static UNO: Chip = Chip {
@@ -72,7 +75,7 @@ fn main() -> ! {
     // SAFETY: the only interrupt the firmware turns on is USART0's receive (below), whose
     // handler touches nothing but the receive ring.
     unsafe { avr_device::interrupt::enable() };
-    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM, LCD>(&UNO)
+    twenty48_firmware_avr::start::<SECTOR, EEPROM, RAM, LCD, STORE>(&UNO)
 }
 
 // Received bytes into the ring (see `twenty48_firmware_avr::usart`).

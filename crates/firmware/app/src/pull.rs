@@ -12,24 +12,28 @@ use twenty48_engine::{Direction, Game};
 use crate::board::Board;
 use crate::log_ring::{drain, free_bytes, pending_bytes, LOG_CAPACITY};
 use crate::protocol::{Close, Log};
-use crate::session::Device;
 
 /// How many link waits (about a millisecond each) without a byte taken before a pull stops
 /// waiting for the host and lets frames drop (reported by a lost frame).
 const LINK_PATIENCE: u32 = 2000;
 
-impl<B: Board, F: NorFlash> Device<'_, B, F> {
-    /// Answers one host request (the game loop calls this whenever it waits for input).
-    pub(crate) fn answer(&mut self, request: Request) {
-        answer(self, request);
-    }
+/// What a reply to a request works with.
+struct Device<'a, B, F> {
+    board: &'a mut B,
+    store: &'a mut Store<F>,
+    log: &'a mut Log,
 }
 
-/// Answers one request.
+/// Answers one store request (`{hello}` is the game loop's).
 #[inline(never)]
-fn answer<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, request: Request) {
+pub(crate) fn answer<B: Board, F: NorFlash>(
+    board: &mut B,
+    store: &mut Store<F>,
+    log: &mut Log,
+    request: Request,
+) {
+    let device = &mut Device { board, store, log };
     match request {
-        Request::Hello => device.hello(),
         Request::Pull { all } => pull(device, all),
         Request::Ack { game, check } => ack(device, game, check),
         _ => device.log.error(ErrorCode::Unknown as u8, 0),
@@ -81,7 +85,7 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
         Err(_) => return device.log.error(ErrorCode::Store as u8, 0),
     };
     let mut pace = Pace { alive: true };
-    pace.make_room(device.board, &mut device.log);
+    pace.make_room(device.board, device.log);
     device.log.pull_begin(games);
     let mut sent = 0u32;
     let mut after: Option<GameEntry> = None;
@@ -103,7 +107,7 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
             Err(_) => device.log.error(ErrorCode::Store as u8, entry.number),
         }
     }
-    pace.make_room(device.board, &mut device.log);
+    pace.make_room(device.board, device.log);
     device.log.pull_done(sent);
 }
 

@@ -1,12 +1,12 @@
 //! The game loop: start screen, games, result screens; every game stored and logged, and the
 //! host's requests answered whenever the device waits for input.
 
-use embedded_storage::nor_flash::NorFlash;
-use twenty48_deviceproto::StartFields;
-use twenty48_devicestore::{GameStart, Store, StoreError};
+use twenty48_deviceproto::{Request, StartFields};
+use twenty48_devicestore::GameStart;
 use twenty48_engine::{Direction, Game, Preset, Rules, Status};
 
 use crate::board::{Board, GameSetup, Input};
+use crate::keeper::{Keeper, Refusal};
 use crate::log_ring::drain;
 use crate::protocol::{Close, Log};
 use crate::screen::Screen;
@@ -33,10 +33,10 @@ enum Stop {
 }
 
 /// The running application: the board, the store, the log.
-pub(crate) struct Device<'a, B, F> {
-    pub(crate) board: &'a mut B,
-    pub(crate) store: &'a mut Store<F>,
-    pub(crate) log: Log,
+struct Device<'a, B, K> {
+    board: &'a mut B,
+    store: &'a mut K,
+    log: Log,
 }
 
 /// A game being played (the game itself stays where [`Game::new`] put it: on AVR a copy of
@@ -62,7 +62,7 @@ struct Live<'g> {
 /// in `store` before its start frame, every move recorded before its move frame and before
 /// the next input is read, every end stored before its end frame. `dev` is the device id
 /// the frames carry.
-pub fn run<B: Board, F: NorFlash>(board: &mut B, rules: Rules, store: &mut Store<F>, dev: u64) {
+pub fn run<B: Board, K: Keeper>(board: &mut B, rules: Rules, store: &mut K, dev: u64) {
     let mut device = Device {
         board,
         store,
@@ -124,9 +124,9 @@ fn step_preset(rules: &Rules, forward: bool) -> Preset {
     }
 }
 
-impl<B: Board, F: NorFlash> Device<'_, B, F> {
+impl<B: Board, K: Keeper> Device<'_, B, K> {
     /// Sends what the ring holds, and a lost frame if frames were dropped.
-    pub(crate) fn flush(&mut self) {
+    fn flush(&mut self) {
         drain(self.board);
         if self.log.has_lost() {
             self.log.report_lost();
@@ -139,7 +139,10 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
         loop {
             self.flush();
             match self.board.next_input() {
-                Input::Request(request) => self.answer(request),
+                Input::Request(Request::Hello) => self.hello(),
+                Input::Request(request) => {
+                    self.store.answer(self.board, &mut self.log, request);
+                }
                 Input::BadRequest(code) => self.log.error(code as u8, 0),
                 input => return input,
             }
@@ -148,11 +151,11 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
 
     /// `t48 hello`.
     #[inline(never)]
-    pub(crate) fn hello(&mut self) {
+    fn hello(&mut self) {
         let next = self.store.next_game_number();
         match self.store.counts() {
-            Ok(c) => self.log.hello(next, c.stored, c.unpulled),
-            Err(_) => {
+            Some(c) => self.log.hello(next, c.stored, c.unpulled),
+            None => {
                 self.log.hello(next, 0, 0);
                 self.log
                     .error(twenty48_deviceproto::ErrorCode::Store as u8, 0);
@@ -163,8 +166,8 @@ impl<B: Board, F: NorFlash> Device<'_, B, F> {
     /// The store refused game `number` from move `at_move` on (move 0: the game was not
     /// started): a full frame, and the "Store full" screen for a while.
     #[inline(never)]
-    fn refused(&mut self, number: u32, at_move: u32, e: StoreError<F::Error>) {
-        if !matches!(e, StoreError::Full) {
+    fn refused(&mut self, number: u32, at_move: u32, e: Refusal) {
+        if e != Refusal::Full {
             defmt::warn!("t48 store error");
         }
         self.log.full(number, at_move);

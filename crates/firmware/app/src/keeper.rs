@@ -1,0 +1,130 @@
+//! Where the games are kept: the game store ([`Store`]), or, on a board with no room for
+//! one (the Arduino Uno), only the next game number ([`Counted`]), which answers the host's
+//! store requests with an error frame.
+
+use embedded_storage::nor_flash::NorFlash;
+use twenty48_deviceproto::{ErrorCode, Request};
+use twenty48_devicestore::{Counts, GameCounter, GameStart, Store, StoreError};
+use twenty48_engine::Direction;
+
+use crate::board::Board;
+use crate::protocol::Log;
+
+/// Why a game or a move was not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The store is full.
+    Full,
+    /// The store (or the counter) could not be read or written.
+    Failed,
+}
+
+impl core::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Refusal::Full => "the store is full",
+            Refusal::Failed => "the store could not be read or written",
+        })
+    }
+}
+
+/// What keeps the games the application plays: their numbers, and their moves if it can.
+pub trait Keeper {
+    /// The number the next game will be given.
+    fn next_game_number(&self) -> u32;
+    /// The games kept (`None`: they could not be counted).
+    fn counts(&mut self) -> Option<Counts>;
+    /// Begins a game and gives it its number; an error: the game must not be played.
+    fn begin_game(&mut self, start: &GameStart) -> Result<u32, Refusal>;
+    /// Keeps a move of the game in progress.
+    fn record_move(&mut self, dir: Direction) -> Result<(), Refusal>;
+    /// Ends the game in progress (`result` 0 abandoned, 1 won, 2 over).
+    fn end_game(&mut self, result: u8) -> Result<(), Refusal>;
+    /// The number of the game in progress, if one is.
+    fn game_in_progress(&self) -> Option<u32>;
+    /// Answers a store request (`{pull}`, `{pull all}`, `{ack N C}`, or one unknown).
+    fn answer<B: Board>(&mut self, board: &mut B, log: &mut Log, request: Request);
+}
+
+fn refusal<E>(e: StoreError<E>) -> Refusal {
+    match e {
+        StoreError::Full => Refusal::Full,
+        _ => Refusal::Failed,
+    }
+}
+
+impl<F: NorFlash> Keeper for Store<F> {
+    fn next_game_number(&self) -> u32 {
+        Store::next_game_number(self)
+    }
+    fn counts(&mut self) -> Option<Counts> {
+        Store::counts(self).ok()
+    }
+    fn begin_game(&mut self, start: &GameStart) -> Result<u32, Refusal> {
+        Store::begin_game(self, start).map_err(refusal)
+    }
+    fn record_move(&mut self, dir: Direction) -> Result<(), Refusal> {
+        Store::record_move(self, dir).map_err(refusal)
+    }
+    fn end_game(&mut self, result: u8) -> Result<(), Refusal> {
+        Store::end_game(self, result).map_err(refusal)
+    }
+    fn game_in_progress(&self) -> Option<u32> {
+        Store::game_in_progress(self)
+    }
+    fn answer<B: Board>(&mut self, board: &mut B, log: &mut Log, request: Request) {
+        crate::pull::answer(board, self, log, request);
+    }
+}
+
+/// A board with no game store: a [`GameCounter`] gives the games numbers that never repeat
+/// across power cycles; the games are only logged (pulled live from a capture). `{pull}`,
+/// `{pull all}` and `{ack}` are answered with an error frame of code
+/// [`ErrorCode::NoStore`].
+#[derive(Debug)]
+pub struct Counted<F> {
+    counter: GameCounter<F>,
+    in_progress: Option<u32>,
+}
+
+impl<F: NorFlash> Counted<F> {
+    /// Keeps only the numbers, in `counter`.
+    pub fn new(counter: GameCounter<F>) -> Counted<F> {
+        Counted {
+            counter,
+            in_progress: None,
+        }
+    }
+}
+
+impl<F: NorFlash> Keeper for Counted<F> {
+    fn next_game_number(&self) -> u32 {
+        self.counter.next_game_number()
+    }
+    fn counts(&mut self) -> Option<Counts> {
+        Some(Counts::default())
+    }
+    fn begin_game(&mut self, _start: &GameStart) -> Result<u32, Refusal> {
+        let number = self.counter.take().map_err(|_| Refusal::Failed)?;
+        self.in_progress = Some(number);
+        Ok(number)
+    }
+    fn record_move(&mut self, _dir: Direction) -> Result<(), Refusal> {
+        Ok(())
+    }
+    fn end_game(&mut self, _result: u8) -> Result<(), Refusal> {
+        self.in_progress = None;
+        Ok(())
+    }
+    fn game_in_progress(&self) -> Option<u32> {
+        self.in_progress
+    }
+    fn answer<B: Board>(&mut self, _board: &mut B, log: &mut Log, request: Request) {
+        let code = match request {
+            Request::Pull { .. } | Request::Ack { .. } => ErrorCode::NoStore,
+            _ => ErrorCode::Unknown,
+        };
+        log.error(code as u8, 0);
+    }
+}
