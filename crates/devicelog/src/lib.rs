@@ -53,4 +53,4 @@ pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
-pub use twenty48_deviceproto::PROTOCOL_VERSION;
+pub use twenty48_deviceproto::{ErrorCode, PROTOCOL_VERSION};

@@ -150,6 +150,9 @@ struct Acks {
     done: BTreeMap<u32, u32>,
     /// Refused by the device (an error frame naming the game).
     refused: Vec<String>,
+    /// The device keeps no game store (error 6, the Uno): nothing to pull or acknowledge;
+    /// its games come live only.
+    no_store: bool,
 }
 
 /// A pull under way: the library's puller and what it reported.
@@ -217,7 +220,7 @@ impl Pull {
                 Progress::Pulled(pulled) if pulled.outcome == Outcome::Deferred => {}
                 Progress::Pulled(pulled) => {
                     self.say(describe(&pulled));
-                    if let Some(ack) = pulled.ack {
+                    if let Some(ack) = pulled.ack.filter(|_| !self.acks.no_store) {
                         talk.to_ack.push(ack);
                     }
                     self.report.games.push(*pulled);
@@ -229,6 +232,16 @@ impl Pull {
                 Progress::Device(fact) => {
                     match fact {
                         DeviceFact::PullDone { .. } => talk.done = true,
+                        // A board without a store (the Uno): nothing to pull; its games
+                        // come live (--follow keeps them).
+                        DeviceFact::Error { code, .. }
+                            if code == twenty48_devicelog::ErrorCode::NoStore as u8 =>
+                        {
+                            talk.done = true;
+                            self.acks.no_store = true;
+                            self.acks.pending.clear();
+                            talk.to_ack.clear();
+                        }
                         DeviceFact::Acked { game, .. } => {
                             if let Some(check) = self.acks.pending.remove(&game) {
                                 self.acks.done.insert(game, check);

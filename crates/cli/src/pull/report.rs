@@ -144,6 +144,13 @@ impl Report {
                 games.join(", ")
             ));
         }
+        if acks.no_store {
+            out.push(
+                "note: the device keeps no game store: only the games it played while the port \
+                 was read came, live (--follow keeps reading)"
+                    .to_string(),
+            );
+        }
         if let Some(silent) = &self.silent {
             out.push(format!("FAILED: {silent}"));
         }

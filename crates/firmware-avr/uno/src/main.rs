@@ -10,10 +10,11 @@ use twenty48_firmware_avr::lcd::LcdPins;
 use twenty48_firmware_avr::regs::{Pin, PORT_B, PORT_D};
 use twenty48_firmware_avr::Chip;
 
-/// Bytes of an EEPROM sector (the EEPROM is 8 of them).
-const SECTOR: usize = 128;
-/// The game counter in the first two sectors (of the first 7; the 8th keeps the board's id).
-const EEPROM: u16 = 1024 - SECTOR as u16;
+/// Bytes of an EEPROM sector: one 16-byte record (the game counter's, the id's).
+const SECTOR: usize = 16;
+/// The game counter in the first two sectors; the board's id at byte 896 (where the Uno's
+/// id has always been kept).
+const EEPROM: u16 = 896;
 /// The game counter under QEMU (no EEPROM there): two sectors of RAM.
 const RAM: usize = 2 * SECTOR;
 /// No game store: its code and the pull's do not fit in the Uno's flash beside the game and
