@@ -51,7 +51,7 @@ test: setup setup-avr
     INSTA_UPDATE=no cargo test --workspace
     cargo test -q --manifest-path fuzz/Cargo.toml
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
-    cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo mega && cargo mega1280
+    cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
@@ -74,21 +74,21 @@ setup-avr:
     fi
     cd crates/firmware-avr && rustup show active-toolchain >/dev/null && rustup component add rust-src >/dev/null
 
-# The AVR firmware end to end (its test also runs in `just test`): the Megas built with the
-# pinned nightly, a scripted session under qemu-system-avr -M mega2560 and -M mega
-# (ATmega1280), every game replayed on the host, damaged captures, and the ELFs scanned for
-# functions taking stack arguments (LLVM misreads them on the 2560, docs/firmware.md).
-# Fails, never skips, without the AVR tools.
-[doc("The AVR firmware under qemu-system-avr (both Megas), every game replayed on the host")]
+# The AVR firmware end to end (its test also runs in `just test`): the Megas and the Uno built
+# with the pinned nightly, a scripted session under qemu-system-avr -M mega2560, -M mega
+# (ATmega1280) and -M uno, every game replayed on the host, damaged captures, and the ELFs
+# scanned for functions taking stack arguments (LLVM misreads them on the 2560,
+# docs/firmware.md). Fails, never skips, without the AVR tools.
+[doc("The AVR firmware under qemu-system-avr (both Megas, the Uno), every game replayed on the host")]
 firmware-avr-test: setup-avr
-    cd crates/firmware-avr && cargo mega-clippy -- -D warnings
+    cd crates/firmware-avr && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test avr
 
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
-[doc("Build every board: the Nano's UF2, the QEMU ELF and the Megas' .hex; prints their paths")]
+[doc("Build every board: the Nano's UF2, the QEMU ELF, the Megas' and the Uno's .hex; prints their paths")]
 firmware: setup
     cd crates/firmware && cargo build -q --release
     mkdir -p target/firmware
@@ -96,11 +96,13 @@ firmware: setup
     @echo "UF2 (Nano RP2040 Connect): $(pwd)/target/firmware/twenty48-nano-rp2040.uf2"
     @echo "ELF (QEMU lm3s6965evb):    $(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
     just setup-avr
-    cd crates/firmware-avr && cargo mega && cargo mega1280
+    cd crates/firmware-avr && cargo mega && cargo mega1280 && cargo uno
     avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega2560/release/twenty48-mega2560.elf target/firmware/twenty48-mega2560.hex
     avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega1280/release/twenty48-mega1280.elf target/firmware/twenty48-mega1280.hex
+    avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega328p/uno/twenty48-uno.elf target/firmware/twenty48-uno.hex
     @echo "HEX (Arduino Mega 2560):   $(pwd)/target/firmware/twenty48-mega2560.hex"
     @echo "HEX (Arduino Mega 1280):   $(pwd)/target/firmware/twenty48-mega1280.hex"
+    @echo "HEX (Arduino Uno):         $(pwd)/target/firmware/twenty48-uno.hex"
 
 # Criterion benchmarks of the engine (raw slides, fast against reference; 1000-move replays),
 # then the same workloads as figures against the targets (best and median of many runs),
