@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use twenty48_devicelog::decode_capture;
 
+#[path = "../../devicelog/tests/avr/cargo.rs"]
+mod avr;
+
 fn firmware_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware")
 }
@@ -331,6 +334,78 @@ fn pull_reports_losses_merges_duplicates_and_conflicts() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The pty QEMU serves its serial port on: it names it ("char device redirected to
+/// /dev/pts/N") on stdout or stderr.
+fn pty_of(child: &mut Reaped) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    for stream in [
+        Box::new(child.0.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.0.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("/dev/pts/") {
+                    let pty: String = line[at..].split_whitespace().next().unwrap().into();
+                    let _ = tx.send(pty);
+                }
+            }
+        });
+    }
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("QEMU names its pty")
+}
+
+/// The Arduino Uno (no game store) under `qemu-system-avr -M uno` on a pseudo-terminal: a
+/// game played first comes live; `pull --port` gets error 6 for its `{pull}`, stops at once
+/// instead of waiting for a reply that never comes (it would fail after its answer
+/// timeout), says why, and writes the live game. Built with the AVR workspace's pinned
+/// nightly (as crates/devicelog/tests/avr.rs, which shares the build).
+#[test]
+fn pull_on_a_port_of_a_board_without_a_store_stops_and_says_so() {
+    let dir = scratch("uno");
+    avr::build_avr("uno");
+    let elf = avr::avr_dir().join("target/avr-atmega328p/uno/twenty48-uno.elf");
+    let mut child = Reaped(
+        Command::new("qemu-system-avr")
+            .args(["-M", "uno", "-display", "none", "-monitor", "none"])
+            .args(["-serial", "pty", "-bios"])
+            .arg(&elf)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("qemu-system-avr starts"),
+    );
+    let pty = pty_of(&mut child);
+    {
+        use std::io::Write as _;
+        let mut link = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&pty)
+            .unwrap();
+        link.write_all(b"{new seed=42 rules=classic}LLUURRDD{end}")
+            .unwrap();
+        link.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let games = dir.join("games");
+    let (code, _, err) = twenty48(&["pull", "--elf", s(&elf), "--port", &pty, "-o", s(&games)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("error 6 (the device keeps no game store"),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: the device keeps no game store"),
+        "{err}"
+    );
+    assert_eq!(t48_files(&games), ["a7a7000000000328-g000001.t48"]);
+    drop(child);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The conversation through the real CLI: QEMU on a pseudo-terminal with a flash file a
 /// scripted run filled; `twenty48 pull --port` asks, writes, acknowledges; a second pull
 /// gets nothing new; `--all` gets everything again, already pulled.
@@ -348,25 +423,7 @@ fn pull_on_a_port_writes_then_acknowledges() {
             .spawn()
             .expect("qemu-system-arm starts"),
     );
-    // QEMU names the pty ("char device redirected to /dev/pts/N") on stdout or stderr.
-    let (tx, rx) = std::sync::mpsc::channel();
-    for stream in [
-        Box::new(child.0.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.0.stderr.take().unwrap()),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                if let Some(at) = line.find("/dev/pts/") {
-                    let pty: String = line[at..].split_whitespace().next().unwrap().into();
-                    let _ = tx.send(pty);
-                }
-            }
-        });
-    }
-    let pty = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("QEMU names its pty");
+    let pty = pty_of(&mut child);
     let games = dir.join("games");
     let port_pull = |extra: &[&str]| {
         let mut args = vec!["pull", "--elf", s(elf()), "--port", &pty, "-o", s(&games)];

@@ -13,11 +13,14 @@
 //! missing.
 
 mod avr {
+    pub mod cargo;
     pub mod stack_args;
 }
 
+use avr::cargo::avr_dir;
+
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::sync::OnceLock;
@@ -29,10 +32,6 @@ use twenty48_panel::{Band, Grid, Screen, BAND_ROWS};
 
 /// How long one QEMU session may take before the test gives up on it.
 const SESSION_LIMIT: Duration = Duration::from_secs(120);
-
-fn avr_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-avr")
-}
 
 /// An AVR board under test: the cargo alias that builds it, its ELF, its QEMU machine.
 struct Avr {
@@ -62,29 +61,10 @@ const UNO: Avr = Avr {
     machine: "uno",
 };
 
-/// Builds the board's firmware with the AVR workspace's own toolchain (rust-toolchain.toml):
-/// the environment cargo gave this test (its rustc, its toolchain) is removed.
+/// Builds the board's firmware (see [`avr::cargo::build_avr`]).
 fn build(avr: &Avr) -> (PathBuf, Vec<u8>) {
+    avr::cargo::build_avr(avr.alias);
     let dir = avr_dir();
-    let status = Command::new("cargo")
-        .arg(avr.alias)
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .env_remove("RUSTUP_TOOLCHAIN")
-        .env_remove("RUSTC")
-        .env_remove("RUSTDOC")
-        .env_remove("CARGO")
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_TARGET")
-        .status()
-        .expect("cargo (rustup's) runs");
-    assert!(
-        status.success(),
-        "`cargo {}` did not build: it needs the nightly of \
-         crates/firmware-avr/rust-toolchain.toml with rust-src and gcc-avr, avr-libc",
-        avr.alias
-    );
     let path = dir.join(avr.elf);
     let bytes = std::fs::read(&path).expect("the ELF was built");
     (path, bytes)
