@@ -38,6 +38,7 @@
 #![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
 
 mod frame;
+mod line;
 mod raster;
 mod screen;
 mod st7920;

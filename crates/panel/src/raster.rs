@@ -11,6 +11,7 @@
 //! instead of two.
 
 use crate::frame::{Frame, HEIGHT, ROW_BYTES, WIDTH};
+use crate::line::Line;
 use crate::screen::{Screen, CELL_PX};
 
 mod glyphs {
@@ -206,47 +207,6 @@ fn outline<P: Pixels>(target: &mut P, x: i16, y: i16, w: i16, h: i16) {
     for j in y + 1..y1 {
         target.set(x, j);
         target.set(x1, j);
-    }
-}
-
-/// A short text built on the stack (at most 24 bytes, as the screens' own).
-struct Line {
-    buf: [u8; 24],
-    len: usize,
-}
-
-impl Line {
-    fn new() -> Line {
-        Line {
-            buf: [0; 24],
-            len: 0,
-        }
-    }
-
-    fn push(&mut self, s: &[u8]) -> &mut Line {
-        let n = s.len().min(self.buf.len() - self.len);
-        self.buf[self.len..self.len + n].copy_from_slice(&s[..n]);
-        self.len += n;
-        self
-    }
-
-    /// `value` in decimal.
-    fn number(&mut self, mut value: u64) -> &mut Line {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (value % 10) as u8;
-            value /= 10;
-            if value == 0 {
-                break;
-            }
-        }
-        self.push(&digits[i..])
-    }
-
-    fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
     }
 }
 

@@ -2,6 +2,8 @@
 
 use core::fmt::Write;
 
+use crate::line::Line;
+
 use embedded_graphics::mono_font::ascii::{FONT_4X6, FONT_6X10, FONT_9X15_BOLD};
 use embedded_graphics::mono_font::MonoTextStyle;
 use embedded_graphics::pixelcolor::BinaryColor;
@@ -95,35 +97,6 @@ pub enum Screen {
 
 /// Side of a cell in pixels on a 4x4 board (smaller on bigger boards).
 pub const CELL_PX: u32 = 15;
-
-/// A short text built on the stack.
-struct Line {
-    buf: [u8; 24],
-    len: usize,
-}
-
-impl Line {
-    fn new() -> Line {
-        Line {
-            buf: [0; 24],
-            len: 0,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
-    }
-}
-
-impl Write for Line {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        let b = s.as_bytes();
-        let n = b.len().min(self.buf.len() - self.len);
-        self.buf[self.len..self.len + n].copy_from_slice(&b[..n]);
-        self.len += n;
-        Ok(())
-    }
-}
 
 /// Draws a tile's value centred at `mid` in the 4x6 font (4 px a digit): up to three digits
 /// on one line, four to six digits (1024 to 131072) on two lines (the first half above), so
