@@ -31,7 +31,7 @@ use twenty48_deviceproto::{Crc32, ErrorCode};
 use twenty48_panel::{Band, Grid, Screen, BAND_ROWS};
 
 /// How long one QEMU session may take before the test gives up on it.
-const SESSION_LIMIT: Duration = Duration::from_secs(120);
+const SESSION_LIMIT: Duration = Duration::from_secs(300);
 
 /// An AVR board under test: the cargo alias that builds it, its ELF, its QEMU machine.
 struct Avr {

@@ -105,6 +105,8 @@ struct AvrBoard<'a, const LCD: bool> {
     emulated: bool,
     /// Timer count of the last button sample.
     sampled: u16,
+    /// Idle turns under QEMU, counted to look at the USART every 256th.
+    idle: u8,
     entropy: u64,
 }
 
@@ -121,6 +123,13 @@ impl<const LCD: bool> Board for AvrBoard<'_, LCD> {
                 continue;
             }
             if self.emulated {
+                // No buttons to sample. Now and then a byte the receive interrupt left in
+                // the USART (see `usart::take_pending`): not every time, as each look is a
+                // device access QEMU serialises with its I/O thread.
+                self.idle = self.idle.wrapping_add(1);
+                if self.idle == 0 {
+                    usart::take_pending();
+                }
                 continue;
             }
             if clock::now().wrapping_sub(self.sampled) >= clock::TICKS_PER_MS {
@@ -271,6 +280,7 @@ impl<'a, const LCD: bool> AvrBoard<'a, LCD> {
             lcd,
             emulated,
             sampled: 0,
+            idle: 0,
             entropy: 0,
         }
     }
