@@ -356,6 +356,37 @@ fn pty_of(child: &mut Reaped) -> String {
         .expect("QEMU names its pty")
 }
 
+/// Opens a board's pseudo-terminal in raw mode and types `bytes` into it, as a user at the
+/// board's buttons would. Raw, because in the default cooked mode the terminal echoes every
+/// byte the board logs back to the board as input: its own frames read as presses, and a
+/// `q` among them ends its script. Keep the file open until the pull that follows has run:
+/// QEMU stops reading and writing a pseudo-terminal whose last user closed it (the board's
+/// log is dropped, the typed bytes wait), and the bytes it writes meanwhile stay in the
+/// terminal for the pull to read in order, ahead of the answers to its own requests.
+fn type_into(pty: &str, bytes: &[u8]) -> std::fs::File {
+    use std::io::Write as _;
+    use std::os::fd::AsRawFd as _;
+    let mut link = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(pty)
+        .unwrap();
+    // SAFETY: the descriptor is open for the calls; `termios` is filled by tcgetattr before
+    // it is read.
+    unsafe {
+        let mut termios = std::mem::zeroed::<libc::termios>();
+        assert_eq!(libc::tcgetattr(link.as_raw_fd(), &mut termios), 0);
+        libc::cfmakeraw(&mut termios);
+        assert_eq!(
+            libc::tcsetattr(link.as_raw_fd(), libc::TCSANOW, &termios),
+            0
+        );
+    }
+    link.write_all(bytes).unwrap();
+    link.flush().unwrap();
+    link
+}
+
 /// The Arduino Uno (no game store) under `qemu-system-avr -M uno` on a pseudo-terminal: a
 /// game played first comes live; `pull --port` gets error 6 for its `{pull}`, stops at once
 /// instead of waiting for a reply that never comes (it would fail after its answer
@@ -378,20 +409,10 @@ fn pull_on_a_port_of_a_board_without_a_store_stops_and_says_so() {
             .expect("qemu-system-avr starts"),
     );
     let pty = pty_of(&mut child);
-    {
-        use std::io::Write as _;
-        let mut link = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&pty)
-            .unwrap();
-        link.write_all(b"{new seed=42 rules=classic}LLUURRDD{end}")
-            .unwrap();
-        link.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    let link = type_into(&pty, b"{new seed=42 rules=classic}LLUURRDD{end}");
     let games = dir.join("games");
     let (code, _, err) = twenty48(&["pull", "--elf", s(&elf), "--port", &pty, "-o", s(&games)]);
+    drop(link);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("error 6 (the device keeps no game store"),
@@ -456,19 +477,9 @@ fn pull_on_a_port_writes_then_acknowledges() {
     assert_eq!(t48_files(&games).len(), 4);
     // A game being played on the board when the pull runs is in its store, not lost: a
     // note, exit 0, nothing written for it yet.
-    {
-        use std::io::Write as _;
-        let mut link = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&pty)
-            .unwrap();
-        link.write_all(b"{new seed=77 rules=classic}LURDLU")
-            .unwrap();
-        link.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    let link = type_into(&pty, b"{new seed=77 rules=classic}LURDLU");
     let (code, _, err) = port_pull(&[]);
+    drop(link);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("game 5: still being played"), "{err}");
     assert_eq!(t48_files(&games).len(), 4);
