@@ -115,8 +115,15 @@ impl<const LCD: bool> Board for AvrBoard<'_, LCD> {
         loop {
             if let Some(byte) = usart::try_read() {
                 if let Some(input) = self.script.feed(byte) {
-                    return input;
+                    // On a chip the link carries the host's requests only, as on the
+                    // Nano: presses, `q` and the script's commands are QEMU's, never a
+                    // stray byte's on a user's line (a `q` would stop the board).
+                    if self.emulated || matches!(input, Input::Request(_) | Input::BadRequest(_)) {
+                        return input;
+                    }
                 }
+                // `{stall}` too is QEMU's.
+                self.script.stalled &= self.emulated;
                 if !self.script.stalled {
                     log_ring::drain(self);
                 }
