@@ -150,7 +150,7 @@ pub fn list(paths: &[PathBuf]) -> Listing {
             let dev = device(meta);
             let listed = fs::read_dir(dir).and_then(|entries| {
                 entries
-                    .map(|e| e.map(|e| (e.path(), plain_file(&e, dev))))
+                    .map(|e| e.map(|e| (e.file_name(), e.path(), plain_file(&e, dev))))
                     .collect::<std::io::Result<Vec<_>>>()
             });
             let mut entries = match listed {
@@ -163,9 +163,10 @@ pub fn list(paths: &[PathBuf]) -> Listing {
                 }
             };
             // Each directory's entries sorted by name, subdirectories walked in place: the
-            // same order as sorting the whole paths.
-            entries.sort_unstable_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
-            for (path, plain) in entries {
+            // same order as sorting the whole paths. (By the name the listing gave: taking
+            // it from the path again in every comparison was 3 % of verifying a corpus.)
+            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (_, path, plain) in entries {
                 let is_log = path.extension().and_then(|e| e.to_str()) == Some(EXTENSION);
                 if let (true, Some(id)) = (is_log, plain) {
                     // A regular file, as the directory listing says: no look at it needed.
