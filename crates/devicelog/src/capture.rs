@@ -168,7 +168,8 @@ impl fmt::Display for DeviceFact {
                 frames,
                 ..
             } => {
-                write!(f, "the device dropped {frames} frames")?;
+                let noun = if frames == 1 { "frame" } else { "frames" };
+                write!(f, "the device dropped {frames} {noun}")?;
                 match (game, at_move) {
                     (0, _) => Ok(()),
                     (g, 0) => write!(f, " from game {g} (its start or another frame)"),
@@ -620,6 +621,15 @@ mod tests {
                     frames: 2,
                 },
                 "the device dropped 2 frames from game 3, move 9",
+            ),
+            (
+                DeviceFact::Lost {
+                    dev: None,
+                    game: 2,
+                    at_move: 4,
+                    frames: 1,
+                },
+                "the device dropped 1 frame from game 2, move 4",
             ),
             (
                 DeviceFact::Full {
