@@ -18,6 +18,9 @@ pub const MAX_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
 pub struct Board {
     size: u8,
     cells: [u8; MAX_CELLS],
+    /// How many of the board's cells are empty, kept up to date by every change (a merge
+    /// empties one cell, [`Board::set`] counts what it changes), so a spawn need not count.
+    empty: u8,
 }
 
 /// What one slide did.
@@ -29,6 +32,8 @@ pub struct Slide {
     pub merged_value: u64,
     /// Number of merges.
     pub merges: u32,
+    /// The largest exponent a merge made (0 when nothing merged).
+    pub largest_merge: u8,
 }
 
 /// A change one slide makes, for animation. A slide reports all moves, then all merges.
@@ -68,6 +73,7 @@ impl Board {
         Board {
             size,
             cells: [0; MAX_CELLS],
+            empty: size * size,
         }
     }
 
@@ -75,7 +81,9 @@ impl Board {
     pub fn from_cells(cells: &[u8]) -> Option<Board> {
         let size = (2..=MAX_SIZE).find(|s| (*s as usize) * (*s as usize) == cells.len())?;
         let mut b = Board::empty(size);
-        b.cells[..cells.len()].copy_from_slice(cells);
+        for (i, &e) in cells.iter().enumerate() {
+            b.set(i, e);
+        }
         Some(b)
     }
 
@@ -95,29 +103,35 @@ impl Board {
     }
 
     /// Sets the exponent at a cell index.
+    ///
+    /// # Panics
+    /// When `index` is not a cell of the board.
     pub fn set(&mut self, index: usize, exponent: u8) {
         let n = self.size as usize * self.size as usize;
-        self.cells[..n][index] = exponent;
+        let cell = &mut self.cells[..n][index];
+        // The empty count loses the cell when it fills and gains it when it empties.
+        self.empty = self.empty + u8::from(exponent == 0) - u8::from(*cell == 0);
+        *cell = exponent;
     }
 
-    /// Number of empty cells.
+    /// Number of empty cells (kept up to date, not counted here).
     pub fn empty_count(&self) -> u32 {
-        self.cells().iter().filter(|&&c| c == 0).count() as u32
+        u32::from(self.empty)
     }
 
     /// The index of the `k`-th empty cell (0-based), counted row-major from the top-left.
     pub fn nth_empty(&self, k: u32) -> Option<usize> {
-        // The cell that is empty with `k` empty cells before it; every cell is looked at.
-        let cells = self.cells();
-        let mut found = cells.len();
+        // The cells are looked at in order until the one with `k` empty cells before it.
         let mut seen = 0;
-        for (i, &c) in cells.iter().enumerate() {
-            if c == 0 && seen == k {
-                found = i;
+        for (i, &c) in self.cells().iter().enumerate() {
+            if c == 0 {
+                if seen == k {
+                    return Some(i);
+                }
+                seen += 1;
             }
-            seen += u32::from(c == 0);
         }
-        (found < cells.len()).then_some(found)
+        None
     }
 
     /// The largest exponent on the board (0 when empty).
@@ -159,6 +173,7 @@ impl Board {
             moved: false,
             merged_value: 0,
             merges: 0,
+            largest_merge: 0,
         };
         let mut merges = [(0u8, 0u8); MAX_CELLS];
         let mut merge_count = 0;
@@ -181,6 +196,7 @@ impl Board {
                     result.moved = true;
                     result.merges += 1;
                     result.merged_value += 1u64 << (tile + 1).min(63);
+                    result.largest_merge = result.largest_merge.max(tile + 1);
                     on_event(Event::Moved {
                         from: from as u8,
                         to: last as u8,
@@ -207,6 +223,8 @@ impl Board {
         for &(into, exponent) in &merges[..merge_count] {
             on_event(Event::Merged { into, exponent });
         }
+        // Each merge empties one cell.
+        self.empty += result.merges as u8;
         result
     }
 
@@ -230,44 +248,59 @@ impl Board {
     ///    again;
     /// 3. the tiles move to the wall again, over the cells the merges emptied.
     ///
-    /// The line is written back, and the slide moved when any line changed. Steps 1 and 3
-    /// take `n - 1` passes of neighbour swaps: fast for short lines only.
+    /// The line is written back, and the slide moved when any line changed.
+    ///
+    /// The direction is looked at once: each of the four has its own copy of the loops, in
+    /// which a cell's index is a plain formula of the line and the place in it.
     #[inline(always)]
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     fn slide_short_lines(&mut self, dir: Direction, n: usize) -> Slide {
+        match dir {
+            Direction::Left => self.slide_lines(n, |line, i| line * n + i),
+            Direction::Right => self.slide_lines(n, |line, i| line * n + n - 1 - i),
+            Direction::Up => self.slide_lines(n, |line, i| i * n + line),
+            Direction::Down => self.slide_lines(n, |line, i| (n - 1 - i) * n + line),
+        }
+    }
+
+    /// The three steps of [`Board::slide_short_lines`] on the `n` lines of `n` cells where
+    /// `cell(line, i)` is the index of the `i`-th cell of `line` from the wall.
+    #[inline(always)]
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    fn slide_lines(&mut self, n: usize, cell: impl Fn(usize, usize) -> usize) -> Slide {
         let mut result = Slide {
             moved: false,
             merged_value: 0,
             merges: 0,
+            largest_merge: 0,
         };
         for line in 0..n {
-            let (wall, step) = self.line(dir, line);
-            let cell = |i: usize| wall.wrapping_add_signed(step * i as isize);
             let mut before = [0u8; MAX_SIZE as usize];
             for (i, tile) in before.iter_mut().enumerate().take(n) {
-                *tile = self.cells[cell(i)];
+                *tile = self.cells[cell(line, i)];
             }
             let mut tiles = to_wall(&before, n);
-            let mut merged = false;
             for i in 0..n - 1 {
                 // Written as values chosen by `merge` rather than as a branch: merges come
                 // at random, and a choice costs less than a wrong guess.
                 let merge = tiles[i] != 0 && tiles[i] == tiles[i + 1];
                 tiles[i] += u8::from(merge);
                 tiles[i + 1] = if merge { 0 } else { tiles[i + 1] };
-                merged |= merge;
                 result.merges += u32::from(merge);
                 result.merged_value += if merge { 1u64 << tiles[i].min(63) } else { 0 };
+                let made = if merge { tiles[i] } else { 0 };
+                result.largest_merge = result.largest_merge.max(made);
             }
-            // Without a merge, step 3 has nothing to do.
-            let after = if merged { to_wall(&tiles, n) } else { tiles };
-            if (0..n).any(|i| after[i] != before[i]) {
-                result.moved = true;
-                for (i, &tile) in after.iter().enumerate().take(n) {
-                    self.cells[cell(i)] = tile;
-                }
+            // Step 3 and the write-back are done for every line, changed or not: a branch on
+            // the tiles would be guessed wrong about as often as a merge comes.
+            let after = to_wall(&tiles, n);
+            result.moved |= after[..n] != before[..n];
+            for (i, &tile) in after.iter().enumerate().take(n) {
+                self.cells[cell(line, i)] = tile;
             }
         }
+        // Each merge empties one cell.
+        self.empty += result.merges as u8;
         result
     }
 
@@ -287,8 +320,8 @@ impl Board {
     pub fn is_stuck(&self) -> bool {
         let n = self.size as usize;
         let cells = self.cells();
-        if cells.contains(&0) {
-            return cells.iter().all(|&c| c == 0);
+        if self.empty > 0 {
+            return usize::from(self.empty) == cells.len();
         }
         let row_pair = (0..n).any(|r| (1..n).any(|c| cells[r * n + c] == cells[r * n + c - 1]));
         let column_pair =
@@ -298,10 +331,9 @@ impl Board {
 }
 
 /// The first `n` cells of `line` with their tiles moved to the start, in order, and the empty
-/// cells after them: each pass takes every tile with an empty cell before it one or more
-/// cells towards the start, so `n - 1` passes take a tile from the far end to the start.
-/// Cells are only swapped with their neighbours, choosing values rather than branching (see
-/// [`Board::slide`]): a short line stays in registers.
+/// cells after them: each cell is copied to the first free place of the result, which
+/// advances past it when it holds a tile (an empty cell is written over a cell that is
+/// already empty). Counting instead of branching (see [`Board::slide`]).
 #[inline(always)]
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 fn to_wall(line: &[u8; MAX_SIZE as usize], n: usize) -> [u8; MAX_SIZE as usize] {
