@@ -226,11 +226,36 @@ impl Game {
         }
     }
 
-    /// Slides the board; returns `(moved, merged value, merges)`. Does not spawn.
+    /// Slides the board; returns `(moved, merged value, merges, largest exponent)`. Does not
+    /// spawn.
     #[inline]
-    fn slide(&mut self, dir: Direction) -> (bool, u64, u32) {
+    fn slide(&mut self, dir: Direction) -> (bool, u64, u32, u8) {
+        let max = self.max_exponent;
         match &mut self.state {
+            // The reference board says which tile its merges made.
+            State::Reference(b) => {
+                let s = b.slide(dir);
+                (s.moved, s.merged_value, s.merges, max.max(s.largest_merge))
+            }
             #[cfg(not(feature = "compact-state"))]
+            _ => {
+                let (moved, merged_value, merges) = self.slide_bitboard(dir);
+                let max = if merges > 0 {
+                    self.max_after_merge()
+                } else {
+                    max
+                };
+                (moved, merged_value, merges, max)
+            }
+        }
+    }
+
+    /// [`Game::slide`] on the 4x4 bitboards (packed, or wide after a tile passed 2^15):
+    /// `(moved, merged value, merges)`.
+    #[cfg(not(feature = "compact-state"))]
+    #[inline]
+    fn slide_bitboard(&mut self, dir: Direction) -> (bool, u64, u32) {
+        match &mut self.state {
             State::Packed(p) => match p.slide(dir) {
                 FastSlide::Done {
                     board,
@@ -248,12 +273,8 @@ impl Game {
                     r
                 }
             },
-            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => w.slide(dir),
-            State::Reference(b) => {
-                let s = b.slide(dir);
-                (s.moved, s.merged_value, s.merges)
-            }
+            State::Reference(_) => unreachable!("the reference board slides in Game::slide"),
         }
     }
 
@@ -274,16 +295,11 @@ impl Game {
                 return Ok(outcome);
             }
         }
-        let (moved, merged_value, merges) = self.slide(dir);
+        let (moved, merged_value, merges, max) = self.slide(dir);
         if !moved {
             // A slide that moves nothing leaves the state as it was.
             return Ok(self.unmoved());
         }
-        let max = if merges > 0 {
-            self.max_after_merge()
-        } else {
-            self.max_exponent
-        };
         let (spawn, empty) = self.spawn_counted(false);
         // The board can only be stuck when the spawn filled its last empty cell.
         Ok(self.conclude_move(merged_value, merges, max, spawn, empty == 1))
@@ -418,14 +434,13 @@ impl Game {
         Ok((outcome, events))
     }
 
-    /// The largest exponent after a slide with merges: a merge makes at most the old
-    /// largest tile plus one.
+    /// The largest exponent after a slide of a bitboard with merges: a merge makes at most
+    /// the old largest tile plus one. (The reference board's slide says what it made.)
+    #[cfg(not(feature = "compact-state"))]
     #[inline]
     fn max_after_merge(&self) -> u8 {
         match &self.state {
-            #[cfg(not(feature = "compact-state"))]
             State::Packed(p) => p.max_after_merge(self.max_exponent),
-            #[cfg(not(feature = "compact-state"))]
             State::Wide(w) => w.0.iter().copied().max().unwrap_or(0),
             State::Reference(b) => b.max_exponent(),
         }
@@ -544,11 +559,9 @@ impl Game {
     pub fn same_cells(&self, other: &Game) -> bool {
         match (&self.state, &other.state) {
             #[cfg(not(feature = "compact-state"))]
+            // The packed board's 16 exponents against the array's: one 16-byte comparison.
             (State::Packed(p), State::Reference(b)) | (State::Reference(b), State::Packed(p)) => {
-                <&[u8; 16]>::try_from(b.cells())
-                    .ok()
-                    .and_then(Packed::from_cells)
-                    == Some(*p)
+                p.cells()[..] == *b.cells()
             }
             _ => self.cells() == other.cells(),
         }
