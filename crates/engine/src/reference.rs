@@ -121,17 +121,18 @@ impl Board {
 
     /// The index of the `k`-th empty cell (0-based), counted row-major from the top-left.
     pub fn nth_empty(&self, k: u32) -> Option<usize> {
-        // The cells are looked at in order until the one with `k` empty cells before it.
+        // The cell that is empty with `k` empty cells before it; every cell is looked at
+        // (counting instead of branching on the cells, which come at random).
+        let cells = self.cells();
+        let mut found = cells.len();
         let mut seen = 0;
-        for (i, &c) in self.cells().iter().enumerate() {
-            if c == 0 {
-                if seen == k {
-                    return Some(i);
-                }
-                seen += 1;
+        for (i, &c) in cells.iter().enumerate() {
+            if c == 0 && seen == k {
+                found = i;
             }
+            seen += u32::from(c == 0);
         }
-        None
+        (found < cells.len()).then_some(found)
     }
 
     /// The largest exponent on the board (0 when empty).
