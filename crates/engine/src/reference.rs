@@ -18,9 +18,6 @@ pub const MAX_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
 pub struct Board {
     size: u8,
     cells: [u8; MAX_CELLS],
-    /// How many of the board's cells are empty, kept up to date by every change (a merge
-    /// empties one cell, [`Board::set`] counts what it changes), so a spawn need not count.
-    empty: u8,
 }
 
 /// What one slide did.
@@ -73,7 +70,6 @@ impl Board {
         Board {
             size,
             cells: [0; MAX_CELLS],
-            empty: size * size,
         }
     }
 
@@ -81,9 +77,7 @@ impl Board {
     pub fn from_cells(cells: &[u8]) -> Option<Board> {
         let size = (2..=MAX_SIZE).find(|s| (*s as usize) * (*s as usize) == cells.len())?;
         let mut b = Board::empty(size);
-        for (i, &e) in cells.iter().enumerate() {
-            b.set(i, e);
-        }
+        b.cells[..cells.len()].copy_from_slice(cells);
         Some(b)
     }
 
@@ -108,15 +102,12 @@ impl Board {
     /// When `index` is not a cell of the board.
     pub fn set(&mut self, index: usize, exponent: u8) {
         let n = self.size as usize * self.size as usize;
-        let cell = &mut self.cells[..n][index];
-        // The empty count loses the cell when it fills and gains it when it empties.
-        self.empty = self.empty + u8::from(exponent == 0) - u8::from(*cell == 0);
-        *cell = exponent;
+        self.cells[..n][index] = exponent;
     }
 
-    /// Number of empty cells (kept up to date, not counted here).
+    /// Number of empty cells.
     pub fn empty_count(&self) -> u32 {
-        u32::from(self.empty)
+        self.cells().iter().filter(|&&c| c == 0).count() as u32
     }
 
     /// The index of the `k`-th empty cell (0-based), counted row-major from the top-left.
@@ -224,8 +215,6 @@ impl Board {
         for &(into, exponent) in &merges[..merge_count] {
             on_event(Event::Merged { into, exponent });
         }
-        // Each merge empties one cell.
-        self.empty += result.merges as u8;
         result
     }
 
@@ -300,8 +289,6 @@ impl Board {
                 self.cells[cell(line, i)] = tile;
             }
         }
-        // Each merge empties one cell.
-        self.empty += result.merges as u8;
         result
     }
 
@@ -321,8 +308,8 @@ impl Board {
     pub fn is_stuck(&self) -> bool {
         let n = self.size as usize;
         let cells = self.cells();
-        if self.empty > 0 {
-            return usize::from(self.empty) == cells.len();
+        if cells.contains(&0) {
+            return cells.iter().all(|&c| c == 0);
         }
         let row_pair = (0..n).any(|r| (1..n).any(|c| cells[r * n + c] == cells[r * n + c - 1]));
         let column_pair =
@@ -332,9 +319,10 @@ impl Board {
 }
 
 /// The first `n` cells of `line` with their tiles moved to the start, in order, and the empty
-/// cells after them: each cell is copied to the first free place of the result, which
-/// advances past it when it holds a tile (an empty cell is written over a cell that is
-/// already empty). Counting instead of branching (see [`Board::slide`]).
+/// cells after them: each pass takes every tile with an empty cell before it one or more
+/// cells towards the start, so `n - 1` passes take a tile from the far end to the start.
+/// Cells are only swapped with their neighbours, choosing values rather than branching (see
+/// [`Board::slide`]): a short line stays in registers.
 #[inline(always)]
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 fn to_wall(line: &[u8; MAX_SIZE as usize], n: usize) -> [u8; MAX_SIZE as usize] {
