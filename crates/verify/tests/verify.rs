@@ -209,7 +209,17 @@ fn batch_reports_every_failure_in_order() {
             "sub/c.t48".into()
         ]
     );
-    let verdicts = verify_all(&files, EngineChoice::Both, 2, &|_, _, _| {});
+    // Each file is reported once as it finishes, with the number finished so far.
+    let done = std::sync::Mutex::new(Vec::new());
+    let verdicts = verify_all(&files, EngineChoice::Both, 2, &|n, path, _| {
+        done.lock().unwrap().push((n, path.to_path_buf()))
+    });
+    let mut done = done.into_inner().unwrap();
+    done.sort();
+    assert_eq!(done.iter().map(|d| d.0).collect::<Vec<_>>(), [1, 2, 3]);
+    let mut reported: Vec<PathBuf> = done.into_iter().map(|d| d.1).collect();
+    reported.sort();
+    assert_eq!(reported, files);
     assert!(verdicts[0].is_ok());
     assert!(matches!(&verdicts[1], Verdict::Replayed(r) if !r.is_ok()));
     assert!(matches!(verdicts[2], Verdict::Undecodable(_)));
@@ -245,4 +255,248 @@ fn collect_lists_files_in_path_order() {
     assert_eq!(files, sorted);
     assert_eq!(files.len(), 8);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A trace replayed from its moves and one given as its states answer alike: the same
+/// length, the same state at every move (the opening's spawns in state 0), the same last
+/// state and moves; a trace under rules that cannot be played has no state at all.
+#[test]
+fn a_replayed_trace_and_its_states_agree() {
+    let log = bot_game(Rules::CLASSIC, 13, 60);
+    let mut states = Vec::new();
+    twenty48_verify::replay(&log, twenty48_engine::Engine::Fast, |s| {
+        states.push(s.clone())
+    })
+    .unwrap();
+    assert_eq!(states.len(), log.moves.len() + 1);
+    assert!(!states[0].spawns.is_empty(), "the opening's spawns");
+    let replayed = Trace::from_log("replayed", &log);
+    let given = Trace::from_states("given", log.rules, log.seed, states.clone(), None);
+    for trace in [&replayed, &given] {
+        assert_eq!(trace.len(), states.len());
+        assert!(!trace.is_empty());
+        for (i, state) in states.iter().enumerate() {
+            assert_eq!(trace.state(i).as_ref(), Some(state), "state {i}");
+        }
+        assert_eq!(trace.state(states.len()), None);
+        assert_eq!(trace.last().as_ref(), states.last());
+        assert_eq!(trace.moves(), log.moves);
+    }
+    let mut unplayable = log.rules;
+    unplayable.size = 0;
+    let none = Trace::replay("unplayable", unplayable, log.seed, &log.moves);
+    assert!(none.is_empty());
+    assert_eq!((none.len(), none.last(), none.state(0)), (0, None, None));
+    assert!(none.stopped.is_some());
+}
+
+/// Two games that differ from the opening part at move 0, where the divergence holds each
+/// game's opening state, its spawns included.
+#[test]
+fn games_that_differ_from_the_opening_part_at_move_0() {
+    let moves = bot_game(Rules::CLASSIC, 14, 20).moves;
+    let a = Trace::replay("a", Rules::CLASSIC, 14, &moves);
+    let b = Trace::replay("b", Rules::CLASSIC, 15, &moves);
+    let d = diff(&a, &b).unwrap();
+    assert_eq!(d.move_number, 0);
+    assert_eq!(d.before, None);
+    assert_eq!(d.a, a.state(0));
+    assert_eq!(d.b, b.state(0));
+    assert_eq!(d.differences[0], Difference::Seed);
+    assert!(d
+        .differences
+        .iter()
+        .any(|x| matches!(x, Difference::Spawn { .. })));
+}
+
+/// Games that differ only in their score (one rule set scores merged values, the other
+/// counts merges) part at the first move that merges, on the score alone.
+#[test]
+fn games_that_differ_only_in_score_part_at_the_first_merge() {
+    let log = bot_game(Rules::CLASSIC, 16, 40);
+    let mut counted = log.rules;
+    counted.scoring = twenty48_engine::Scoring::MergeCount;
+    let a = Trace::from_log("values", &log);
+    let b = Trace::replay("count", counted, log.seed, &log.moves);
+    let first_merge = (1..a.len())
+        .find(|&i| a.state(i).unwrap().merges > 0)
+        .expect("a merge in 40 moves");
+    let d = diff(&a, &b).unwrap();
+    assert_eq!(d.move_number as usize, first_merge);
+    assert_eq!(d.differences[0], Difference::Rules);
+    assert!(
+        matches!(d.differences[1], Difference::Merge { .. }),
+        "{d:?}"
+    );
+    assert!(d
+        .differences
+        .iter()
+        .all(|x| !matches!(x, Difference::Board | Difference::Spawn { .. })));
+}
+
+/// Each difference reads as a sentence that names both sides.
+#[test]
+fn differences_read_as_sentences() {
+    use twenty48_engine::Spawn;
+    let two = Spawn {
+        cell: 3,
+        exponent: 1,
+    };
+    let four = Spawn {
+        cell: 12,
+        exponent: 2,
+    };
+    let cases = [
+        (Difference::Rules, "rules differ"),
+        (Difference::Seed, "seeds differ"),
+        (
+            Difference::Direction {
+                a: Some(Direction::Left),
+                b: None,
+            },
+            "move: left against none",
+        ),
+        (
+            Difference::Spawn {
+                a: vec![two, four],
+                b: vec![four],
+            },
+            "spawn: 2 at cell 3, 4 at cell 12 against 4 at cell 12",
+        ),
+        (
+            Difference::Merge {
+                a: (2, 12),
+                b: (1, 4),
+            },
+            "merges: 2 (+12) against 1 (+4)",
+        ),
+        (Difference::Score { a: 16, b: 20 }, "score: 16 against 20"),
+        (Difference::Board, "boards differ"),
+        (
+            Difference::Hash {
+                a: 0xab,
+                b: 1 << 60,
+            },
+            "state hash: 00000000000000ab against 1000000000000000",
+        ),
+        (
+            Difference::Ended {
+                first: true,
+                why: Some("move 3: no move".into()),
+            },
+            "the first game has no move here (move 3: no move)",
+        ),
+        (
+            Difference::Ended {
+                first: false,
+                why: None,
+            },
+            "the second game has no move here",
+        ),
+    ];
+    for (difference, text) in cases {
+        assert_eq!(difference.to_string(), text);
+    }
+}
+
+/// A game that is the start of another parts from it at the first move it lacks, with that
+/// side named as the one that ended, whichever side it is.
+#[test]
+fn a_game_that_is_the_start_of_another_ends_first() {
+    let log = bot_game(Rules::ARDUINO, 17, 30);
+    let short = Trace::replay("short", log.rules, log.seed, &log.moves[..12]);
+    let long = Trace::from_log("long", &log);
+    for (a, b, first) in [(&short, &long, true), (&long, &short, false)] {
+        let d = diff(a, b).unwrap();
+        assert_eq!(d.move_number, 13);
+        assert_eq!(d.before, long.state(12));
+        assert_eq!(
+            d.differences,
+            [Difference::Ended { first, why: None }],
+            "{d:?}"
+        );
+        let longer = if first { &d.b } else { &d.a };
+        assert_eq!(*longer, long.state(13));
+    }
+}
+
+/// Games whose states agree all the way still part after their last state when one side
+/// stopped at a refused move, or when their headers differ; otherwise they do not part.
+#[test]
+fn games_with_the_same_states_part_on_a_stop_or_a_header() {
+    // The first position of a game where some move does not change the board.
+    let whole = bot_game(Rules::CLASSIC, 18, 500);
+    let mut game = Game::new(whole.rules, whole.seed).unwrap();
+    let mut played = 0;
+    let refused = loop {
+        if let Some(d) = Direction::ALL
+            .into_iter()
+            .find(|d| !game.legal_moves().contains(*d))
+        {
+            break d;
+        }
+        game.play(whole.moves[played]).unwrap();
+        played += 1;
+    };
+    let log = MoveLog::from_moves(whole.rules, whole.seed, &whole.moves[..played], 16).unwrap();
+    let n = log.moves.len() as u32 + 1;
+    let plain = Trace::from_log("plain", &log);
+    // The same moves, then one the board refuses.
+    let mut more = log.moves.clone();
+    more.push(refused);
+    let stopped = Trace::replay("stopped", log.rules, log.seed, &more);
+    let why = stopped.stopped.clone();
+    assert!(why.is_some());
+    for (a, b, first) in [(&stopped, &plain, true), (&plain, &stopped, false)] {
+        let d = diff(a, b).unwrap();
+        assert_eq!(
+            (d.move_number, d.before, d.a, d.b),
+            (n, plain.last(), None, None)
+        );
+        assert_eq!(
+            d.differences,
+            [Difference::Ended {
+                first,
+                why: why.clone()
+            }]
+        );
+    }
+    assert_eq!(diff(&stopped, &stopped.clone()), None);
+    // Rules that differ only in a win no move reached.
+    let mut no_win = log.rules;
+    no_win.win = None;
+    let other = Trace::replay("no win", no_win, log.seed, &log.moves);
+    let d = diff(&plain, &other).unwrap();
+    assert_eq!((d.move_number, d.before), (n, plain.last()));
+    assert_eq!(d.differences, [Difference::Rules]);
+}
+
+/// A device reports no boards, spawns or merges: a game it reports agrees with the replayed
+/// game on everything both sides know, and parts from it only there.
+#[test]
+fn fields_only_one_side_knows_are_not_compared() {
+    let log = bot_game(Rules::ARDUINO, 19, 40);
+    let mut states = Vec::new();
+    twenty48_verify::replay(&log, twenty48_engine::Engine::Fast, |s| {
+        states.push(twenty48_verify::State {
+            cells: None,
+            spawns: Vec::new(),
+            merges: 0,
+            gained: 0,
+            ..s.clone()
+        })
+    })
+    .unwrap();
+    let replayed = Trace::from_log("replayed", &log);
+    let device = Trace::from_states("device", log.rules, log.seed, states.clone(), None);
+    assert_eq!(diff(&replayed, &device), None);
+    assert_eq!(diff(&device, &replayed), None);
+    states[30].score += 2;
+    let device = Trace::from_states("device", log.rules, log.seed, states, None);
+    let d = diff(&replayed, &device).unwrap();
+    assert_eq!(d.move_number, 30);
+    assert!(
+        matches!(d.differences[0], Difference::Score { .. }),
+        "{d:?}"
+    );
 }
