@@ -457,6 +457,22 @@ fn texts_and_accessors() {
     };
     let game = walk(Game::new(rules, 5).unwrap(), 12, |_, _| {});
     assert_eq!((game.seed(), game.engine()), (5, Engine::Fast));
+    // The largest tile is the value of the largest exponent.
+    assert!(game.max_exponent() >= 2);
+    assert_eq!(game.max_tile(), tile_value(game.max_exponent()));
+    // The game's debug text names what identifies it and where it stands.
+    let debug = format!("{game:?}");
+    assert!(
+        debug.starts_with("Game { rules: Rules { size: 3,"),
+        "{debug}"
+    );
+    for field in [
+        "seed: 5, engine: Fast".to_string(),
+        format!("score: {}, moves: {}", game.score(), game.move_count()),
+        format!("status: {:?}, cells: {:?} }}", game.status(), game.cells()),
+    ] {
+        assert!(debug.contains(&field), "{field} in {debug}");
+    }
     let other = Game::with_engine(rules, 1 << 40, Engine::Reference).unwrap();
     assert_eq!((other.seed(), other.engine()), (1 << 40, Engine::Reference));
     let cells = game.cells();
