@@ -132,3 +132,87 @@ fn describe(
     };
     (State::after(fast, dir, a), r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twenty48_engine::Rules;
+
+    /// A game on `engine` after `moves` moves that change the board, and the last outcome.
+    fn played(engine: Engine, seed: u64, moves: usize) -> (Game, Outcome, Direction) {
+        let mut game = Game::with_engine(Rules::CLASSIC, seed, engine).unwrap();
+        let mut last = None;
+        while game.move_count() < moves as u32 {
+            let dir = game.legal_moves().iter().next().unwrap();
+            last = Some((game.play(dir).unwrap(), dir));
+        }
+        let (outcome, dir) = last.unwrap();
+        (game, outcome, dir)
+    }
+
+    /// What playing on a finished game gives.
+    fn refusal() -> PlayError {
+        let rules = Rules {
+            size: 3,
+            win: None,
+            ..Rules::CLASSIC
+        };
+        let mut game = Game::with_engine(rules, 1, Engine::Reference).unwrap();
+        while let Some(dir) = game.legal_moves().iter().next() {
+            game.play(dir).unwrap();
+        }
+        game.play(Direction::Up).unwrap_err()
+    }
+
+    /// The engines agree exactly when the moves' outcomes and the games' boards, scores and
+    /// move counts all agree.
+    #[test]
+    fn same_needs_every_part_to_agree() {
+        let (fast, a, _) = played(Engine::Fast, 3, 6);
+        let (reference, b, _) = played(Engine::Reference, 3, 6);
+        assert!(same(&fast, &a, &reference, &Ok(b)));
+        // The same games, but another move's outcome on one side.
+        let (_, other, _) = played(Engine::Reference, 3, 5);
+        assert_ne!(other, b);
+        assert!(!same(&fast, &a, &reference, &Ok(other)));
+        // The same outcome, but another board (another seed, the same moves made).
+        let (elsewhere, _, _) = played(Engine::Reference, 4, 6);
+        assert_eq!(elsewhere.move_count(), fast.move_count());
+        assert!(!fast.same_cells(&elsewhere));
+        assert!(!same(&fast, &a, &elsewhere, &Ok(b)));
+        // The reference engine refused the move.
+        assert!(!same(&fast, &a, &reference, &Err(refusal())));
+    }
+
+    /// A disagreement holds the fast engine's state after the move and, when the reference
+    /// engine did not move, its state before the move under the move's number.
+    #[test]
+    fn a_disagreement_shows_both_sides_of_the_move() {
+        let (fast, a, dir) = played(Engine::Fast, 5, 8);
+        let (reference, b, _) = played(Engine::Reference, 5, 8);
+        let (f, r) = describe(&fast, &a, &reference, &Ok(b), dir, 8);
+        assert_eq!(f, State::after(&fast, dir, &a));
+        assert_eq!(r, State::after(&reference, dir, &b));
+        assert_eq!(r.direction, Some(dir));
+        // The reference engine refuses the move: its board as it stands, at move 8. (The
+        // first opening with a move that does not change the board.)
+        let (mut stuck, blocked) = (1..)
+            .find_map(|seed| {
+                let g = Game::with_engine(Rules::CLASSIC, seed, Engine::Reference).unwrap();
+                let blocked = Direction::ALL
+                    .into_iter()
+                    .find(|&d| !g.legal_moves().contains(d));
+                blocked.map(|d| (g, d))
+            })
+            .unwrap();
+        let before = State::current(&stuck);
+        let refused = stuck.play(blocked).unwrap();
+        assert!(!refused.moved);
+        let (_, r) = describe(&fast, &a, &stuck, &Ok(refused), dir, 8);
+        assert_eq!((r.move_number, r.direction), (8, None));
+        assert_eq!(r.cells, before.cells);
+        let (_, r) = describe(&fast, &a, &reference, &Err(refusal()), dir, 8);
+        assert_eq!((r.move_number, r.direction), (8, None));
+        assert_eq!(r.cells, State::current(&reference).cells);
+    }
+}
