@@ -241,6 +241,25 @@ mod tests {
             .unwrap_or_default()
     }
 
+    /// A random game's log on the 8x8 board (games that last), `moves` long, a checkpoint
+    /// every `k` moves.
+    fn game_bytes(moves: u32, k: u32) -> Vec<u8> {
+        let rules = Rules {
+            size: 8,
+            win: None,
+            ..Rules::CLASSIC
+        };
+        let mut game = twenty48_engine::Game::new(rules, 3).unwrap();
+        let mut bot = twenty48_bot::Bot::random(3);
+        let mut played = Vec::new();
+        while game.move_count() < moves {
+            let d = bot.choose(&game).unwrap();
+            game.play(d).unwrap();
+            played.push(d);
+        }
+        MoveLog::from_moves(rules, 3, &played, k).unwrap().encode()
+    }
+
     /// The header is looked at in the bytes of the first read: a small log takes one call.
     #[test]
     fn a_small_log_is_read_in_one_call() {
@@ -263,6 +282,51 @@ mod tests {
         };
         read_log_bytes(&mut source, &mut out).unwrap();
         assert_eq!(out.len(), big.len());
+    }
+
+    /// A log that fills most of the first read still comes in that one read.
+    #[test]
+    fn a_log_of_thousands_of_moves_is_read_in_one_call() {
+        let bytes = game_bytes(12_000, 0);
+        assert!(bytes.len() > 3000 && bytes.len() as u64 <= FIRST_READ);
+        let mut source = Counted {
+            bytes: &bytes,
+            calls: 0,
+        };
+        let mut out = Vec::new();
+        read_log_bytes(&mut source, &mut out).unwrap();
+        assert_eq!((out.len(), source.calls), (bytes.len(), 1));
+    }
+
+    /// The log's end, as its header gives it (opening, checkpoints, a move count that is not
+    /// a multiple of 4), is where the trailing bytes start to count: up to
+    /// MAX_TRAILING_BYTES are read, one more is an error that names the end, and nothing
+    /// past that one is read.
+    #[test]
+    fn trailing_bytes_are_counted_from_the_end_the_header_gives() {
+        for moves in [6, 41, 130] {
+            let bytes = game_bytes(moves, 16);
+            let mut out = Vec::new();
+            let mut source = bytes.clone();
+            source.resize(bytes.len() + MAX_TRAILING_BYTES as usize, 0);
+            read_log_bytes(&mut &source[..], &mut out).unwrap();
+            assert_eq!(out.len(), source.len());
+            // Far more trailing bytes: read no further than the one too many.
+            source.resize(bytes.len() + 3 * MAX_TRAILING_BYTES as usize, 0);
+            let err = read_log_bytes(&mut &source[..], &mut out).unwrap_err();
+            assert_eq!(
+                out.len() as u64,
+                bytes.len() as u64 + MAX_TRAILING_BYTES + 1
+            );
+            assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "more than {MAX_TRAILING_BYTES} unexpected trailing bytes after the end of the move log at byte {}",
+                    bytes.len()
+                )
+            );
+        }
     }
 
     /// Opening by name in the directory kept open finds the same files, and the same errors,
