@@ -500,3 +500,167 @@ fn fields_only_one_side_knows_are_not_compared() {
         "{d:?}"
     );
 }
+
+/// A log that notes every move and stretch of moves the verifier asks it for.
+struct Counted<'a> {
+    log: &'a MoveLog,
+    asked: std::cell::RefCell<Vec<std::ops::Range<usize>>>,
+}
+
+impl twenty48_verify::Log for Counted<'_> {
+    fn rules(&self) -> Rules {
+        self.log.rules
+    }
+    fn seed(&self) -> u64 {
+        self.log.seed
+    }
+    fn checkpoint_interval(&self) -> u32 {
+        self.log.checkpoint_interval
+    }
+    fn claims(&self) -> &twenty48_movelog::Claims {
+        &self.log.claims
+    }
+    fn complete(&self) -> bool {
+        self.log.complete
+    }
+    fn move_count(&self) -> usize {
+        self.log.moves.len()
+    }
+    fn move_at(&self, index: usize) -> Direction {
+        self.asked.borrow_mut().push(index..index + 1);
+        self.log.moves[index]
+    }
+    fn moves_in<'s>(
+        &'s self,
+        range: std::ops::Range<usize>,
+        buffer: &'s mut twenty48_verify::Stretch,
+    ) -> &'s [Direction] {
+        self.asked.borrow_mut().push(range.clone());
+        self.log.moves_in(range, buffer)
+    }
+    fn checkpoint_after(&self, moves_played: u32) -> Option<u32> {
+        self.log.checkpoint_after(moves_played)
+    }
+}
+
+/// Verifying an honest log is one pass over its moves, a stretch at a time in order, on one
+/// engine or on both side by side.
+#[test]
+fn both_engines_verify_an_honest_log_in_one_pass() {
+    let rules = Rules {
+        size: 8,
+        win: None,
+        ..Rules::CLASSIC
+    };
+    let log = bot_game(rules, 20, 2500);
+    let n = log.moves.len();
+    assert!(n > twenty48_verify::STRETCH, "{n} moves");
+    for engines in [EngineChoice::Fast, EngineChoice::Both] {
+        let counted = Counted {
+            log: &log,
+            asked: Default::default(),
+        };
+        let report = verify(&counted, engines);
+        assert!(report.is_ok(), "{:?}", report.problem);
+        assert_eq!(report.moves_replayed as usize, n);
+        // Each move asked for once, in order, alone or in stretches of at most STRETCH.
+        let asked = counted.asked.into_inner();
+        let mut next = 0;
+        for range in &asked {
+            assert_eq!(range.start, next, "{engines:?}: {asked:?}");
+            assert!(range.end > range.start && range.len() <= twenty48_verify::STRETCH);
+            next = range.end;
+        }
+        assert_eq!(next, n, "{engines:?}: {asked:?}");
+    }
+}
+
+/// Each problem reads as a sentence, and names its move when it has one.
+#[test]
+fn problems_read_as_sentences_naming_the_move() {
+    let log = bot_game(Rules::CLASSIC, 21, 10);
+    let mut states = Vec::new();
+    twenty48_verify::replay(&log, twenty48_engine::Engine::Fast, |s| {
+        states.push(s.clone())
+    })
+    .unwrap();
+    let (a, b) = (states[3].clone(), states[4].clone());
+    let mut bad = Rules::CLASSIC;
+    bad.size = 1;
+    let cases = [
+        (
+            Problem::InvalidRules {
+                source: bad.validate().unwrap_err(),
+            },
+            None,
+            format!(
+                "the log's rules are invalid: {}",
+                bad.validate().unwrap_err()
+            ),
+        ),
+        (
+            Problem::NoMove {
+                move_number: 7,
+                direction: Direction::Down,
+                before: Box::new(a.clone()),
+            },
+            Some(7),
+            "move 7 (down) does not change the board, so the log is invalid at move 7".into(),
+        ),
+        (
+            Problem::AfterEnd {
+                move_number: 12,
+                status: Status::Over,
+            },
+            Some(12),
+            "move 12 comes after the game ended (over)".into(),
+        ),
+        (
+            Problem::Checkpoint {
+                move_number: 32,
+                since: 16,
+                logged: 0xdead_beef,
+                actual: Box::new(a.clone()),
+            },
+            Some(32),
+            format!(
+                "the checkpoint after move 32 is deadbeef, but the replay gives {:08x}: the games part between moves 16 and 32",
+                a.hash as u32
+            ),
+        ),
+        (
+            Problem::EnginesDisagree {
+                move_number: 4,
+                fast: Box::new(a.clone()),
+                reference: Box::new(b.clone()),
+            },
+            Some(4),
+            format!(
+                "the fast and reference engines disagree at move 4 (hash {:016x} against {:016x}, score {} against {})",
+                a.hash, b.hash, a.score, b.score
+            ),
+        ),
+    ];
+    for (problem, move_number, text) in cases {
+        assert_eq!(problem.move_number(), move_number, "{problem:?}");
+        assert_eq!(problem.to_string(), text);
+    }
+    for (field, name) in [
+        (ClaimField::MoveCount, "move count"),
+        (ClaimField::Score, "score"),
+        (ClaimField::MaxTile, "max tile"),
+        (ClaimField::FinalHash, "final state hash"),
+        (ClaimField::Status, "status"),
+    ] {
+        let problem = Problem::Claim {
+            field,
+            claimed: "9".into(),
+            actual: "8".into(),
+        };
+        assert_eq!(problem.move_number(), None);
+        assert_eq!(
+            problem.to_string(),
+            format!("the log claims {name} 9, but the replay gives 8")
+        );
+    }
+}
