@@ -329,6 +329,42 @@ mod tests {
         }
     }
 
+    /// A source that fails with each of `errors` in turn, then reads from `bytes`.
+    struct Failing<'a> {
+        errors: Vec<std::io::ErrorKind>,
+        bytes: &'a [u8],
+    }
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if !self.errors.is_empty() {
+                return Err(self.errors.remove(0).into());
+            }
+            self.bytes.read(buf)
+        }
+    }
+
+    /// An interrupted read is tried again; any other error ends the read with that error.
+    #[test]
+    fn interrupted_reads_are_retried_and_other_errors_returned() {
+        use std::io::ErrorKind::{Interrupted, PermissionDenied};
+        let bytes = log_bytes(6);
+        let mut out = Vec::new();
+        let mut source = Failing {
+            errors: vec![Interrupted, Interrupted],
+            bytes: &bytes,
+        };
+        read_log_bytes(&mut source, &mut out).unwrap();
+        assert_eq!(out, bytes);
+        let mut source = Failing {
+            errors: vec![PermissionDenied],
+            bytes: &bytes,
+        };
+        let err = read_log_bytes(&mut source, &mut out).unwrap_err();
+        assert_eq!(err.kind(), PermissionDenied);
+        assert!(out.is_empty());
+    }
+
     /// Opening by name in the directory kept open finds the same files, and the same errors,
     /// as opening by the whole path.
     #[test]
