@@ -141,6 +141,65 @@ fn moves_after_the_end_are_refused() {
     );
 }
 
+/// Moves after the end are refused at the first of them, however many follow, on either
+/// engine, from a decoded log or straight from its bytes.
+#[test]
+fn the_first_move_after_the_end_is_the_one_refused() {
+    let log = bot_game(Rules::CONSOLE, 6, 10_000);
+    assert_eq!(log.claims.status, Status::Over);
+    let ended = log.moves.len() as u32;
+    let mut bad = log.clone();
+    bad.moves
+        .extend([Direction::Left, Direction::Up, Direction::Right]);
+    bad.claims.move_count += 3;
+    let bytes = bad.encode();
+    let packed = twenty48_movelog::PackedLog::decode(&bytes).unwrap();
+    for engines in [
+        EngineChoice::Fast,
+        EngineChoice::Reference,
+        EngineChoice::Both,
+    ] {
+        for report in [verify(&bad, engines), verify(&packed, engines)] {
+            assert_eq!(
+                report.problem,
+                Some(Problem::AfterEnd {
+                    move_number: ended + 1,
+                    status: Status::Over
+                }),
+                "{engines:?}"
+            );
+            assert_eq!(report.moves_replayed, ended);
+        }
+    }
+}
+
+/// A false checkpoint is named at its move, with the checkpoint before it, whether the log
+/// was decoded or is read straight from its bytes; the report says whether the log holds
+/// the whole game.
+#[test]
+fn a_false_checkpoint_is_named_from_decoded_and_packed_logs() {
+    let mut log = bot_game(Rules::CLASSIC, 22, 100);
+    assert_eq!(log.checkpoint_interval, 16);
+    assert!(log.checkpoints.len() >= 3);
+    log.checkpoints[2] ^= 1;
+    for complete in [true, false] {
+        log.complete = complete;
+        let bytes = log.encode();
+        let packed = twenty48_movelog::PackedLog::decode(&bytes).unwrap();
+        for engines in [EngineChoice::Fast, EngineChoice::Both] {
+            for report in [verify(&log, engines), verify(&packed, engines)] {
+                match report.problem {
+                    Some(Problem::Checkpoint {
+                        move_number, since, ..
+                    }) => assert_eq!((since, move_number), (32, 48)),
+                    other => panic!("{engines:?}: {other:?}"),
+                }
+                assert_eq!(report.complete, complete);
+            }
+        }
+    }
+}
+
 #[test]
 fn identical_games_have_no_divergence() {
     let log = bot_game(Rules::ARDUINO, 9, 100);
@@ -221,6 +280,7 @@ fn batch_reports_every_failure_in_order() {
     reported.sort();
     assert_eq!(reported, files);
     assert!(verdicts[0].is_ok());
+    assert!(!verdicts[1].is_ok() && !verdicts[2].is_ok());
     assert!(matches!(&verdicts[1], Verdict::Replayed(r) if !r.is_ok()));
     assert!(matches!(verdicts[2], Verdict::Undecodable(_)));
     std::fs::remove_dir_all(&dir).unwrap();
