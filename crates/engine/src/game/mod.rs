@@ -734,6 +734,41 @@ mod tests {
         }
     }
 
+    /// A win above 32768 is never seen on the packed board: a move that makes two 32768
+    /// tiles scores 65536 but makes no 65536 tile, and the game goes on, as move by move.
+    #[test]
+    fn two_new_32768_tiles_are_no_win_of_65536() {
+        let rules = Rules {
+            win: Some(Win {
+                exponent: 16,
+                ends_game: true,
+            }),
+            ..Rules::CONSOLE
+        };
+        let start = |seed| {
+            let mut g = Game::new(rules, seed).unwrap();
+            // Four 16384 tiles in the top row; the rest as dealt.
+            let State::Packed(p) = g.state else {
+                unreachable!()
+            };
+            g.state = State::Packed(Packed(p.0 & !0xFFFF | 0xEEEE));
+            g.max_exponent = 14;
+            g
+        };
+        for seed in 0..4 {
+            let mut one = start(seed);
+            let outcome = one.play(Direction::Left).unwrap();
+            assert_eq!((outcome.merges, outcome.gained), (2, 65536));
+            assert_eq!((one.status(), one.reached_win()), (Status::Playing, false));
+            let mut all = start(seed);
+            let got = all.play_all_with(&[Direction::Left], |g, b, m, i| {
+                g.replay_packed(Portable, b, m, i)
+            });
+            assert!(got.is_ok());
+            assert_eq!(observe(&all), observe(&one), "seed {seed}");
+        }
+    }
+
     /// A list that merges two 32768 tiles: the replay loop hands that move to the wide
     /// board and the rest of the list plays on it, as move by move.
     #[test]
