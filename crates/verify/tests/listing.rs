@@ -143,7 +143,7 @@ fn a_non_regular_move_log_name_is_skipped_unopened_and_a_broken_one_reported() {
         .iter()
         .all(|(_, e)| e.kind() == std::io::ErrorKind::NotFound));
     // collect: the first unreadable path is the error.
-    let err = collect(&[missing.clone()]).unwrap_err();
+    let err = collect(std::slice::from_ref(&missing)).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
     let err = collect(std::slice::from_ref(&dir.0)).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
