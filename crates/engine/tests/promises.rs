@@ -514,6 +514,15 @@ fn texts_and_accessors() {
         e.iter().filter(|&&x| x == 0).count()
     );
     assert_eq!(board.max_exponent(), *e.iter().max().unwrap());
+    // Its debug text: the size, then the exponents row by row.
+    let mut debug = String::from("Board 3x3 (exponents):\n");
+    for row in e.chunks(3) {
+        for x in row {
+            debug.push_str(&format!("{x:3}"));
+        }
+        debug.push('\n');
+    }
+    assert_eq!(format!("{board:?}"), debug);
     board.set(4, 9);
     assert_eq!(board.get(4), 9);
     assert_eq!(board.max_exponent(), 9);
