@@ -706,7 +706,8 @@ mod tests {
     }
 
     /// `same_cells` says what comparing `cells` says, across engines and games: the same
-    /// game on both engines after every move, and games of other seeds beside them.
+    /// game on both engines after every move, and games of other seeds on either engine beside
+    /// them.
     #[test]
     fn same_cells_compares_the_boards() {
         for seed in 0..6 {
@@ -714,6 +715,7 @@ mod tests {
             let mut fast = Game::new(Rules::CLASSIC, seed).unwrap();
             let mut reference = Game::with_engine(Rules::CLASSIC, seed, Engine::Reference).unwrap();
             let mut other = Game::with_engine(Rules::CLASSIC, seed + 1, Engine::Reference).unwrap();
+            let mut other_fast = Game::new(Rules::CLASSIC, seed + 1).unwrap();
             let mut unequal = 0;
             for &d in &moves {
                 for (a, b) in [
@@ -721,6 +723,9 @@ mod tests {
                     (&reference, &fast),
                     (&fast, &other),
                     (&other, &fast),
+                    (&fast, &fast),
+                    (&fast, &other_fast),
+                    (&reference, &other),
                 ] {
                     assert_eq!(a.same_cells(b), a.cells() == b.cells(), "seed {seed}");
                 }
@@ -728,6 +733,7 @@ mod tests {
                 fast.play(d).unwrap();
                 reference.play(d).unwrap();
                 let _ = other.play(d);
+                let _ = other_fast.play(d);
             }
             assert!(fast.same_cells(&reference));
             assert!(unequal > 0);
