@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use twenty48_verify::batch::{collect, list, Skip};
+use twenty48_verify::batch::{collect, list, Listing, Skip};
 
 /// A fresh directory under the system's temporary directory, removed when dropped.
 struct Scratch(PathBuf);
@@ -43,6 +43,15 @@ fn rel<'a>(root: &Path, paths: impl IntoIterator<Item = &'a PathBuf>) -> Vec<Str
         .collect()
 }
 
+/// What `listing` skipped, each path relative to `root`, with why.
+fn skipped(root: &Path, listing: &Listing) -> Vec<(String, Skip)> {
+    listing
+        .skipped
+        .iter()
+        .map(|(p, s)| (rel(root, [p])[0].clone(), *s))
+        .collect()
+}
+
 #[test]
 fn directories_are_walked_in_name_order_for_move_logs_only() {
     let dir = Scratch::new("order");
@@ -76,13 +85,8 @@ fn a_file_is_listed_once_however_it_is_named() {
     // then named again.
     let listing = list(&[a.clone(), dir.0.clone(), a.clone()]);
     assert_eq!(rel(&dir.0, &listing.files), ["a.t48", "b.t48"]);
-    let skipped: Vec<(String, Skip)> = listing
-        .skipped
-        .iter()
-        .map(|(p, s)| (rel(&dir.0, [p])[0].clone(), *s))
-        .collect();
     assert_eq!(
-        skipped,
+        skipped(&dir.0, &listing),
         [
             ("a.t48".to_string(), Skip::FileAgain),
             ("c-link.t48".to_string(), Skip::FileAgain),
@@ -107,13 +111,8 @@ fn a_directory_reached_again_through_a_link_is_walked_once() {
     std::os::unix::fs::symlink(dir.0.join("sub"), dir.0.join("twin")).unwrap();
     let listing = list(&[dir.0.clone(), dir.0.join("sub")]);
     assert_eq!(rel(&dir.0, &listing.files), ["sub/inner.t48", "top.t48"]);
-    let skipped: Vec<(String, Skip)> = listing
-        .skipped
-        .iter()
-        .map(|(p, s)| (rel(&dir.0, [p])[0].clone(), *s))
-        .collect();
     assert_eq!(
-        skipped,
+        skipped(&dir.0, &listing),
         [
             ("sub/loop".to_string(), Skip::DirectoryAgain),
             ("twin".to_string(), Skip::DirectoryAgain),
