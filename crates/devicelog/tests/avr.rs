@@ -186,22 +186,29 @@ fn games_equal_the_host_replays(avr: &Avr) -> usize {
     games.len()
 }
 
-/// The firmware's `t48 avr stack peak= room=`: the deepest its stack went, and the RAM
-/// between the static data and the stack's top. Printed for the size notes; the peak must
-/// leave some of the room untouched (otherwise the stack ran into the static data).
-fn stack_kept_off_the_static_data(avr: &Avr, decoded: &Capture) {
+/// The firmware's first message starting with `prefix`, and a reader of its `name=NUMBER`
+/// fields (`field("peak=")`).
+fn message<'a>(decoded: &'a Capture, prefix: &str) -> (&'a str, impl Fn(&str) -> u32 + 'a) {
     let text = decoded
         .messages
         .iter()
         .map(|m| m.text.as_str())
-        .find(|t| t.starts_with("t48 avr stack"))
-        .expect("the firmware reports its stack");
-    let field = |name: &str| -> u32 {
+        .find(|t| t.starts_with(prefix))
+        .unwrap_or_else(|| panic!("the firmware logs no `{prefix}` message"));
+    let field = move |name: &str| -> u32 {
         text.split_whitespace()
             .find_map(|w| w.strip_prefix(name))
             .and_then(|v| v.parse().ok())
-            .expect("a number")
+            .unwrap_or_else(|| panic!("no number {name}... in {text:?}"))
     };
+    (text, field)
+}
+
+/// The firmware's `t48 avr stack peak= room=`: the deepest its stack went, and the RAM
+/// between the static data and the stack's top. Printed for the size notes; the peak must
+/// leave some of the room untouched (otherwise the stack ran into the static data).
+fn stack_kept_off_the_static_data(avr: &Avr, decoded: &Capture) {
+    let (text, field) = message(decoded, "t48 avr stack");
     let (peak, room) = (field("peak="), field("room="));
     println!(
         "{} under QEMU: stack peak {peak} bytes of {room}",
@@ -215,18 +222,7 @@ fn stack_kept_off_the_static_data(avr: &Avr, decoded: &Capture) {
 /// the panel crate's renderer on the host (crates/panel/tests/raster.rs checks that one
 /// against embedded-graphics). The screens are `lcd::check_screens` in the firmware.
 fn lcd_draws_as_the_host(decoded: &Capture) {
-    let text = decoded
-        .messages
-        .iter()
-        .map(|m| m.text.as_str())
-        .find(|t| t.starts_with("t48 avr lcd"))
-        .expect("the firmware reports its LCD check");
-    let field = |name: &str| -> u32 {
-        text.split_whitespace()
-            .find_map(|w| w.strip_prefix(name))
-            .and_then(|v| v.parse().ok())
-            .expect("a number")
-    };
+    let (text, field) = message(decoded, "t48 avr lcd");
     let check = |screen: &Screen| {
         let mut crc = Crc32::new();
         for first in (0..64).step_by(BAND_ROWS) {
