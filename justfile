@@ -164,14 +164,16 @@ bench-memory:
     {{twenty48}} record --seed 1 --bot greedy --size 8 --max-moves 138904 -o "$dir/long.t48" >/dev/null
     echo "replay --json, 138904 moves: peak RSS $(peak {{twenty48}} replay "$dir/long.t48" --json) KiB"
 
-# cargo-mutants, one mutant at a time under `nice`, with the engine's row tables built at
-# first use (`--cfg twenty48_runtime_tables`: the same tables, minutes less per mutant) and
-# the `mutants` profile (Cargo.toml: dev without debug info), in a target directory of its
-# own (one run at a time: two runs sharing it overwrite each other's test binaries). Each
-# mutant meets its own package's unit and integration tests, not doctests (each compiles on
-# its own: double the time per mutant). Configuration and known equivalent mutants:
+# cargo-mutants under `nice`, `MUTANTS_JOBS` mutants at a time (default 2: one per core
+# here), with the engine's row tables built at first use (`--cfg twenty48_runtime_tables`:
+# the same tables, minutes less per mutant) and the `mutants` profile (Cargo.toml: dev
+# without debug info). Each job builds in a scratch copy of the tree with its own target
+# directory (cargo-mutants copies the first one's after the baseline build). Each mutant
+# meets its own package's unit and integration tests, not doctests (each compiles on its
+# own: double the time per mutant). Configuration and known equivalent mutants:
 # .cargo/mutants.toml.
-mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' CARGO_TARGET_DIR=\"$PWD/target/mutants/build\" nice -n 10 cargo mutants -j 1"
+mutants-jobs := env("MUTANTS_JOBS", "2")
+mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' nice -n 10 cargo mutants -j " + mutants-jobs
 
 # Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
 # missing), one pass per package (devicelog: its lib and v1 tests, not the QEMU firmware
