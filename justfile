@@ -173,7 +173,7 @@ bench-memory:
 # own: double the time per mutant). Configuration and known equivalent mutants:
 # .cargo/mutants.toml.
 mutants-jobs := env("MUTANTS_JOBS", "2")
-mutants-run := "RUSTFLAGS='--cfg twenty48_runtime_tables' nice -n 10 cargo mutants -j " + mutants-jobs
+mutants-run := "mkdir -p target/mutants && RUSTFLAGS='--cfg twenty48_runtime_tables' nice -n 10 cargo mutants -j " + mutants-jobs
 
 # Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
 # missing), one pass per package (devicelog: its lib and v1 tests, not the QEMU firmware
