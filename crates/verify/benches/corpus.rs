@@ -1,13 +1,15 @@
 //! `twenty48 verify` against the engine on a corpus: records a fixed, seeded set of games
 //! with the greedy bot (classic rules, seeds 0..N, checkpoints every 256 moves, as
 //! `twenty48 record --bot greedy` writes them) into a temporary directory, then times in the
-//! same run `Game::play_all` on the decoded games, `verify` end to end in-process (collect,
-//! read, decode, replay: `batch::verify_all`) on each engine choice with one job and with all
-//! cores, and the release binary `twenty48 verify DIR`. Prints million moves/s (best and
-//! median of several runs; the machine is shared, so runs vary) and the ratios against the
-//! targets of issue 11. Run with `just bench`, or `cargo build --release -p twenty48-cli &&
-//! cargo bench -p twenty48-verify --bench corpus`. `T48_CORPUS_GAMES` sets N (default 2000); with
-//! `T48_CORPUS_KEEP` set the corpus is left in place (for profilers).
+//! same run `Game::play_all` on the decoded games, the system's open, read and close of each
+//! file alone (what one job cannot do without: the ceiling of its ratio), `verify` end to
+//! end in-process (collect, read, decode, replay: `batch::verify_all`) on each engine choice
+//! with one job and with all cores, and the release binary `twenty48 verify DIR`. Prints
+//! million moves/s (best and median of several runs; the machine is shared, so runs vary)
+//! and the ratios against the targets of issue 11. Run with `just bench`, or `cargo build
+//! --release -p twenty48-cli && cargo bench -p twenty48-verify --bench corpus`.
+//! `T48_CORPUS_GAMES` sets N (default 2000); with `T48_CORPUS_KEEP` set the corpus is left in
+//! place (for profilers).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -145,6 +147,16 @@ fn main() {
         }
     });
     line("read and decode only, 1 core (no replay)", read_decode);
+    // The system's own part of reading a file, which no verifier of files avoids: one open,
+    // one read and one close a file, and nothing else.
+    let system = rate(15, m, || {
+        let mut buffer = vec![0u8; 64 * 1024];
+        for file in &files {
+            let mut f = std::fs::File::open(file).expect("open");
+            black_box(std::io::Read::read(&mut f, &mut buffer).expect("read"));
+        }
+    });
+    line("open + read + close only, 1 core (no decode)", system);
     let fast1 = rate(15, m, verify_in_process(EngineChoice::Fast, 1));
     line("verify --engine fast --jobs 1 (in-process)", fast1);
     let fast_all = rate(15, m, verify_in_process(EngineChoice::Fast, cores));
@@ -209,6 +221,13 @@ fn main() {
     if let Some(b1) = binary_default1 {
         ratio("binary verify --jobs 1 / play_all", b1.1 / base, 0.7, "x");
     }
+    // One job replays and reads in turn: even with nothing but the system's calls beside the
+    // replay, it cannot pass play_all's time over play_all's and the calls' together.
+    let ceiling = system.1 / (system.1 + base);
+    println!(
+        "{:<52} {ceiling:>6.2}x  (play_all with only open + read + close beside it)",
+        "one job's ceiling on this machine"
+    );
     let scaling_target = if cores >= 2 { 1.8 } else { 1.0 };
     ratio(
         &format!("verify all {cores} cores / one job (in-process, fast)"),
