@@ -816,4 +816,39 @@ mod tests {
             assert_eq!(all.max_exponent(), 16);
         }
     }
+
+    /// The move that makes a 65536 tile (past the packed board's nibbles: the wide board
+    /// takes it) makes it the largest tile at once, and reaches a win of 65536 at that move,
+    /// ending the game when the rules say so.
+    #[test]
+    fn the_move_that_makes_65536_is_the_largest_tile_and_the_win_at_once() {
+        for ends_game in [false, true] {
+            let rules = Rules {
+                win: Some(Win {
+                    exponent: 16,
+                    ends_game,
+                }),
+                ..Rules::CONSOLE
+            };
+            for seed in 0..4 {
+                let mut g = Game::new(rules, seed).unwrap();
+                // Two 32768 tiles side by side at the left of the top row.
+                let State::Packed(p) = g.state else {
+                    unreachable!()
+                };
+                g.state = State::Packed(Packed(p.0 & !0xFF | 0xFF));
+                g.max_exponent = 15;
+                let outcome = g.play(Direction::Left).unwrap();
+                assert!(outcome.moved && outcome.reached_win, "seed {seed}");
+                assert!(matches!(g.state, State::Wide(_)));
+                assert_eq!((g.max_exponent(), g.max_tile()), (16, 65536));
+                let status = if ends_game {
+                    Status::Won
+                } else {
+                    Status::Playing
+                };
+                assert_eq!((g.reached_win(), g.status()), (true, status));
+            }
+        }
+    }
 }
