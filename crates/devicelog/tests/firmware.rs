@@ -4,6 +4,10 @@
 //! requests. Needs `qemu-system-arm` and the `thumbv6m-none-eabi` target; fails (never
 //! skips) when either is missing. Protocol v1 is tested from a fixture in `v1.rs`.
 
+mod v2 {
+    pub mod plan;
+}
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -16,10 +20,11 @@ use std::time::{Duration, Instant};
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
 use twenty48_devicelog::pull::{Outcome, PullOptions, Puller};
 use twenty48_devicelog::{check, decode_capture, Capture, DamageKind, DeviceFact, DeviceGame};
-use twenty48_deviceproto::{check as crc, StartFields, QEMU_DEVICE_ID};
+use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_devicestore::{GameStart, MemFlash, Store};
-use twenty48_engine::{Direction, Game, Rules, Status, Win};
+use twenty48_engine::{Direction, Game, Rules};
 use twenty48_movelog::MoveLog;
+use v2::plan::{plan, quick_win, Planned};
 
 /// How long one QEMU session may take before the test calls it hung.
 const QEMU_TIMEOUT: Duration = Duration::from_secs(60);
@@ -145,97 +150,6 @@ fn qemu(script: &[u8], flash: &Path, sectors: u32, cut: Option<(u32, u64)>) -> R
         status: status.code().unwrap_or(-1),
         capture,
     }
-}
-
-/// One scripted game: how it starts, the presses, and what the host expects.
-#[derive(Clone)]
-struct Planned {
-    /// The command or press that starts it.
-    start: String,
-    /// How it is closed after its presses (`{end}`, or nothing when it ends by itself or
-    /// the next `{new}` abandons it).
-    close: &'static str,
-    rules: Rules,
-    seed: u64,
-    /// Every press, moving or not.
-    presses: Vec<Direction>,
-    /// The host game after the presses.
-    game: Game,
-    /// The presses that moved the board.
-    moves: Vec<Direction>,
-}
-
-impl Planned {
-    /// The result code the device stores and sends for it (0 abandoned).
-    fn result(&self) -> u8 {
-        match self.game.status() {
-            Status::Won => 1,
-            Status::Over => 2,
-            _ => 0,
-        }
-    }
-
-    /// The check of its end frame, as game `number` of the QEMU device: what `{ack}` names.
-    fn end_check(&self, number: u32) -> u32 {
-        let start = crc::start(&StartFields::new(
-            QEMU_DEVICE_ID,
-            number,
-            &self.rules,
-            self.seed,
-        ));
-        crc::end(
-            number,
-            self.result(),
-            self.game.score(),
-            self.game.move_count(),
-            self.game.state_hash(),
-            start,
-        )
-    }
-
-    fn script(&self) -> String {
-        let presses: String = self.presses.iter().map(|d| d.letter()).collect();
-        format!("{}\n{presses}\n{}", self.start, self.close)
-    }
-}
-
-/// Plays `rules`/`seed` on the host: at each step presses the directions in `order` until one
-/// moves (so the script has presses that do not move), for at most `limit` moves.
-fn plan(start: &str, rules: Rules, seed: u64, order: [Direction; 4], limit: usize) -> Planned {
-    let mut game = Game::new(rules, seed).unwrap();
-    let mut presses = Vec::new();
-    let mut moves = Vec::new();
-    while game.status() == Status::Playing && moves.len() < limit {
-        for dir in order {
-            presses.push(dir);
-            if game.play(dir).unwrap().moved {
-                moves.push(dir);
-                break;
-            }
-        }
-    }
-    Planned {
-        start: start.to_string(),
-        close: if game.status() == Status::Playing {
-            "{end}\n"
-        } else {
-            ""
-        },
-        rules,
-        seed,
-        presses,
-        game,
-        moves,
-    }
-}
-
-fn quick_win(exponent: u8) -> Rules {
-    let mut rules = Rules::ARDUINO;
-    rules.win = Some(Win {
-        exponent,
-        ends_game: true,
-    });
-    rules
 }
 
 /// The session most tests decode: three games on a fresh flash (won; a start-screen

@@ -1,0 +1,746 @@
+//! Protocol v2 from a committed fixture (tests/data/v2: the QEMU firmware's ELF and three
+//! captures it made; tests/v2/session.rs says what they hold): decoded, checked and pulled
+//! through the public API, whole and damaged by fixed recipes (tests/v2/edit.rs). No QEMU
+//! needed, so the mutation runs test the v2 paths too; tests/firmware.rs makes fresh
+//! captures under QEMU for the same promises:
+//! - every game a pull writes is the game played (the host replay), once;
+//! - every copy on disk is acknowledged, nothing else is;
+//! - every loss (damage, lost frames, a short reply, a missing game number) is reported with
+//!   what and where, and a loss made good by another copy is a note, not a failure;
+//! - nothing wrong is written, and no file is ever overwritten.
+
+mod v2 {
+    pub mod edit;
+    pub mod plan;
+    pub mod session;
+}
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use twenty48_devicelog::pull::{Gap, Outcome, Progress, PullOptions, Pulled, Puller, Summary};
+use twenty48_devicelog::{check, decode_capture, Capture, DamageKind, DeviceFact, Problem};
+use twenty48_deviceproto::QEMU_DEVICE_ID;
+use twenty48_engine::Status;
+use twenty48_movelog::MoveLog;
+
+use v2::edit::{self, Kind};
+use v2::plan::Planned;
+use v2::session::{capture, firmware_elf, games, stall_games};
+
+const DEV: u64 = QEMU_DEVICE_ID;
+
+const LIVE: PullOptions = PullOptions {
+    keep_partial: false,
+    defer: false,
+};
+
+const DEFER: PullOptions = PullOptions {
+    keep_partial: false,
+    defer: true,
+};
+
+/// A scratch directory unique to this test process, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("t48-v2-{}-{n}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch(dir)
+    }
+
+    /// The names of the files in it, sorted.
+    fn names(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(&self.0) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A pull of `bytes` into `dir`, fed in pieces of 7 bytes as from a serial port; every
+/// game closed, with what became of it (from the progress, which must agree with
+/// [`Puller::pulled`]).
+fn pull(bytes: &[u8], dir: &Path, options: PullOptions) -> (Puller, Vec<Pulled>) {
+    let mut puller = Puller::with_options(firmware_elf(), dir, options).unwrap();
+    let mut progress = Vec::new();
+    for chunk in bytes.chunks(7) {
+        progress.extend(puller.feed(chunk).unwrap());
+    }
+    assert_eq!(puller.bytes_fed(), bytes.len());
+    progress.extend(puller.finish().unwrap());
+    let pulled: Vec<Pulled> = progress
+        .into_iter()
+        .filter_map(|p| match p {
+            Progress::Pulled(p) if p.outcome != Outcome::Deferred => Some(*p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        pulled,
+        puller.pulled(),
+        "the progress shows every game pulled"
+    );
+    (puller, pulled)
+}
+
+fn name(number: u32, complete: bool) -> String {
+    twenty48_devicelog::pull::file_name_v2(DEV, number, complete)
+}
+
+/// The log in `dir` of game `number`, which must be the game played (a prefix of it for a
+/// partial log), with the host's claims.
+fn assert_on_disk(dir: &Path, number: u32, complete: bool, plan: &Planned) {
+    let path = dir.join(name(number, complete));
+    let log = MoveLog::decode(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(log.complete, complete, "{}", path.display());
+    assert_eq!(
+        (log.rules, log.seed),
+        (plan.rules, plan.seed),
+        "game {number}"
+    );
+    if complete {
+        assert_eq!(log.moves, plan.moves, "game {number}");
+        assert_eq!(log.claims.final_hash, plan.game.state_hash());
+        assert_eq!(log.claims.score, plan.game.score());
+        assert_eq!(log.claims.status, plan.game.status());
+    } else {
+        assert_eq!(
+            log.moves[..],
+            plan.moves[..log.moves.len()],
+            "game {number}"
+        );
+    }
+}
+
+/// Game `number`'s outcomes, in the order its copies closed.
+fn outcomes(pulled: &[Pulled], number: u32) -> Vec<Outcome> {
+    pulled
+        .iter()
+        .filter(|p| p.game.number == number)
+        .map(|p| p.outcome.clone())
+        .collect()
+}
+
+/// Every ack is of a copy now on disk, and names that copy's end frame check.
+fn assert_acks_only_what_is_on_disk(pulled: &[Pulled]) {
+    for p in pulled {
+        let on_disk = p.is_received() && p.path.as_ref().is_some_and(|path| path.exists());
+        match p.ack {
+            Some((game, c)) => {
+                assert!(on_disk, "game {game} acknowledged but not on disk: {p:?}");
+                assert_eq!(game, p.game.number);
+                assert_eq!(Some(c), p.game.end.and_then(|e| e.check));
+            }
+            None => assert!(
+                !on_disk || p.game.end.is_none(),
+                "game {} on disk but not acknowledged ({:?})",
+                p.game.number,
+                p.outcome
+            ),
+        }
+    }
+}
+
+/// A text rendering of a decoded capture, for snapshots: no byte offsets.
+fn render(capture: &Capture) -> String {
+    let mut out = String::new();
+    for fact in &capture.facts {
+        let _ = writeln!(out, "device: {fact}");
+    }
+    for game in &capture.games {
+        let _ = write!(
+            out,
+            "device {:016x} game {} seed {} rules {}: {} moves, ",
+            game.dev.unwrap_or(0),
+            game.number,
+            game.seed,
+            game.rules,
+            game.moves.len(),
+        );
+        match &game.end {
+            Some(end) if end.partial => {
+                let _ = write!(out, "partial after {}", end.moves);
+            }
+            Some(end) => {
+                let _ = write!(out, "end {} score {}", end.status, end.score);
+            }
+            None => out.push_str("no end frame"),
+        }
+        match check(game).problem {
+            None => out.push_str(", verified\n"),
+            Some(p) => {
+                let _ = writeln!(out, ", {p}");
+            }
+        }
+    }
+    for d in &capture.damage {
+        let _ = writeln!(out, "damage in game {:?}: {:?}", d.game, d.kind);
+    }
+    out
+}
+
+/// A text rendering of a pull's summary, for snapshots (the notes and failures name games,
+/// moves and byte offsets).
+fn render_summary(s: &Summary, dir: &Path) -> String {
+    let mut out = format!(
+        "received {} (partial {}), ok {}\nduplicates {:?}\ngaps {:?}\n",
+        s.received,
+        s.partial,
+        s.is_ok(),
+        s.duplicates.iter().map(|d| d.1).collect::<Vec<_>>(),
+        s.gaps.iter().map(|g| (g.first, g.last)).collect::<Vec<_>>()
+    );
+    for (title, lines) in [
+        (
+            "conflict",
+            s.conflicts
+                .iter()
+                .map(|c| format!("game {}: {}", c.1, c.2))
+                .collect(),
+        ),
+        ("failed", s.failed.clone()),
+        ("lost", s.lost.clone()),
+        ("damage", s.damage.clone()),
+        ("note", s.notes.clone()),
+    ] as [(&str, Vec<String>); 5]
+    {
+        for line in lines {
+            let _ = writeln!(out, "{title}: {line}");
+        }
+    }
+    out.replace(&dir.display().to_string(), "DIR")
+}
+
+#[test]
+fn every_game_arrives_live_and_from_the_store_equal_to_the_host_replay() {
+    let mut snapshot = String::new();
+    for (name, plans) in [
+        ("session", games()),
+        ("restart", games()),
+        ("stall", stall_games()),
+    ] {
+        let capture = decode_capture(firmware_elf(), capture(name)).unwrap();
+        assert!(capture.damage.is_empty(), "{name}: {:?}", capture.damage);
+        for game in &capture.games {
+            let plan = &plans[game.number as usize - 1];
+            assert_eq!(game.dev, Some(DEV));
+            assert_eq!((game.rules, game.seed), (plan.rules, plan.seed));
+            let dirs: Vec<_> = game.moves.iter().map(|m| m.dir).collect();
+            assert_eq!(
+                dirs[..],
+                plan.moves[..dirs.len()],
+                "{name} game {}",
+                game.number
+            );
+            let result = check(game);
+            let Some(end) = game.end else {
+                // Live, in play when the capture ended, or cut by lost frames.
+                assert_eq!(
+                    result.problem,
+                    Some(Problem::Truncated {
+                        game: game.number,
+                        moves: dirs.len() as u32
+                    })
+                );
+                continue;
+            };
+            assert_eq!(result.problem, None, "{name} game {}", game.number);
+            assert_eq!(result.verified_moves as usize, dirs.len());
+            if end.partial {
+                assert!(dirs.len() < plan.moves.len() || plan.close.is_empty());
+                continue;
+            }
+            assert_eq!(dirs, plan.moves, "{name} game {}", game.number);
+            assert_eq!(end.check, Some(plan.end_check(game.number)));
+            assert_eq!(end.hash, plan.game.state_hash());
+            assert_eq!(end.score, plan.game.score());
+            assert_eq!(end.status, plan.game.status());
+            assert_eq!(end.moves, plan.game.move_count());
+        }
+        let _ = writeln!(snapshot, "== {name}\n{}", render(&capture));
+    }
+    let statuses: Vec<Status> = games()[..5].iter().map(|p| p.game.status()).collect();
+    use Status::*;
+    assert_eq!(statuses, [Won, Playing, Playing, Over, Playing]);
+    insta::assert_snapshot!("v2_captures", snapshot);
+}
+
+/// A port pull of the session: each game written once as it closes, its store copy a
+/// duplicate, the game in play at the end neither written nor a failure; then the restart
+/// into the same directory: what is there is recognised, the interrupted game written as a
+/// verified partial log.
+#[test]
+fn a_port_pull_writes_each_game_once_and_acknowledges_what_is_on_disk() {
+    let dir = Scratch::new("port");
+    let (puller, pulled) = pull(capture("session"), &dir.0, LIVE);
+    for n in 1..=5 {
+        let copies = if n == 1 { 1 } else { 2 };
+        let mut expected = vec![Outcome::Written];
+        expected.extend(std::iter::repeat_n(Outcome::Duplicate, copies - 1));
+        assert_eq!(outcomes(&pulled, n), expected, "game {n}");
+        assert_on_disk(&dir.0, n, true, &games()[n as usize - 1]);
+    }
+    assert_eq!(outcomes(&pulled, 6), [Outcome::InProgress]);
+    assert_eq!(pulled.iter().filter(|p| p.ack.is_some()).count(), 9);
+    assert_acks_only_what_is_on_disk(&pulled);
+    assert_eq!(
+        dir.names(),
+        (1..=5).map(|n| name(n, true)).collect::<Vec<_>>()
+    );
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!((summary.received, summary.partial), (5, 0));
+    assert_eq!(summary.duplicates, [(DEV, 2), (DEV, 3), (DEV, 4), (DEV, 5)]);
+    assert_eq!(puller.facts().len(), 4);
+    let mut snapshot = render_summary(&summary, &dir.0);
+
+    let (puller, pulled) = pull(capture("restart"), &dir.0, LIVE);
+    for n in 2..=5 {
+        assert_eq!(outcomes(&pulled, n)[0], Outcome::AlreadyPulled, "game {n}");
+    }
+    assert_eq!(
+        outcomes(&pulled, 6),
+        [
+            Outcome::Written,
+            Outcome::Duplicate,
+            Outcome::Duplicate,
+            Outcome::Duplicate
+        ]
+    );
+    assert_eq!(outcomes(&pulled, 1), [Outcome::AlreadyPulled]);
+    assert_eq!(outcomes(&pulled, 7), [Outcome::InProgress]);
+    assert_on_disk(&dir.0, 6, false, &games()[5]);
+    assert_acks_only_what_is_on_disk(&pulled);
+    assert_eq!(dir.names().len(), 6);
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!((summary.received, summary.partial), (6, 1));
+    assert_eq!(summary.gaps, []);
+    let errors: Vec<(u8, u32)> = puller
+        .facts()
+        .iter()
+        .filter_map(|f| match *f {
+            DeviceFact::Error { code, game, .. } => Some((code, game)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(errors, [(3, 999), (4, 1), (1, 0), (2, 0)]);
+    snapshot.push_str("== restart\n");
+    snapshot.push_str(&render_summary(&summary, &dir.0));
+    insta::assert_snapshot!("v2_port_pull", snapshot);
+
+    // The same captures again: nothing new is written, nothing is a failure.
+    let before: Vec<Vec<u8>> = dir
+        .names()
+        .iter()
+        .map(|n| std::fs::read(dir.0.join(n)).unwrap())
+        .collect();
+    for name in ["session", "restart"] {
+        let (puller, pulled) = pull(capture(name), &dir.0, LIVE);
+        assert!(
+            pulled.iter().all(|p| p.outcome != Outcome::Written),
+            "{name}"
+        );
+        assert!(puller.summary().is_ok());
+    }
+    let after: Vec<Vec<u8>> = dir
+        .names()
+        .iter()
+        .map(|n| std::fs::read(dir.0.join(n)).unwrap())
+        .collect();
+    assert_eq!(before, after);
+}
+
+/// A capture file pulled whole (deferred): every copy in view before anything is written.
+/// The session's game 6, cut off live, and the restart's partial copy of it: the partial
+/// copy is written, and the cut-off copy is a note, not a failure.
+#[test]
+fn a_deferred_pull_writes_each_game_once_when_the_capture_ends() {
+    let dir = Scratch::new("defer");
+    let mut both = capture("session").to_vec();
+    both.extend_from_slice(capture("restart"));
+    let mut puller = Puller::with_options(firmware_elf(), &dir.0, DEFER).unwrap();
+    let progress = puller.feed(&both).unwrap();
+    let deferred = progress
+        .iter()
+        .filter(|p| matches!(p, Progress::Pulled(p) if p.outcome == Outcome::Deferred))
+        .count();
+    assert!(deferred >= 20, "{deferred} games deferred");
+    assert_eq!(
+        dir.names(),
+        Vec::<String>::new(),
+        "nothing written before the end"
+    );
+    puller.finish().unwrap();
+    let pulled = puller.pulled();
+    for n in 1..=5 {
+        assert_eq!(outcomes(pulled, n)[0], Outcome::Written, "game {n}");
+        assert_on_disk(&dir.0, n, true, &games()[n as usize - 1]);
+    }
+    assert_on_disk(&dir.0, 6, false, &games()[5]);
+    assert_eq!(
+        outcomes(pulled, 6)[0],
+        Outcome::NotWritten,
+        "the copy cut off live"
+    );
+    assert_eq!(outcomes(pulled, 6)[1], Outcome::Written);
+    assert_eq!(
+        outcomes(pulled, 7),
+        [Outcome::NotWritten],
+        "a capture file has no game in progress"
+    );
+    assert_acks_only_what_is_on_disk(pulled);
+    let summary = puller.summary();
+    assert_eq!((summary.received, summary.partial), (6, 1));
+    assert_eq!(summary.gaps, []);
+    assert_eq!(
+        summary.failed,
+        ["game 7: truncated after move 6, the capture has no game-end frame"]
+    );
+    assert!(summary
+        .notes
+        .contains(&"game 6: truncated after move 9, the capture has no game-end frame (the game arrived whole in another copy)".to_string()));
+    assert!(!summary.is_ok());
+}
+
+/// The same device numbers (a fresh flash) with other games: a different copy of a game
+/// already pulled is a conflict, and neither copy is overwritten or written over.
+#[test]
+fn a_game_that_differs_from_its_pulled_copy_is_a_conflict_and_nothing_is_overwritten() {
+    let dir = Scratch::new("conflict");
+    pull(capture("session"), &dir.0, LIVE);
+    let before = std::fs::read(dir.0.join(name(2, true))).unwrap();
+    let (puller, pulled) = pull(capture("stall"), &dir.0, LIVE);
+    for p in &pulled {
+        assert!(
+            p.ack.is_none(),
+            "game {}: a conflict is never acknowledged",
+            p.game.number
+        );
+    }
+    for n in 1..=3 {
+        assert!(
+            outcomes(&pulled, n)
+                .iter()
+                .any(|o| matches!(o, Outcome::Conflict { .. })),
+            "game {n}: {:?}",
+            outcomes(&pulled, n)
+        );
+    }
+    assert_eq!(std::fs::read(dir.0.join(name(2, true))).unwrap(), before);
+    assert_on_disk(&dir.0, 1, true, &games()[0]);
+    let summary = puller.summary();
+    assert!(!summary.is_ok());
+    assert_eq!(summary.received, 0);
+    let conflicts: Vec<u32> = summary.conflicts.iter().map(|c| c.1).collect();
+    assert_eq!(conflicts, [1, 2, 3]);
+    let mut snapshot = render_summary(&summary, &dir.0);
+
+    // Both captures in one file: the copies conflict before anything is written, and
+    // neither is written.
+    let fresh = Scratch::new("conflict-defer");
+    let mut both = capture("stall").to_vec();
+    both.extend_from_slice(capture("session"));
+    let (puller, _) = pull(&both, &fresh.0, DEFER);
+    assert_eq!(fresh.names(), [name(4, true), name(5, true)]);
+    let dir = fresh;
+    let summary = puller.summary();
+    assert_eq!(summary.received, 2);
+    let conflicts: Vec<u32> = summary.conflicts.iter().map(|c| c.1).collect();
+    assert_eq!(conflicts, [1, 2, 3]);
+    snapshot.push_str("== deferred\n");
+    snapshot.push_str(&render_summary(&summary, &dir.0));
+    insta::assert_snapshot!("v2_conflicts", snapshot);
+}
+
+/// The stalled link: the device dropped frames live and said so; the pull reply brings
+/// every game whole, so the loss is a note. Cut before the reply, the loss is a failure
+/// naming the game and move.
+#[test]
+fn frames_the_device_lost_are_reported_unless_the_store_brings_the_game() {
+    let bytes = capture("stall");
+    let dir = Scratch::new("stall");
+    let (puller, _) = pull(bytes, &dir.0, DEFER);
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.received, 3);
+    for (n, p) in stall_games().iter().enumerate() {
+        assert_on_disk(&dir.0, n as u32 + 1, true, p);
+    }
+    assert!(summary.notes.contains(
+        &"the device dropped 119 frames from game 2, move 85; game 2 arrived whole from the store"
+            .to_string()
+    ));
+    let mut snapshot = render_summary(&summary, &dir.0);
+
+    let reply = edit::fact_frame(bytes, "pull reply of", 0);
+    let dir = Scratch::new("stall-cut");
+    let (puller, _) = pull(&bytes[..reply.start], &dir.0, DEFER);
+    let summary = puller.summary();
+    assert!(!summary.is_ok());
+    assert_eq!(
+        summary.lost,
+        ["the device dropped 119 frames from game 2, move 85 (119 frames never received)"]
+    );
+    assert_eq!(dir.names(), [name(1, true)]);
+    snapshot.push_str("== cut before the pull reply\n");
+    snapshot.push_str(&render_summary(&summary, &dir.0));
+    insta::assert_snapshot!("v2_lost_frames", snapshot);
+}
+
+/// Every frame of game 3 dropped from the restart capture (all its copies): its number is
+/// a gap, and each reply that announced it is short. A file of it already in the directory
+/// fills the gap.
+#[test]
+fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
+    let bytes = edit::without_game(capture("restart"), 3);
+    let dir = Scratch::new("gap");
+    let (puller, _) = pull(&bytes, &dir.0, DEFER);
+    let summary = puller.summary();
+    assert_eq!(
+        summary.gaps,
+        [Gap {
+            dev: DEV,
+            first: 3,
+            last: 3
+        }]
+    );
+    assert_eq!(
+        summary.lost,
+        [
+            "a pull reply announced 5 games, the device sent 5, 4 arrived",
+            "a pull reply announced 6 games, the device sent 6, 5 arrived"
+        ]
+    );
+    assert!(!dir.names().contains(&name(3, true)));
+    let mut snapshot = render_summary(&summary, &dir.0);
+
+    // Games 1 and 3 gone: a gap of two numbers; game 2 is between them.
+    let bytes = edit::without_game(&edit::without_game(capture("restart"), 1), 3);
+    let (puller, _) = pull(&bytes, &Scratch::new("gap2").0, DEFER);
+    assert_eq!(
+        puller.summary().gaps,
+        [Gap {
+            dev: DEV,
+            first: 3,
+            last: 3
+        }]
+    );
+    let bytes = edit::without_game(&edit::without_game(capture("restart"), 2), 3);
+    let (puller, _) = pull(&bytes, &Scratch::new("gap3").0, DEFER);
+    assert_eq!(
+        puller.summary().gaps,
+        [Gap {
+            dev: DEV,
+            first: 2,
+            last: 3
+        }]
+    );
+
+    // Pulled before: no gap.
+    let dir = Scratch::new("gap-filled");
+    pull(capture("session"), &dir.0, LIVE);
+    let (puller, _) = pull(&edit::without_game(capture("restart"), 3), &dir.0, LIVE);
+    let summary = puller.summary();
+    assert_eq!(summary.gaps, []);
+    snapshot.push_str("== game 3 in the directory already\n");
+    snapshot.push_str(&render_summary(&summary, &dir.0));
+    insta::assert_snapshot!("v2_gap", snapshot);
+}
+
+/// A port opened in the middle of a session, at the device's hello while game 7 is being
+/// played: game 7 is not in the reply and not a gap, but a note.
+#[test]
+fn the_game_in_play_when_a_pull_begins_is_a_note_not_a_gap() {
+    let bytes = capture("restart");
+    let hello = edit::fact_frame(bytes, "next game 8", 0);
+    let dir = Scratch::new("midway");
+    let (puller, pulled) = pull(&bytes[hello.start..], &dir.0, LIVE);
+    let numbers: Vec<u32> = pulled.iter().map(|p| p.game.number).collect();
+    assert_eq!(numbers, [5, 6]);
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.gaps, []);
+    assert_eq!(
+        summary.notes,
+        ["device 7e57000000000001 game 7: not sent (being played when the pull began); the next pull brings it"]
+    );
+    // Pulled before: no note.
+    let dir = Scratch::new("midway-after");
+    pull(capture("restart"), &dir.0, LIVE);
+    std::fs::write(dir.0.join(name(7, true)), b"a stand-in").unwrap();
+    let (puller, _) = pull(&bytes[hello.start..], &dir.0, LIVE);
+    assert_eq!(puller.summary().notes, Vec::<String>::new());
+}
+
+/// No file holds a move the host did not confirm: every complete log in `dir` is the game
+/// played, every incomplete one a prefix of it.
+fn assert_nothing_wrong_on_disk(dir: &Scratch) {
+    for file in dir.names() {
+        let number: u32 = file[18..24].parse().unwrap();
+        let log = MoveLog::decode(&std::fs::read(dir.0.join(&file)).unwrap()).unwrap();
+        let plan = &games()[number as usize - 1];
+        assert_eq!((log.rules, log.seed), (plan.rules, plan.seed), "{file}");
+        if log.complete {
+            assert_eq!(log.moves, plan.moves, "{file}");
+        } else {
+            assert_eq!(log.moves[..], plan.moves[..log.moves.len()], "{file}");
+        }
+    }
+}
+
+/// One bit flipped in each byte of game 1's 5th move frame (game 1 was acknowledged, so the
+/// session's reply has no copy of it): the damage and the failure name game 1 and where,
+/// nothing of it is written but (with `keep_partial`) its verified first moves, marked.
+#[test]
+fn a_flipped_bit_in_a_game_without_another_copy_fails_it_and_says_where() {
+    let bytes = capture("session");
+    let frame = edit::find(bytes, 1, Kind::Move(5), 0);
+    let mut reports = String::new();
+    for at in frame.clone() {
+        let damaged = edit::flipped(bytes, at, at as u32 % 8);
+        let dir = Scratch::new("flip");
+        let options = PullOptions {
+            keep_partial: true,
+            defer: false,
+        };
+        let (puller, pulled) = pull(&damaged, &dir.0, options);
+        assert_nothing_wrong_on_disk(&dir);
+        let summary = puller.summary();
+        assert!(!summary.is_ok(), "byte {at}");
+        let game1 = &pulled.iter().find(|p| p.game.number == 1);
+        if let Some(game1) = game1 {
+            assert_eq!(game1.outcome, Outcome::DamagedPrefix, "byte {at}");
+            assert!(game1.ack.is_none());
+            let path = game1.path.as_ref().unwrap();
+            assert!(path.ends_with("7e57000000000001-g000001.damaged.t48"));
+            let log = MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
+            assert!(!log.complete && log.moves.len() <= 4, "byte {at}");
+        }
+        assert!(!dir.names().contains(&name(1, true)), "byte {at}");
+        let _ = writeln!(
+            reports,
+            "byte {}: {}",
+            at - frame.start,
+            render_summary(&summary, &dir.0)
+                .lines()
+                .filter(|l| l.starts_with("failed") || l.starts_with("damage"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    insta::assert_snapshot!("v2_flipped_bit", reports);
+}
+
+/// The same in game 3, which the pull reply brings again: the damaged live copy is a note,
+/// the game is received whole.
+#[test]
+fn a_flipped_bit_in_a_game_the_store_sends_again_is_a_note() {
+    let bytes = capture("session");
+    let frame = edit::find(bytes, 3, Kind::Move(5), 0);
+    let damaged = edit::flipped(bytes, frame.start + 2, 3);
+    let dir = Scratch::new("flip-noted");
+    let (puller, pulled) = pull(&damaged, &dir.0, LIVE);
+    assert_eq!(outcomes(&pulled, 3)[0], Outcome::NotWritten);
+    assert_eq!(outcomes(&pulled, 3)[1], Outcome::Written);
+    assert_on_disk(&dir.0, 3, true, &games()[2]);
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.received, 5);
+    assert_eq!(summary.notes.len(), 3, "{:#?}", summary.notes);
+    assert!(
+        summary.notes[0].starts_with("game 3, move 5"),
+        "{}",
+        summary.notes[0]
+    );
+    assert!(summary.notes[0].ends_with("(the game arrived whole in another copy)"));
+    let damage = format!(
+        "bytes {}..{} (in game 3): check mismatch",
+        frame.start, frame.end
+    );
+    assert!(
+        summary.notes[2].starts_with(&damage),
+        "{}",
+        summary.notes[2]
+    );
+    assert!(summary.notes[2].ends_with("; its game arrived whole"));
+}
+
+/// A lost separator merges two of game 3's live move frames: damage, never a move.
+#[test]
+fn a_lost_separator_is_damage_in_v2_too() {
+    let bytes = capture("session");
+    let frame = edit::find(bytes, 3, Kind::Move(7), 0);
+    let mut damaged = bytes.to_vec();
+    assert_eq!(damaged.remove(frame.end), 0);
+    let capture = decode_capture(firmware_elf(), &damaged).unwrap();
+    assert_eq!(capture.damage.len(), 1);
+    assert!(matches!(capture.damage[0].kind, DamageKind::Merged { .. }));
+    assert_eq!(capture.damage[0].game, Some(3));
+    assert_eq!(capture.damage[0].offset, frame.start);
+    let dir = Scratch::new("merged");
+    pull(&damaged, &dir.0, DEFER);
+    assert_nothing_wrong_on_disk(&dir);
+    assert_on_disk(&dir.0, 3, true, &games()[2]);
+}
+
+/// The capture cut inside game 4's live moves: on a port, the game is still being played
+/// (in the device's store, not a failure); from a capture file, it is truncated. Cut inside
+/// the pull reply: the reply is reported cut off.
+#[test]
+fn a_cut_capture_keeps_what_is_certain_and_says_what_is_missing() {
+    let bytes = capture("session");
+    let cut = edit::find(bytes, 4, Kind::Move(100), 0).start;
+    let dir = Scratch::new("cut-port");
+    let (puller, pulled) = pull(&bytes[..cut], &dir.0, LIVE);
+    assert_eq!(outcomes(&pulled, 4), [Outcome::InProgress]);
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.received, 3);
+    let mut snapshot = render_summary(&summary, &dir.0);
+    let dir = Scratch::new("cut-file");
+    let (puller, _) = pull(&bytes[..cut + 3], &dir.0, DEFER);
+    let summary = puller.summary();
+    assert_eq!(
+        summary.failed,
+        ["game 4: truncated after move 99, the capture has no game-end frame"]
+    );
+    assert!(
+        summary.damage[0].contains("in game 4"),
+        "{:?}",
+        summary.damage
+    );
+    assert_eq!(
+        dir.names(),
+        (1..=3).map(|n| name(n, true)).collect::<Vec<_>>()
+    );
+
+    // Inside game 3's copy in the reply: game 2 came, 3 was cut off.
+    let cut = edit::find(bytes, 3, Kind::Move(10), 1).start + 3;
+    let dir = Scratch::new("cut-reply");
+    let (puller, _) = pull(&bytes[..cut], &dir.0, LIVE);
+    let summary = puller.summary();
+    assert_eq!(
+        summary.lost,
+        ["a pull reply announced 4 games and was cut off after 1"]
+    );
+    assert_eq!(summary.received, 5);
+    snapshot.push_str("== cut inside the reply\n");
+    snapshot.push_str(&render_summary(&summary, &dir.0));
+    insta::assert_snapshot!("v2_cut", snapshot);
+}
