@@ -176,9 +176,9 @@ mutants-jobs := env("MUTANTS_JOBS", "2")
 mutants-run := "mkdir -p target/mutants && RUSTFLAGS='--cfg twenty48_runtime_tables' nice -n 10 cargo mutants -j " + mutants-jobs
 
 # Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
-# missing), one pass per package (devicelog: its lib and v1 tests, not the QEMU firmware
-# tests, which need firmware builds; engine: the compact-rng generator in a pass of its own
-# with that feature on). About 1,900 mutants at 3-10 s each: hours on 2 cores. Reports in
+# missing), one pass per package (devicelog: its lib and the v1 and v2 fixture tests, not
+# the QEMU firmware tests, which need firmware builds; engine: the compact-rng generator in a
+# pass of its own with that feature on). About 1,900 mutants at 3-10 s each: hours on 2 cores. Reports in
 # target/mutants/<pass>/mutants.out; the recipe fails at the end if any pass missed one.
 [doc("Mutation testing of engine, movelog, verify and devicelog (hours)")]
 mutants: mutants-install
@@ -189,7 +189,7 @@ mutants: mutants-install
     {{mutants-run}} -p twenty48-engine --features compact-rng -o target/mutants/compact-rng --file crates/engine/src/spawn/compact_rng.rs -C --tests || status=$?
     {{mutants-run}} -p twenty48-movelog -o target/mutants/movelog -C --tests || status=$?
     {{mutants-run}} -p twenty48-verify -o target/mutants/verify -C --tests || status=$?
-    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -C --lib -C --test=v1 || status=$?
+    {{mutants-run}} -p twenty48-devicelog -o target/mutants/devicelog -C --lib -C --test=v1 -C --test=v2 || status=$?
     exit $status
 
 # The mutation run to do after touching the engine: hash.rs, rules.rs, spawn.rs and the
