@@ -334,11 +334,16 @@ impl Puller {
                 }
                 None if first.complete || !log.complete => {
                     pulled.outcome = Outcome::Duplicate;
-                    pulled.path = Some(self.out_dir.join(file_name_v2(
-                        dev,
-                        pulled.game.number,
-                        first.complete,
-                    )));
+                    // The file of the copy it repeats (an interrupted game's copy may have
+                    // found its whole game on disk).
+                    pulled.path = self
+                        .pulled
+                        .iter()
+                        .rev()
+                        .find(|p| {
+                            p.is_received() && p.game.dev == Some(dev) && p.game.number == key.1
+                        })
+                        .and_then(|p| p.path.clone());
                     pulled.ack = ack;
                 }
                 None => self.write(&mut pulled, dev, &log, ack)?,
