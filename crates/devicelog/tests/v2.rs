@@ -27,7 +27,7 @@ use twenty48_movelog::MoveLog;
 
 use v2::edit::{self, Kind};
 use v2::plan::Planned;
-use v2::session::{capture, firmware_elf, games, stall_games};
+use v2::session::{capture, ended_game, firmware_elf, games, stall_games};
 
 const DEV: u64 = QEMU_DEVICE_ID;
 
@@ -500,6 +500,19 @@ fn frames_the_device_lost_are_reported_unless_the_store_brings_the_game() {
     assert_eq!(dir.names(), [name(1, true)]);
     snapshot.push_str("== cut before the pull reply\n");
     snapshot.push_str(&render_summary(&summary, &dir.0));
+    // Every frame of game 2 gone too (its store copy as well): the device's word for the
+    // frames it dropped is the report, not a gap besides.
+    let dir = Scratch::new("stall-no-game-2");
+    let (puller, _) = pull(&edit::without_game(bytes, 2), &dir.0, DEFER);
+    let summary = puller.summary();
+    assert_eq!(summary.gaps, []);
+    assert_eq!(
+        summary.lost,
+        [
+            "the device dropped 119 frames from game 2, move 85 (119 frames never received)",
+            "a pull reply announced 3 games, the device sent 3, 2 arrived"
+        ]
+    );
     insta::assert_snapshot!("v2_lost_frames", snapshot);
 }
 
@@ -743,4 +756,86 @@ fn a_cut_capture_keeps_what_is_certain_and_says_what_is_missing() {
     snapshot.push_str("== cut inside the reply\n");
     snapshot.push_str(&render_summary(&summary, &dir.0));
     insta::assert_snapshot!("v2_cut", snapshot);
+}
+
+/// Game 6 of an `ended` capture, from its start frame on (as from a port opened then).
+fn ended(name: &str) -> &'static [u8] {
+    let bytes = capture(name);
+    &bytes[edit::find(bytes, 6, Kind::Start, 0).start..]
+}
+
+/// An interrupted game (a verified prefix, `.partial.t48`) and a whole copy of it that
+/// goes on from that prefix are the same game, in either order; two different whole copies
+/// are a conflict, and neither is written over the other.
+#[test]
+fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conflict() {
+    let whole = ended_game(12);
+    // The partial copy first, then the whole one: both kept, the whole one written.
+    let dir = Scratch::new("partial-first");
+    pull(capture("restart"), &dir.0, LIVE);
+    let (_, pulled) = pull(ended("ended"), &dir.0, LIVE);
+    assert_eq!(outcomes(&pulled, 6), [Outcome::Written]);
+    assert_on_disk(&dir.0, 6, true, &whole);
+    assert_on_disk(&dir.0, 6, false, &games()[5]);
+
+    // The whole copy first: the partial one was pulled before, and is acknowledged.
+    let dir = Scratch::new("whole-first");
+    pull(ended("ended"), &dir.0, LIVE);
+    let (puller, pulled) = pull(capture("restart"), &dir.0, LIVE);
+    let partial: Vec<&Pulled> = pulled.iter().filter(|p| p.game.number == 6).collect();
+    assert_eq!(partial[0].outcome, Outcome::AlreadyPulled);
+    for p in &partial {
+        assert_eq!(p.path.as_deref(), Some(&*dir.0.join(name(6, true))));
+        assert_eq!(p.ack, Some((6, p.game.end.unwrap().check.unwrap())));
+    }
+    assert!(partial[1..].iter().all(|p| p.outcome == Outcome::Duplicate));
+    assert_acks_only_what_is_on_disk(&pulled);
+    assert!(!dir.names().contains(&name(6, false)));
+    assert!(puller.summary().is_ok());
+
+    // A whole file of game 6 that is another game: the partial copy is a conflict.
+    let dir = Scratch::new("whole-other");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let other =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/arduino-random-over.t48");
+    let other = std::fs::read(other).unwrap();
+    MoveLog::decode(&other).expect("a game log");
+    std::fs::write(dir.0.join(name(6, true)), other).unwrap();
+    let (puller, pulled) = pull(capture("restart"), &dir.0, LIVE);
+    let reason = format!(
+        "{} differs from this copy",
+        dir.0.join(name(6, true)).display()
+    );
+    assert_eq!(outcomes(&pulled, 6)[0], Outcome::Conflict { reason });
+    assert!(pulled
+        .iter()
+        .filter(|p| p.game.number == 6)
+        .all(|p| p.ack.is_none()));
+    assert!(!dir.names().contains(&name(6, false)));
+    assert_eq!(puller.summary().conflicts.len(), 1);
+
+    // Two whole copies that end differently, and the partial one: on a port, the first
+    // whole copy is written and the second is a conflict; from a capture file, neither.
+    let mut three = capture("restart").to_vec();
+    three.extend_from_slice(ended("ended"));
+    three.extend_from_slice(ended("ended-early"));
+    let dir = Scratch::new("two-ends-port");
+    let (puller, pulled) = pull(&three, &dir.0, LIVE);
+    let outcomes6 = outcomes(&pulled, 6);
+    assert_eq!(outcomes6[4], Outcome::Written);
+    let shorter = "a complete copy is shorter than another copy".to_string();
+    assert_eq!(
+        outcomes6[5],
+        Outcome::Conflict {
+            reason: shorter.clone()
+        }
+    );
+    assert_on_disk(&dir.0, 6, true, &whole);
+    assert_eq!(puller.summary().conflicts, [(DEV, 6, shorter.clone())]);
+    let dir = Scratch::new("two-ends-file");
+    let (puller, _) = pull(&three, &dir.0, DEFER);
+    assert!(!dir.names().contains(&name(6, true)));
+    let summary = puller.summary();
+    assert_eq!(summary.conflicts, [(DEV, 6, shorter)]);
+    assert_eq!(summary.received, 5);
 }

@@ -14,9 +14,15 @@
 //! - `stall`: a fresh flash: `{stall}`, three games (the ring fills, frames are dropped and
 //!   reported by lost frames), `{unstall}` and `{pull}`.
 //!
+//! - `ended` and `ended-early`: each a fresh flash: games 1-5 begun and ended with no move,
+//!   then game 6 as in `session` but played on to 12 (10) moves and ended: two different
+//!   whole copies of the game `restart` has as interrupted (the tests read them from game
+//!   6's start frame on, as from a port opened then).
+//!
 //! The scripts are made from the plans here; the test checks that the committed ones are
 //! the same, so the captures were made from the games the tests expect.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -118,11 +124,29 @@ pub fn stall_games() -> &'static [Planned] {
     })
 }
 
+/// Game 6 of the `ended` captures (a flash of their own, games 1-5 there abandoned with no
+/// move): the same start as the interrupted game 6 of `restart`, played on with the same
+/// presses for `moves` moves (12 in `ended`, 10 in `ended-early`) and ended by `{end}`. Its
+/// first 9 moves are the interrupted game's.
+pub fn ended_game(moves: usize) -> Planned {
+    use Direction::*;
+    plan(
+        "{new seed=6 rules=classic}",
+        Rules::CLASSIC,
+        6,
+        [Down, Left, Up, Right],
+        moves,
+    )
+}
+
 /// The bad requests `restart` sends: garbage, half a request, an ack of no game, an ack
 /// with a wrong check, an unknown request, a too long one.
 pub const BAD_REQUESTS: &str = "{ack 999 1}\n{ack 1 12345}\n{dance}\n{aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}\n";
 
-/// The script of capture `name` (`session`, `restart` or `stall`).
+/// The captures of the fixture.
+pub const NAMES: [&str; 5] = ["session", "restart", "stall", "ended", "ended-early"];
+
+/// The script of capture `name` (one of [`NAMES`]).
 pub fn script(name: &str) -> String {
     let g = games();
     let ack = |n: usize| format!("{{ack {n} {}}}\n", g[n - 1].end_check(n as u32));
@@ -153,6 +177,13 @@ pub fn script(name: &str) -> String {
             }
             s.push_str("{unstall}\n{pull}\n");
         }
+        "ended" | "ended-early" => {
+            for k in 1..=5 {
+                let _ = writeln!(s, "{{new seed={} rules=classic}}\n{{end}}", 900 + k);
+            }
+            let moves = if name == "ended" { 12 } else { 10 };
+            s.push_str(&ended_game(moves).script());
+        }
         _ => panic!("no capture {name}"),
     }
     s.push_str("q\n");
@@ -164,7 +195,7 @@ pub fn script(name: &str) -> String {
 pub fn capture(name: &str) -> &'static [u8] {
     static CAPTURES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     let all = CAPTURES.get_or_init(|| {
-        ["session", "restart", "stall"]
+        NAMES
             .iter()
             .map(|&name| {
                 let recorded = std::fs::read_to_string(data_dir().join(format!("{name}.txt")))

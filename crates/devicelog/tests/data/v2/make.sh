@@ -5,6 +5,7 @@
 #   session.txt -> session.bin   on a fresh 8-sector flash
 #   restart.txt -> restart.bin   the same flash, booted again
 #   stall.txt   -> stall.bin     on another fresh flash
+#   ended.txt, ended-early.txt   each on a fresh flash of its own
 # The scripts are made by the tests' plans (tests/v2/session.rs, `script`); the test fails
 # when the committed scripts differ from them. After a firmware change that alters a frame,
 # re-run this and review the snapshots (`cargo insta review`).
@@ -27,4 +28,6 @@ run() { # NAME FLASH: runs NAME.txt on the flash file FLASH (created if missing)
 run session "$scratch/device.flash"
 run restart "$scratch/device.flash"
 run stall "$scratch/stalled.flash"
+run ended "$scratch/ended.flash"
+run ended-early "$scratch/ended-early.flash"
 ls -l "$here"
