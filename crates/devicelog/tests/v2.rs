@@ -1,4 +1,4 @@
-//! Protocol v2 from a committed fixture (tests/data/v2: the QEMU firmware's ELF and three
+//! Protocol v2 from a committed fixture (tests/data/v2: the QEMU firmware's ELF and the
 //! captures it made; tests/v2/session.rs says what they hold): decoded, checked and pulled
 //! through the public API, whole and damaged by fixed recipes (tests/v2/edit.rs). No QEMU
 //! needed, so the mutation runs test the v2 paths too; tests/firmware.rs makes fresh
