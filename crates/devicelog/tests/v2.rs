@@ -543,7 +543,8 @@ fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
     assert!(!dir.names().contains(&name(3, true)));
     let mut snapshot = render_summary(&summary, &dir.0);
 
-    // Games 1 and 3 gone: a gap of two numbers; game 2 is between them.
+    // Games 1 and 3 gone: 1 is below every number seen, so only 3 is a gap. Games 2 and 3
+    // gone: one gap of two numbers.
     let bytes = edit::without_game(&edit::without_game(capture("restart"), 1), 3);
     let (puller, _) = pull(&bytes, &Scratch::new("gap2").0, DEFER);
     assert_eq!(
@@ -593,12 +594,14 @@ fn the_game_in_play_when_a_pull_begins_is_a_note_not_a_gap() {
         summary.notes,
         ["device 7e57000000000001 game 7: not sent (being played when the pull began); the next pull brings it"]
     );
-    // Pulled before: no note.
-    let dir = Scratch::new("midway-after");
-    pull(capture("restart"), &dir.0, LIVE);
-    std::fs::write(dir.0.join(name(7, true)), b"a stand-in").unwrap();
-    let (puller, _) = pull(&bytes[hello.start..], &dir.0, LIVE);
-    assert_eq!(puller.summary().notes, Vec::<String>::new());
+    // Pulled before (whole, or as an interrupted game): no note.
+    for complete in [true, false] {
+        let dir = Scratch::new("midway-after");
+        pull(capture("restart"), &dir.0, LIVE);
+        std::fs::write(dir.0.join(name(7, complete)), b"a stand-in").unwrap();
+        let (puller, _) = pull(&bytes[hello.start..], &dir.0, LIVE);
+        assert_eq!(puller.summary().notes, Vec::<String>::new());
+    }
 }
 
 /// No file holds a move the host did not confirm: every complete log in `dir` is the game
@@ -636,15 +639,13 @@ fn a_flipped_bit_in_a_game_without_another_copy_fails_it_and_says_where() {
         assert_nothing_wrong_on_disk(&dir);
         let summary = puller.summary();
         assert!(!summary.is_ok(), "byte {at}");
-        let game1 = &pulled.iter().find(|p| p.game.number == 1);
-        if let Some(game1) = game1 {
-            assert_eq!(game1.outcome, Outcome::DamagedPrefix, "byte {at}");
-            assert!(game1.ack.is_none());
-            let path = game1.path.as_ref().unwrap();
-            assert!(path.ends_with("7e57000000000001-g000001.damaged.t48"));
-            let log = MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
-            assert!(!log.complete && log.moves.len() <= 4, "byte {at}");
-        }
+        let game1 = pulled.iter().find(|p| p.game.number == 1).expect("game 1");
+        assert_eq!(game1.outcome, Outcome::DamagedPrefix, "byte {at}");
+        assert!(game1.ack.is_none());
+        let path = game1.path.as_ref().unwrap();
+        assert!(path.ends_with("7e57000000000001-g000001.damaged.t48"));
+        let log = MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
+        assert!(!log.complete && log.moves.len() <= 4, "byte {at}");
         assert!(!dir.names().contains(&name(1, true)), "byte {at}");
         let _ = writeln!(
             reports,
