@@ -517,3 +517,38 @@ fn the_decoder_counts_bytes_and_shows_the_open_game() {
     decoder.feed(&bytes[end + 1..]);
     assert_eq!(decoder.bytes_fed(), bytes.len());
 }
+
+/// A pull's summary of v1 games (no identity: no duplicates, gaps or conflicts): each game
+/// received or failed, by game and move.
+#[test]
+fn a_pull_summary_counts_each_v1_game_received_or_failed() {
+    let (planned, bytes) = session();
+    let clean = decoded();
+    let (a, _) = move_frame(&clean, bytes, 2, 10);
+    let (b, _) = move_frame(&clean, bytes, 2, 12);
+    let mut damaged = bytes[..a + 3].to_vec();
+    damaged.extend_from_slice(&bytes[b + 3..]);
+    for (capture, received) in [(bytes, planned.len()), (&damaged, planned.len() - 1)] {
+        let dir = std::env::temp_dir().join(format!("t48-v1-summary-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut puller = Puller::new(firmware_elf(), &dir, false).unwrap();
+        puller.feed(capture).unwrap();
+        puller.finish().unwrap();
+        let summary = puller.summary();
+        assert_eq!(summary.received, received);
+        assert_eq!(summary.is_ok(), received == planned.len(), "{summary:#?}");
+        if received < planned.len() {
+            assert_eq!(
+                summary.failed,
+                ["game 2, move 10: sequence gap, expected move frame 10 but got 13 (frames lost)"]
+            );
+            assert_eq!(summary.damage.len(), 1);
+            assert!(
+                summary.damage[0].contains("(in game 2)"),
+                "{:?}",
+                summary.damage
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -98,6 +98,14 @@ fn pull(bytes: &[u8], dir: &Path, options: PullOptions) -> (Puller, Vec<Pulled>)
     (puller, pulled)
 }
 
+fn gap(first: u32, last: u32) -> Gap {
+    Gap {
+        dev: DEV,
+        first,
+        last,
+    }
+}
+
 fn name(number: u32, complete: bool) -> String {
     twenty48_devicelog::pull::file_name_v2(DEV, number, complete)
 }
@@ -525,14 +533,7 @@ fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
     let dir = Scratch::new("gap");
     let (puller, _) = pull(&bytes, &dir.0, DEFER);
     let summary = puller.summary();
-    assert_eq!(
-        summary.gaps,
-        [Gap {
-            dev: DEV,
-            first: 3,
-            last: 3
-        }]
-    );
+    assert_eq!(summary.gaps, [gap(3, 3)]);
     assert_eq!(
         summary.lost,
         [
@@ -547,24 +548,10 @@ fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
     // gone: one gap of two numbers.
     let bytes = edit::without_game(&edit::without_game(capture("restart"), 1), 3);
     let (puller, _) = pull(&bytes, &Scratch::new("gap2").0, DEFER);
-    assert_eq!(
-        puller.summary().gaps,
-        [Gap {
-            dev: DEV,
-            first: 3,
-            last: 3
-        }]
-    );
+    assert_eq!(puller.summary().gaps, [gap(3, 3)]);
     let bytes = edit::without_game(&edit::without_game(capture("restart"), 2), 3);
     let (puller, _) = pull(&bytes, &Scratch::new("gap3").0, DEFER);
-    assert_eq!(
-        puller.summary().gaps,
-        [Gap {
-            dev: DEV,
-            first: 2,
-            last: 3
-        }]
-    );
+    assert_eq!(puller.summary().gaps, [gap(2, 3)]);
 
     // Pulled before: no gap.
     let dir = Scratch::new("gap-filled");
@@ -573,6 +560,16 @@ fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
     let summary = puller.summary();
     assert_eq!(summary.gaps, []);
     snapshot.push_str("== game 3 in the directory already\n");
+    snapshot.push_str(&render_summary(&summary, &dir.0));
+
+    // A gap alone (no reply announced the game) fails the pull.
+    let dir = Scratch::new("gap-only");
+    let (puller, _) = pull(&edit::without_game(capture("ended"), 3), &dir.0, DEFER);
+    let summary = puller.summary();
+    assert_eq!(summary.gaps, [gap(3, 3)]);
+    assert!(!summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.received, 5);
+    snapshot.push_str("== ended, game 3 never received\n");
     snapshot.push_str(&render_summary(&summary, &dir.0));
     insta::assert_snapshot!("v2_gap", snapshot);
 }
@@ -753,6 +750,7 @@ fn a_cut_capture_keeps_what_is_certain_and_says_what_is_missing() {
         summary.lost,
         ["a pull reply announced 4 games and was cut off after 1"]
     );
+    assert!(!summary.is_ok());
     assert_eq!(summary.received, 5);
     snapshot.push_str("== cut inside the reply\n");
     snapshot.push_str(&render_summary(&summary, &dir.0));
@@ -832,7 +830,10 @@ fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conf
         }
     );
     assert_on_disk(&dir.0, 6, true, &whole);
-    assert_eq!(puller.summary().conflicts, [(DEV, 6, shorter.clone())]);
+    let summary = puller.summary();
+    assert_eq!(summary.conflicts, [(DEV, 6, shorter.clone())]);
+    assert_eq!(summary.received, 5, "a game in conflict is not received");
+    assert!(!summary.is_ok());
     let dir = Scratch::new("two-ends-file");
     let (puller, _) = pull(&three, &dir.0, DEFER);
     assert!(!dir.names().contains(&name(6, true)));
