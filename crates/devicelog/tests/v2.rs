@@ -841,3 +841,30 @@ fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conf
     assert_eq!(summary.conflicts, [(DEV, 6, shorter)]);
     assert_eq!(summary.received, 5);
 }
+
+/// Line noise before the first frame (a port opened mid-byte) is shown as it comes but is
+/// no failure; the same bytes after a frame (here the hello, before game 1) are damage.
+#[test]
+fn line_noise_before_the_first_frame_is_no_failure() {
+    let noise = b"\x13\x37 line noise \xff\xfe\x00";
+    let mut bytes = noise.to_vec();
+    bytes.extend_from_slice(capture("session"));
+    let dir = Scratch::new("noise");
+    let mut puller = Puller::with_options(firmware_elf(), &dir.0, LIVE).unwrap();
+    let progress = puller.feed(&bytes).unwrap();
+    assert!(matches!(&progress[0], Progress::Damaged(d) if d.offset == 0));
+    puller.finish().unwrap();
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.received, 5);
+
+    let mut bytes = capture("session").to_vec();
+    let at = edit::find(&bytes, 1, Kind::Start, 0).start;
+    bytes.splice(at..at, noise.iter().copied());
+    let dir = Scratch::new("noise-later");
+    let (puller, _) = pull(&bytes, &dir.0, LIVE);
+    let summary = puller.summary();
+    assert_eq!(summary.damage.len(), 1, "{summary:#?}");
+    assert!(summary.damage[0].starts_with(&format!("bytes {at}..")));
+    assert_eq!(summary.received, 5);
+}
