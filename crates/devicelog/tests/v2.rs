@@ -569,6 +569,14 @@ fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
     assert_eq!(summary.gaps, [gap(3, 3)]);
     assert!(!summary.is_ok(), "{summary:#?}");
     assert_eq!(summary.received, 5);
+    // With a conflict besides (another game 1 in the directory): still the gap.
+    let dir = Scratch::new("gap-and-conflict");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::write(dir.0.join(name(1, true)), other_game()).unwrap();
+    let (puller, _) = pull(&edit::without_game(capture("ended"), 3), &dir.0, DEFER);
+    let with_conflict = puller.summary();
+    assert_eq!(with_conflict.conflicts.len(), 1);
+    assert_eq!(with_conflict.gaps, [gap(3, 3)]);
     snapshot.push_str("== ended, game 3 never received\n");
     snapshot.push_str(&render_summary(&summary, &dir.0));
     insta::assert_snapshot!("v2_gap", snapshot);
@@ -757,6 +765,15 @@ fn a_cut_capture_keeps_what_is_certain_and_says_what_is_missing() {
     insta::assert_snapshot!("v2_cut", snapshot);
 }
 
+/// A game log from the repository's fixtures: another game than any of the device's.
+fn other_game() -> Vec<u8> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/arduino-random-over.t48");
+    let bytes = std::fs::read(path).unwrap();
+    MoveLog::decode(&bytes).expect("a game log");
+    bytes
+}
+
 /// Game 6 of an `ended` capture, from its start frame on (as from a port opened then).
 fn ended(name: &str) -> &'static [u8] {
     let bytes = capture(name);
@@ -795,11 +812,7 @@ fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conf
     // A whole file of game 6 that is another game: the partial copy is a conflict.
     let dir = Scratch::new("whole-other");
     std::fs::create_dir_all(&dir.0).unwrap();
-    let other =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/arduino-random-over.t48");
-    let other = std::fs::read(other).unwrap();
-    MoveLog::decode(&other).expect("a game log");
-    std::fs::write(dir.0.join(name(6, true)), other).unwrap();
+    std::fs::write(dir.0.join(name(6, true)), other_game()).unwrap();
     let (puller, pulled) = pull(capture("restart"), &dir.0, LIVE);
     let reason = format!(
         "{} differs from this copy",
