@@ -597,4 +597,32 @@ mod tests {
         assert_eq!(names.len(), 1, "no temporary file left");
         fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// Frames lost outside any game (a lost frame naming game 0) are no game number: they
+    /// make no gap below the games the device did send.
+    #[test]
+    fn frames_lost_outside_a_game_make_no_gap() {
+        let elf = fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/v2/twenty48-qemu.elf"
+        ))
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("t48-lost-no-game-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut puller = Puller::new(&elf, &dir, false).unwrap();
+        let dev = 0x7e57_0000_0000_0001;
+        // The device sent games 5 and 6 (their copies did not verify: no files), and said
+        // it lost frames outside any game.
+        puller.seen.entry(dev).or_default().extend([5, 6]);
+        let lost = DeviceFact::Lost {
+            dev: Some(dev),
+            game: 0,
+            at_move: 0,
+            frames: 3,
+        };
+        puller.handle(vec![Event::Device(lost)]).unwrap();
+        assert_eq!(puller.summary().gaps, []);
+        assert_eq!(puller.facts(), [lost]);
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
