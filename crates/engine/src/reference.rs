@@ -390,6 +390,18 @@ mod tests {
         (b.cells()[..4].try_into().unwrap(), s)
     }
 
+    /// A board of side `size` with exponents below `below`, drawn by xorshift from `x`.
+    fn random_board(size: u8, below: u64, x: &mut u64) -> Board {
+        let mut b = Board::empty(size);
+        for i in 0..size as usize * size as usize {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            b.set(i, (*x % below) as u8);
+        }
+        b
+    }
+
     #[test]
     fn merged_tiles_do_not_merge_again() {
         // [2,2,2,2] left gives [4,4,0,0]
@@ -497,14 +509,7 @@ mod tests {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for size in 2..=MAX_SIZE {
             for _ in 0..3000 {
-                let mut b = Board::empty(size);
-                for i in 0..size as usize * size as usize {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    b.set(i, (x % 5) as u8);
-                }
-                check(b);
+                check(random_board(size, 5, &mut x));
             }
         }
     }
@@ -551,14 +556,7 @@ mod tests {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for size in 2..=MAX_SIZE {
             for _ in 0..500 {
-                let mut b = Board::empty(size);
-                for i in 0..size as usize * size as usize {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    b.set(i, (x % 3) as u8);
-                }
-                check(&b);
+                check(&random_board(size, 3, &mut x));
             }
         }
     }
