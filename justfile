@@ -178,9 +178,10 @@ mutants-run := "mkdir -p target/mutants && RUSTFLAGS='--cfg twenty48_runtime_tab
 # Mutation testing of engine, movelog, verify and devicelog (installs cargo-mutants if
 # missing), one pass per package (devicelog: its lib and the v1 and v2 fixture tests, not
 # the QEMU firmware tests, which need firmware builds; engine: the compact-rng generator in a
-# pass of its own with that feature on). About 1,900 mutants at 3-10 s each: hours on 2 cores. Reports in
+# pass of its own with that feature on). 1,881 mutants; 81 min here with 2 jobs (engine 53
+# min of it, beside other work; 2-3 s a mutant a job when quiet). Reports in
 # target/mutants/<pass>/mutants.out; the recipe fails at the end if any pass missed one.
-[doc("Mutation testing of engine, movelog, verify and devicelog (hours)")]
+[doc("Mutation testing of engine, movelog, verify and devicelog (about an hour or more)")]
 mutants: mutants-install
     #!/usr/bin/env bash
     set -uo pipefail
@@ -193,8 +194,9 @@ mutants: mutants-install
     exit $status
 
 # The mutation run to do after touching the engine: hash.rs, rules.rs, spawn.rs and the
-# move-log codec: 231 mutants in one pass (one baseline build), 17 min here at load 9 (4.4 s
-# a mutant: 3.2 s build, 0.8 s test). Report in target/mutants/quick/mutants.out. Extra
+# move-log codec: 227 mutants in one pass, 7 min here with 2 jobs on a quiet machine (a
+# 1-minute baseline build, then about 1.6 s build and 0.7 s test a mutant a job; more cores,
+# more `MUTANTS_JOBS`, less time). Report in target/mutants/quick/mutants.out. Extra
 # arguments go to cargo-mutants: `just mutants-quick --iterate` retests only what was missed.
 [doc("Mutation testing of hash.rs, rules.rs, spawn.rs and the move-log codec")]
 mutants-quick *args="": mutants-install
