@@ -2,14 +2,22 @@
 //! (tests/data/v1: its ELF, the script and the capture bytes), decoded, checked and pulled
 //! by the host exactly as when v1 was current. No QEMU needed.
 
+// The host's plans of scripted games are shared with the v2 tests (v1 scripts have no
+// closing command, so `close`, `script` and the v2 end check go unused here).
+#[allow(dead_code)]
+mod v2 {
+    pub mod plan;
+}
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use twenty48_devicelog::pull::Puller;
 use twenty48_devicelog::{check, decode_capture, Capture, CaptureDecoder, DeviceGame, Problem};
-use twenty48_engine::{Direction, Game, Preset, Rules, Status, Win};
+use twenty48_engine::{Direction, Preset, Rules, Status};
 use twenty48_movelog::MoveLog;
+use v2::plan::{plan, quick_win, Planned};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1")
@@ -22,60 +30,16 @@ fn firmware_elf() -> &'static [u8] {
     ELF.get_or_init(|| std::fs::read(data_dir().join("twenty48-qemu.elf")).expect("v1 ELF"))
 }
 
-/// One scripted game: how it starts, the presses, and what the host expects.
-struct Planned {
-    /// The command or press that starts it.
-    start: String,
-    rules: Rules,
-    seed: u64,
-    /// Every press, moving or not.
-    presses: Vec<Direction>,
-    /// The host game after the presses.
-    game: Game,
-    /// The presses that moved the board.
-    moves: Vec<Direction>,
-}
-
-/// Plays `rules`/`seed` on the host: at each step presses the directions in `order` until one
-/// moves (so the script has presses that do not move), for at most `limit` moves.
-fn plan(start: &str, rules: Rules, seed: u64, order: [Direction; 4], limit: usize) -> Planned {
-    let mut game = Game::new(rules, seed).unwrap();
-    let mut presses = Vec::new();
-    let mut moves = Vec::new();
-    while game.status() == Status::Playing && moves.len() < limit {
-        for dir in order {
-            presses.push(dir);
-            if game.play(dir).unwrap().moved {
-                moves.push(dir);
-                break;
-            }
-        }
-    }
-    Planned {
-        start: start.to_string(),
-        rules,
-        seed,
-        presses,
-        game,
-        moves,
-    }
-}
-
 /// The session every test decodes: five games.
 fn session() -> &'static (Vec<Planned>, Vec<u8>) {
     static SESSION: OnceLock<(Vec<Planned>, Vec<u8>)> = OnceLock::new();
     SESSION.get_or_init(|| {
         use Direction::*;
-        let mut quick_win = Rules::ARDUINO;
-        quick_win.win = Some(Win {
-            exponent: 6,
-            ends_game: true,
-        });
         let planned = vec![
             // Arduino rules with a 64 tile to win: played to the win.
             plan(
                 "{new seed=11 rules=arduino win=6}",
-                quick_win,
+                quick_win(6),
                 11,
                 [Left, Down, Right, Up],
                 usize::MAX,
