@@ -775,20 +775,23 @@ mod tests {
         }
     }
 
+    /// A game of `rules` and `seed` with two 32768 tiles side by side at the left of the top
+    /// row; the rest as dealt.
+    fn two_32768_at_top_left(rules: Rules, seed: u64) -> Game {
+        let mut g = Game::new(rules, seed).unwrap();
+        let State::Packed(p) = g.state else {
+            unreachable!()
+        };
+        g.state = State::Packed(Packed(p.0 & !0xFF | 0xFF));
+        g.max_exponent = 15;
+        g
+    }
+
     /// A list that merges two 32768 tiles: the replay loop hands that move to the wide
     /// board and the rest of the list plays on it, as move by move.
     #[test]
     fn replay_continues_past_a_nibble_overflow() {
-        let start = |seed| {
-            let mut g = Game::new(Rules::CONSOLE, seed).unwrap();
-            // Two 32768 tiles side by side at the left of the top row; the rest as dealt.
-            let State::Packed(p) = g.state else {
-                unreachable!()
-            };
-            g.state = State::Packed(Packed(p.0 & !0xFF | 0xFF));
-            g.max_exponent = 15;
-            g
-        };
+        let start = |seed| two_32768_at_top_left(Rules::CONSOLE, seed);
         // The first move merges the two; the rest play on the wide board.
         let moves = [
             Direction::Left,
@@ -831,13 +834,7 @@ mod tests {
                 ..Rules::CONSOLE
             };
             for seed in 0..4 {
-                let mut g = Game::new(rules, seed).unwrap();
-                // Two 32768 tiles side by side at the left of the top row.
-                let State::Packed(p) = g.state else {
-                    unreachable!()
-                };
-                g.state = State::Packed(Packed(p.0 & !0xFF | 0xFF));
-                g.max_exponent = 15;
+                let mut g = two_32768_at_top_left(rules, seed);
                 let outcome = g.play(Direction::Left).unwrap();
                 assert!(outcome.moved && outcome.reached_win, "seed {seed}");
                 assert!(matches!(g.state, State::Wide(_)));
