@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use twenty48_movelog::EXTENSION;
 
 use crate::engines::{verify, EngineChoice};
-pub use crate::reader::{read_log_bytes, Reader, MAX_TRAILING_BYTES};
+pub use crate::reader::{read_log_bytes, Reader, AHEAD_BYTES, MAX_TRAILING_BYTES};
 pub use crate::verdict::Verdict;
 
 /// Verifies one file.
@@ -299,33 +299,59 @@ pub fn verify_all(
 }
 
 /// The batch machinery under [`verify_all`]: `threads` workers (at least 1) take the next
-/// file in turn (work stealing: a long game never holds up the rest), each with a
+/// files in turn (work stealing: a long game never holds up the rest), each with a
 /// [`Reader`] it keeps. `work` runs on each file; `done` is called with the number of files
 /// finished so far, the file's index in `files` and what `work` gave, from the worker
-/// threads in completion order. No file's bytes are kept after it: memory is bounded by the
-/// files in flight, whatever their number.
+/// threads in completion order.
+///
+/// A worker takes a run of files at a time ([`AHEAD_FILES`] at most, fewer as the files
+/// left run out, so that the workers finish together) and reads them ahead of their turn
+/// ([`Reader::read_ahead`]): its calls to the system for the run come together, and then the
+/// replays. Memory is bounded by the files in flight, whatever their number: a run's bytes,
+/// [`AHEAD_BYTES`](crate::batch::AHEAD_BYTES) at most beyond its last file.
 pub fn for_each_file<T>(
     files: &[PathBuf],
     threads: usize,
     work: impl Fn(&Path, &mut Reader) -> T + Sync,
     done: impl Fn(usize, usize, T) + Sync,
 ) {
+    let threads = threads.max(1).min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1).min(files.len().max(1)) {
+        for _ in 0..threads {
             scope.spawn(|| {
                 let mut reader = Reader::new();
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = files.get(i) else { break };
-                    let result = work(path, &mut reader);
-                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    done(n, i, result);
+                    let left = files.len().saturating_sub(next.load(Ordering::Relaxed));
+                    let take = run_length(left, threads);
+                    let start = next.fetch_add(take, Ordering::Relaxed);
+                    let Some(run) = files.get(start..(start + take).min(files.len())) else {
+                        break;
+                    };
+                    if run.is_empty() {
+                        break;
+                    }
+                    reader.read_ahead(run);
+                    for (i, path) in (start..).zip(run) {
+                        let result = work(path, &mut reader);
+                        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                        done(n, i, result);
+                    }
                 }
             });
         }
     });
+}
+
+/// The most files a worker of [`for_each_file`] takes and reads ahead at a time.
+pub const AHEAD_FILES: usize = 32;
+
+/// How many files a worker takes when `left` are left for `threads` workers: a quarter of
+/// its share, so that the last runs are short and the workers finish together, and at
+/// least one and at most [`AHEAD_FILES`].
+fn run_length(left: usize, threads: usize) -> usize {
+    (left / (4 * threads)).clamp(1, AHEAD_FILES)
 }
 
 #[cfg(test)]
@@ -348,5 +374,48 @@ mod tests {
         hashes.sort_unstable();
         hashes.dedup();
         assert_eq!(hashes.len(), n);
+    }
+
+    /// Runs are a quarter of a worker's share of the files left, at least one and at most
+    /// AHEAD_FILES: the last runs are short, so that workers finish together.
+    #[test]
+    fn runs_shorten_as_the_files_run_out() {
+        assert_eq!(run_length(0, 1), 1);
+        assert_eq!(run_length(3, 2), 1);
+        assert_eq!(run_length(8, 2), 1);
+        assert_eq!(run_length(24, 2), 3);
+        assert_eq!(run_length(100, 1), 25);
+        assert_eq!(run_length(255, 2), 31);
+        assert_eq!(run_length(256, 2), AHEAD_FILES);
+        assert_eq!(run_length(1_000_000, 2), AHEAD_FILES);
+    }
+
+    /// Every file is worked on once and reported once, whatever the number of workers and
+    /// files.
+    #[test]
+    fn every_file_is_done_once() {
+        for n in [0, 1, 5, 33, 300] {
+            let files: Vec<PathBuf> = (0..n)
+                .map(|i| PathBuf::from(format!("/none/{i}")))
+                .collect();
+            for threads in [1, 2, 3] {
+                let seen = Mutex::new(vec![0u32; n]);
+                let counts = Mutex::new(Vec::new());
+                for_each_file(
+                    &files,
+                    threads,
+                    |path, _| path.to_path_buf(),
+                    |done, i, path| {
+                        assert_eq!(path, files[i]);
+                        seen.lock().unwrap()[i] += 1;
+                        counts.lock().unwrap().push(done);
+                    },
+                );
+                assert!(seen.into_inner().unwrap().iter().all(|&s| s == 1));
+                let mut counts = counts.into_inner().unwrap();
+                counts.sort();
+                assert_eq!(counts, (1..=n).collect::<Vec<_>>());
+            }
+        }
     }
 }

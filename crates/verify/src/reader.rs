@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::ops::Range;
 use std::path::Path;
 
 #[cfg(doc)]
@@ -15,12 +16,34 @@ use crate::verdict::Verdict;
 /// when a file is larger than any before it), and, on Unix, the directory of the last file
 /// read, kept open so the next file in it is opened by its name alone (`openat`): the
 /// system does not walk the whole path again for every file of a directory.
+///
+/// A reader can also read a run of small files ahead of their turn ([`Reader::read_ahead`]),
+/// so that a worker makes its calls to the system for several files together and then
+/// replays them together: each call to the system disturbs the processor's caches and
+/// predictors, and the replay after it runs slower for a while.
 #[derive(Debug, Default)]
 pub struct Reader {
     buffer: Vec<u8>,
     #[cfg(unix)]
     directory: Option<(std::path::PathBuf, std::os::fd::OwnedFd)>,
+    /// The files read ahead, in order, each with its path and its bytes (or why they could
+    /// not be read): where they lie in `ahead_bytes`.
+    ahead: std::collections::VecDeque<Ahead>,
+    /// The paths and bytes of the files read ahead, one after the other.
+    ahead_bytes: Vec<u8>,
 }
+
+/// A file read ahead: its path's bytes in [`Reader::ahead_bytes`], and its log's bytes
+/// there or the error reading it gave.
+#[derive(Debug)]
+struct Ahead {
+    path: Range<usize>,
+    bytes: std::io::Result<Range<usize>>,
+}
+
+/// How many bytes of files a reader reads ahead at most (plus the last file's own, however
+/// large it is): a few dozen logs of thousands of moves.
+pub const AHEAD_BYTES: usize = 64 * 1024;
 
 /// The read buffer a reader keeps between files (a log of 200,000 moves fits): memory stays
 /// bounded by the files in flight, as a buffer grown for one large file is given back.
@@ -37,7 +60,23 @@ impl Reader {
     /// valid log ([`Verdict::Undecodable`]). One open and, for a log of up to about 16,000
     /// moves, one read ([`read_log_bytes`]): a file that is not a log, or that goes on
     /// forever (a device, a pipe), is rejected after its first bytes.
+    ///
+    /// When `path` is the next file read ahead ([`Reader::read_ahead`]), its bytes read then
+    /// are decoded (or the error reading it gave is its verdict); files read ahead but passed
+    /// over are let go.
     pub fn decode(&mut self, path: &Path) -> Result<PackedLog<'_>, Verdict> {
+        let wanted = path.as_os_str().as_encoded_bytes();
+        while let Some(next) = self.ahead.pop_front() {
+            if &self.ahead_bytes[next.path.clone()] != wanted {
+                continue;
+            }
+            return match next.bytes {
+                Err(e) => Err(Verdict::Unreadable(e)),
+                Ok(bytes) => {
+                    PackedLog::decode(&self.ahead_bytes[bytes]).map_err(Verdict::Undecodable)
+                }
+            };
+        }
         if self.buffer.capacity() > KEEP_BUFFER {
             self.buffer = Vec::new();
         }
@@ -47,6 +86,39 @@ impl Reader {
         {
             Err(e) => Err(Verdict::Unreadable(e)),
             Ok(()) => PackedLog::decode(&self.buffer).map_err(Verdict::Undecodable),
+        }
+    }
+
+    /// Reads `paths` ahead of their turn, in order, until [`AHEAD_BYTES`] are in: each is
+    /// opened, read ([`read_log_bytes`]) and closed now, and [`Reader::decode`] on it later
+    /// takes the bytes read now. Files read ahead before and not decoded are let go; the
+    /// files past the limit are read when their turn comes.
+    pub fn read_ahead(&mut self, paths: &[impl AsRef<Path>]) {
+        self.ahead.clear();
+        if self.ahead_bytes.capacity() > 2 * AHEAD_BYTES {
+            self.ahead_bytes = Vec::new();
+        }
+        self.ahead_bytes.clear();
+        for path in paths {
+            if self.ahead_bytes.len() >= AHEAD_BYTES {
+                break;
+            }
+            let path = path.as_ref();
+            let start = self.ahead_bytes.len();
+            self.ahead_bytes
+                .extend_from_slice(path.as_os_str().as_encoded_bytes());
+            let end = self.ahead_bytes.len();
+            let bytes = self.open(path).and_then(|mut f| {
+                append_log_bytes(&mut f, &mut self.ahead_bytes)
+                    .map(|()| end..self.ahead_bytes.len())
+            });
+            if bytes.is_err() {
+                self.ahead_bytes.truncate(end);
+            }
+            self.ahead.push_back(Ahead {
+                path: start..end,
+                bytes,
+            });
         }
     }
 
@@ -154,12 +226,20 @@ fn log_end(bytes: &[u8]) -> Option<Result<u64, ()>> {
 /// [`MAX_TRAILING_BYTES`] follow the log.
 pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
     out.clear();
-    // How many bytes may be in `out`: at first one read's worth, then (once the header is
-    // in) the log's end plus the trailing bytes counted, plus one to tell there are more.
+    append_log_bytes(file, out)
+}
+
+/// [`read_log_bytes`] after the bytes already in `out`, which stay: the log is appended
+/// (and on an error, some of its bytes may be).
+fn append_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
+    let base = out.len();
+    // How many bytes of the source may be in `out`: at first one read's worth, then (once
+    // the header is in) the log's end plus the trailing bytes counted, plus one to tell
+    // there are more.
     let mut limit = FIRST_READ;
     let mut end = None;
     loop {
-        let have = out.len() as u64;
+        let have = (out.len() - base) as u64;
         if have >= limit {
             break;
         }
@@ -172,7 +252,7 @@ pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Resul
         }
         // The header is looked at as soon as it is in, so a small log ends with this read.
         if end.is_none() {
-            match log_end(out) {
+            match log_end(&out[base..]) {
                 Some(Err(())) => return Ok(()),
                 Some(Ok(e)) => {
                     end = Some(e);
@@ -181,7 +261,7 @@ pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Resul
                 None => {}
             }
         }
-        if end.is_some_and(|e| out.len() as u64 >= e) && (got as u64) < want {
+        if end.is_some_and(|e| (out.len() - base) as u64 >= e) && (got as u64) < want {
             // The whole log is in and the source gave less than asked: its end.
             return Ok(());
         }
@@ -411,6 +491,89 @@ mod tests {
             let plain = File::open(&path).unwrap_err();
             assert_eq!(e.to_string(), plain.to_string(), "{}", path.display());
         }
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// What a reader gives for each path: the log's move count, or the verdict's kind with
+    /// the error's text.
+    fn outcome(reader: &mut Reader, path: &Path) -> String {
+        match reader.decode(path) {
+            Ok(log) => format!("{} moves", log.move_count()),
+            Err(Verdict::Unreadable(e)) => format!("unreadable: {e}"),
+            Err(Verdict::Undecodable(e)) => format!("undecodable: {e}"),
+            Err(v) => format!("{v:?}"),
+        }
+    }
+
+    /// Files read ahead give what reading them in turn gives (logs, a missing file, a
+    /// directory, a file that is not a log, a log with bytes after it), in order, and also
+    /// when some are passed over or a file that was not read ahead is asked for; the bytes
+    /// read ahead stop once AHEAD_BYTES are in.
+    #[test]
+    fn files_read_ahead_give_what_reading_them_in_turn_gives() {
+        let root = std::env::temp_dir().join(format!("twenty48-ahead-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("dir.t48")).unwrap();
+        let mut trailing = log_bytes(7);
+        trailing.extend_from_slice(b"after");
+        let big = game_bytes(200_000, 0);
+        assert!(big.len() > AHEAD_BYTES / 2);
+        for (name, bytes) in [
+            ("a.t48", log_bytes(5)),
+            ("b.t48", b"not a log".to_vec()),
+            ("c.t48", trailing),
+            ("d.t48", log_bytes(11)),
+            ("big1.t48", big.clone()),
+            ("big2.t48", big.clone()),
+            ("big3.t48", big),
+        ] {
+            std::fs::write(root.join(name), bytes).unwrap();
+        }
+        let paths: Vec<_> = [
+            "a.t48",
+            "missing.t48",
+            "b.t48",
+            "dir.t48",
+            "c.t48",
+            "d.t48",
+            "big1.t48",
+            "big2.t48",
+            "big3.t48",
+        ]
+        .map(|name| root.join(name))
+        .to_vec();
+        let in_turn: Vec<String> = paths
+            .iter()
+            .map(|p| outcome(&mut Reader::new(), p))
+            .collect();
+        assert_eq!(in_turn[0], "5 moves");
+        assert!(in_turn[1].starts_with("unreadable"), "{}", in_turn[1]);
+        assert!(in_turn[2].starts_with("undecodable"), "{}", in_turn[2]);
+        assert!(in_turn[3].starts_with("unreadable"), "{}", in_turn[3]);
+        assert!(in_turn[4].starts_with("undecodable"), "{}", in_turn[4]);
+        assert_eq!(in_turn[8], "200000 moves");
+
+        let mut reader = Reader::new();
+        reader.read_ahead(&paths);
+        // Two large files pass the limit: the third is not read ahead.
+        assert_eq!(reader.ahead.len(), 8);
+        assert!(reader.ahead_bytes.len() >= AHEAD_BYTES);
+        let ahead: Vec<String> = paths.iter().map(|p| outcome(&mut reader, p)).collect();
+        assert_eq!(ahead, in_turn);
+        assert!(reader.ahead.is_empty());
+
+        // Passed over: files 1-3 are let go, and file 2 asked for afterwards is read then.
+        reader.read_ahead(&paths[..6]);
+        assert_eq!(outcome(&mut reader, &paths[0]), in_turn[0]);
+        assert_eq!(outcome(&mut reader, &paths[4]), in_turn[4]);
+        assert_eq!(reader.ahead.len(), 1);
+        assert_eq!(outcome(&mut reader, &paths[2]), in_turn[2]);
+        assert!(reader.ahead.is_empty());
+        assert_eq!(outcome(&mut reader, &paths[5]), in_turn[5]);
+        // A new run lets the last one go.
+        reader.read_ahead(&paths[..2]);
+        reader.read_ahead(&paths[5..6]);
+        assert_eq!(reader.ahead.len(), 1);
+        assert_eq!(outcome(&mut reader, &paths[0]), in_turn[0]);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

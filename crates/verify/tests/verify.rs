@@ -724,3 +724,54 @@ fn problems_read_as_sentences_naming_the_move() {
         );
     }
 }
+
+/// Verifying a batch on any number of workers, which take runs of files and read them
+/// ahead, gives each file the verdict it gets on its own, in the order of the files: over
+/// a directory of many small logs with false, unreadable and undecodable files among them.
+#[test]
+fn a_batch_gives_each_file_its_own_verdict_on_any_number_of_workers() {
+    use twenty48_verify::batch::verify_file;
+    let dir = std::env::temp_dir().join(format!("t48-batch-runs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for i in 0..300u64 {
+        let path = dir.join(format!("g{i:03}.t48"));
+        let mut log = bot_game(Rules::CLASSIC, i, 20 + (i as u32 * 7) % 90);
+        match i % 37 {
+            5 => log.claims.score += 2,
+            11 => std::fs::create_dir(&path).unwrap(),
+            17 => {}
+            23 => log.seed ^= 1,
+            _ => {}
+        }
+        match i % 37 {
+            11 => {}
+            17 => std::fs::write(&path, b"T48 but not a log").unwrap(),
+            _ => std::fs::write(&path, log.encode()).unwrap(),
+        }
+        files.push(path);
+    }
+    files.push(dir.join("missing.t48"));
+    let summary = |v: &Verdict| match v {
+        Verdict::Replayed(r) => format!("{:?}", (r.moves_replayed, &r.last, &r.problem)),
+        Verdict::Unreadable(e) => format!("unreadable: {e}"),
+        Verdict::Undecodable(e) => format!("undecodable: {e}"),
+        other => format!("{other:?}"),
+    };
+    let alone: Vec<String> = files
+        .iter()
+        .map(|f| summary(&verify_file(f, EngineChoice::Fast)))
+        .collect();
+    assert!(alone.iter().any(|s| s.starts_with("unreadable")));
+    assert!(alone.iter().any(|s| s.starts_with("undecodable")));
+    assert!(alone.iter().any(|s| s.contains("Claim")));
+    for threads in [1, 2, 3, 8] {
+        let batch: Vec<String> = verify_all(&files, EngineChoice::Fast, threads, &|_, _, _| {})
+            .iter()
+            .map(summary)
+            .collect();
+        assert_eq!(batch, alone, "{threads} workers");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
