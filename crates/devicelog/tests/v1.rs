@@ -7,6 +7,7 @@
 #[allow(dead_code)]
 mod v2 {
     pub mod plan;
+    pub mod scratch;
 }
 
 use std::fmt::Write as _;
@@ -18,6 +19,7 @@ use twenty48_devicelog::{check, decode_capture, Capture, CaptureDecoder, DeviceG
 use twenty48_engine::{Direction, Preset, Rules, Status};
 use twenty48_movelog::MoveLog;
 use v2::plan::{plan, quick_win, Planned};
+use v2::scratch::Scratch;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1")
@@ -191,9 +193,9 @@ fn every_game_played_under_qemu_verifies_on_the_host() {
 #[test]
 fn pull_writes_one_verified_log_per_game() {
     let (planned, bytes) = session();
-    let dir = std::env::temp_dir().join(format!("t48-pull-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut puller = Puller::new(firmware_elf(), &dir, false).unwrap();
+    let scratch = Scratch::new("pull");
+    let dir = &scratch.0;
+    let mut puller = Puller::new(firmware_elf(), dir, false).unwrap();
     // Fed in small pieces, as from a serial port.
     let mut pulled = Vec::new();
     for chunk in bytes.chunks(7) {
@@ -221,13 +223,7 @@ fn pull_writes_one_verified_log_per_game() {
         assert_eq!(log.claims.score, plan.game.score());
         assert_eq!(log.claims.status, plan.game.status());
     }
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    insta::assert_snapshot!("pulled_files", names.join("\n"));
-    std::fs::remove_dir_all(&dir).unwrap();
+    insta::assert_snapshot!("pulled_files", scratch.names().join("\n"));
 }
 
 #[test]
@@ -493,9 +489,8 @@ fn a_pull_summary_counts_each_v1_game_received_or_failed() {
     let mut damaged = bytes[..a + 3].to_vec();
     damaged.extend_from_slice(&bytes[b + 3..]);
     for (capture, received) in [(bytes, planned.len()), (&damaged, planned.len() - 1)] {
-        let dir = std::env::temp_dir().join(format!("t48-v1-summary-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut puller = Puller::new(firmware_elf(), &dir, false).unwrap();
+        let scratch = Scratch::new("v1-summary");
+        let mut puller = Puller::new(firmware_elf(), &scratch.0, false).unwrap();
         puller.feed(capture).unwrap();
         puller.finish().unwrap();
         let summary = puller.summary();
@@ -513,6 +508,5 @@ fn a_pull_summary_counts_each_v1_game_received_or_failed() {
                 summary.damage
             );
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

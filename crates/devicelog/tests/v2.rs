@@ -12,12 +12,12 @@
 mod v2 {
     pub mod edit;
     pub mod plan;
+    pub mod scratch;
     pub mod session;
 }
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::Path;
 
 use twenty48_devicelog::pull::{Gap, Outcome, Progress, PullOptions, Pulled, Puller, Summary};
 use twenty48_devicelog::{check, decode_capture, Capture, DamageKind, DeviceFact, Problem};
@@ -27,6 +27,7 @@ use twenty48_movelog::MoveLog;
 
 use v2::edit::{self, Kind};
 use v2::plan::Planned;
+use v2::scratch::Scratch;
 use v2::session::{capture, ended_game, firmware_elf, games, stall_games};
 
 const DEV: u64 = QEMU_DEVICE_ID;
@@ -40,37 +41,6 @@ const DEFER: PullOptions = PullOptions {
     keep_partial: false,
     defer: true,
 };
-
-/// A scratch directory unique to this test process, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("t48-v2-{}-{n}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        Scratch(dir)
-    }
-
-    /// The names of the files in it, sorted.
-    fn names(&self) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(&self.0) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A pull of `bytes` into `dir`, fed in pieces of 7 bytes as from a serial port; every
 /// game closed, with what became of it (from the progress, which must agree with
