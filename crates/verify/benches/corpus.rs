@@ -21,7 +21,7 @@ use twenty48_bot::Bot;
 use twenty48_engine::{Game, Rules, Status};
 use twenty48_movelog::{MoveLog, PackedLog, Recorder};
 use twenty48_verify::batch::{collect, read_log_bytes, verify_all};
-use twenty48_verify::EngineChoice;
+use twenty48_verify::{verify, EngineChoice};
 
 /// Records game `seed` with the greedy bot and writes it to `dir`.
 fn record(dir: &Path, seed: u64) -> MoveLog {
@@ -157,6 +157,22 @@ fn main() {
         }
     });
     line("open + read + close only, 1 core (no decode)", system);
+    // The verifier's own part: decode and verify each log from bytes already in memory, no
+    // call to the system.
+    let bytes: Vec<Vec<u8>> = logs.iter().map(|l| l.encode()).collect();
+    let from_memory = rate(15, m, || {
+        for b in &bytes {
+            let log = PackedLog::decode(b).expect("decode");
+            assert!(
+                verify(&log, EngineChoice::default()).is_ok(),
+                "the corpus verifies"
+            );
+        }
+    });
+    line(
+        "verify default, from memory, 1 core (no file calls)",
+        from_memory,
+    );
     let fast1 = rate(15, m, verify_in_process(EngineChoice::Fast, 1));
     line("verify --engine fast --jobs 1 (in-process)", fast1);
     let fast_all = rate(15, m, verify_in_process(EngineChoice::Fast, cores));
@@ -227,6 +243,19 @@ fn main() {
     println!(
         "{:<52} {ceiling:>6.2}x  (play_all with only open + read + close beside it)",
         "one job's ceiling on this machine"
+    );
+    println!(
+        "{:<52} {:>6.2}x  (decode and verify from memory: the verifier's own part)",
+        "verify from memory / play_all",
+        from_memory.1 / base
+    );
+    // The verifier from memory with only the system's calls beside it: what one job would
+    // reach if reading the files cost nothing more than the calls themselves.
+    let with_calls = 1.0 / (1.0 / from_memory.1 + 1.0 / system.1);
+    println!(
+        "{:<52} {:>6.2}x  (verify from memory with open + read + close beside it)",
+        "one job's ceiling with the verifier's own part",
+        with_calls / base
     );
     let scaling_target = if cores >= 2 { 1.8 } else { 1.0 };
     ratio(
