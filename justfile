@@ -219,7 +219,7 @@ fuzz seconds="120":
         extra=""; \
         case $t in \
             movelog_decode) extra="fixtures/games fixtures/broken";; \
-            device_capture) extra="crates/devicelog/tests/data/v1";; \
+            device_capture) extra="crates/devicelog/tests/data/v1 crates/devicelog/tests/data/v2";; \
         esac; \
         echo "== $t ({{seconds}} s)"; \
         if [ -d fuzz/seeds/$t ]; then extra="fuzz/seeds/$t $extra"; fi; \

@@ -48,28 +48,41 @@ pub fn journal_recover(data: &[u8]) {
     }
 }
 
-/// The firmware ELF the captures are decoded with: `T48_FUZZ_ELF`, else the QEMU build of
-/// protocol v1 kept with devicelog's tests.
-fn elf() -> &'static [u8] {
-    static ELF: OnceLock<Vec<u8>> = OnceLock::new();
-    ELF.get_or_init(|| {
-        let path = std::env::var_os("T48_FUZZ_ELF").map_or_else(
-            || {
-                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                    .join("../crates/devicelog/tests/data/v1/twenty48-qemu.elf")
-            },
-            PathBuf::from,
-        );
-        std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+/// The firmware ELFs the captures are decoded with: `T48_FUZZ_ELF`, else the QEMU builds of
+/// protocols v1 and v2 kept with devicelog's tests (each capture is decoded with both: a v2
+/// capture read with the v1 table, and the other way round, is hostile input too).
+fn elves() -> &'static [Vec<u8>] {
+    static ELVES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    ELVES.get_or_init(|| {
+        let paths = match std::env::var_os("T48_FUZZ_ELF") {
+            Some(path) => vec![PathBuf::from(path)],
+            None => ["v1", "v2"]
+                .map(|v| {
+                    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                        .join("../crates/devicelog/tests/data")
+                        .join(v)
+                        .join("twenty48-qemu.elf")
+                })
+                .to_vec(),
+        };
+        paths
+            .iter()
+            .map(|path| {
+                std::fs::read(path)
+                    .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+            })
+            .collect()
     })
 }
 
-/// A device capture (the bytes read from the serial port): decode it with the firmware's
+/// A device capture (the bytes read from the serial port): decode it with each firmware
 /// ELF (rzCOBS, frames, defmt) and check every game in it.
 pub fn device_capture(data: &[u8]) {
-    if let Ok(capture) = twenty48_devicelog::decode_capture(elf(), data) {
-        for game in &capture.games {
-            let _ = twenty48_devicelog::check(game);
+    for elf in elves() {
+        if let Ok(capture) = twenty48_devicelog::decode_capture(elf, data) {
+            for game in &capture.games {
+                let _ = twenty48_devicelog::check(game);
+            }
         }
     }
 }

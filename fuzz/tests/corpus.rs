@@ -20,7 +20,9 @@ fn files_in(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
     paths.sort();
     for p in paths {
-        if p.is_file() {
+        // The device fixtures' firmware and the script that makes them are not inputs.
+        let fixture_tool = matches!(p.extension().and_then(|e| e.to_str()), Some("elf" | "sh"));
+        if p.is_file() && !fixture_tool {
             out.push(p);
         }
     }
@@ -41,7 +43,10 @@ fn input_dirs(target: &str) -> Vec<PathBuf> {
             dirs.push(root.join("fixtures/games"));
             dirs.push(root.join("fixtures/broken"));
         }
-        "device_capture" => dirs.push(root.join("crates/devicelog/tests/data/v1")),
+        "device_capture" => {
+            dirs.push(root.join("crates/devicelog/tests/data/v1"));
+            dirs.push(root.join("crates/devicelog/tests/data/v2"));
+        }
         _ => {}
     }
     dirs
