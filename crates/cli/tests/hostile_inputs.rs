@@ -117,6 +117,25 @@ fn issue10_verify_and_replay_of_an_endless_device_stop_at_its_first_bytes() {
 }
 
 #[test]
+fn diff_without_elf_stops_at_the_first_bytes_of_a_side_that_is_not_a_log() {
+    // Without --elf neither side can be a capture: a side that does not start with the
+    // magic is not a move log, said after its first bytes, not after 64 MiB of it.
+    let dir = scratch("diff-zero");
+    record(&dir, "g.t48", "LURDLLUR");
+    for args in [
+        "diff g.t48 /dev/zero",
+        "diff /dev/zero",
+        "diff /dev/urandom g.t48",
+    ] {
+        let (code, _, err) = run_limited(&dir, 40_000, args);
+        assert_eq!(code, 2, "{args}: {err}");
+        assert!(err.contains("not a twenty48 move log"), "{args}: {err}");
+        assert!(err.contains("at byte 0"), "{args}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn issue10_a_moves_file_is_read_up_to_its_stated_cap() {
     let dir = scratch("moves-zero");
     let (code, _, err) = run_limited(

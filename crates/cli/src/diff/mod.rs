@@ -115,7 +115,12 @@ enum Side {
 }
 
 fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
-    let bytes = input::read(path)?;
+    // Without --elf a side can only be a move log: read no further than its header says,
+    // so a file that is not one is said so after its first bytes.
+    let bytes = match elf {
+        Some(_) => input::read(path)?,
+        None => input::read_log_file(path)?,
+    };
     let Some((elf_path, elf)) = elf.filter(|_| !bytes.starts_with(&MAGIC)) else {
         // The bytes already read are decoded: the file is opened once, so a file that
         // changes meanwhile cannot give two different games.
