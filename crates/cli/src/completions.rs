@@ -187,7 +187,9 @@ pub fn man(args: ManArgs) -> Result<ExitCode> {
             args.subcommand.unwrap_or_default()
         );
     };
-    io::stdout().write_all(page)?;
+    let mut out = crate::output::stdout();
+    out.write_all(page)?;
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -117,7 +117,7 @@ fn write_stdout(bytes: &[u8]) -> Result<()> {
     if binary && io::stdout().is_terminal() {
         bail!("a move log is binary and standard output is a terminal; redirect it (-o - > game.t48) or name a file");
     }
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     out.write_all(bytes)?;
     out.flush()?;
     Ok(())

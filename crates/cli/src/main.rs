@@ -126,6 +126,9 @@ fn run(cli: Cli) -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             // A failed write to stdout that a command returned as an error.
+            if let Some(code) = output::returned_failure() {
+                return code;
+            }
             if let Some(io) = err.downcast_ref::<io::Error>() {
                 if io.kind() == io::ErrorKind::BrokenPipe {
                     return output::io_error(io, "stdout");

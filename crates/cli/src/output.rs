@@ -88,6 +88,42 @@ pub fn report(message: &str) -> ExitCode {
     EXIT_BAD_INPUT.into()
 }
 
+/// Standard output for a command that returns its write errors rather than panicking
+/// (`write!` and `?`), buffered. A failed write is kept, as a failed `print!` is, so that
+/// the error the command returns is reported by [`returned_failure`] as one sentence that
+/// names standard output.
+pub fn stdout() -> io::BufWriter<Stdout> {
+    io::BufWriter::new(Stdout(io::stdout().lock()))
+}
+
+/// Standard output, locked, keeping the first write that fails (see [`stdout`]).
+pub struct Stdout(io::StdoutLock<'static>);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).inspect_err(keep_stdout_failure)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().inspect_err(keep_stdout_failure)
+    }
+}
+
+fn keep_stdout_failure(err: &io::Error) {
+    let mut slot = FAILED_WRITE.lock().unwrap_or_else(|e| e.into_inner());
+    slot.get_or_insert_with(|| format!("failed printing to stdout: {err}"));
+}
+
+/// When a command returned an error after a write to [`stdout`] failed: that failure,
+/// reported as one sentence (the error returned is its consequence).
+pub fn returned_failure() -> Option<ExitCode> {
+    let failed = FAILED_WRITE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    failed.map(|message| report(&message))
+}
+
 /// Reports a failed write to stdout or stderr that a command returned as an error.
 pub fn io_error(err: &io::Error, stream: &str) -> ExitCode {
     report(&format!("failed printing to {stream}: {err}"))

@@ -152,7 +152,7 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
     };
     // Every state is written as the replay reaches it, never gathered: memory stays the
     // same however long the game.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::output::stdout();
     if args.json {
         // The document's head; the states follow one a line, then the verdict.
         let head = json!({

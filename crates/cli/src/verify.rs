@@ -200,7 +200,7 @@ pub fn run(args: VerifyArgs, ui: &Ui) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         // One write for many lines, not one per file.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = crate::output::stdout();
         for (f, v) in files.iter().zip(&verdicts) {
             // Quiet: only what did not verify.
             if !ui.quiet || !v.is_ok() {

@@ -51,6 +51,11 @@ fn assert_one_sentence(args: &[&str], code: i32, err: &str) {
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     assert!(err.starts_with("twenty48: error: "), "{args:?}: {err}");
     assert!(err.contains("No space left on device"), "{args:?}: {err}");
+    // The sentence says what could not be written, not only why.
+    assert!(
+        err.contains("cannot write to standard output"),
+        "{args:?}: {err}"
+    );
 }
 
 #[test]
@@ -77,6 +82,11 @@ fn every_printing_command_reports_a_full_stdout_in_one_sentence() {
         vec!["diff", game],
         vec!["diff", game, "--json"],
         vec!["diff", game, other],
+        vec!["diff", game, other, "--svg", "-"],
+        vec!["replay", game, "--svg", "-"],
+        vec!["stats", game],
+        vec!["stats", game, "--csv"],
+        vec!["record", "--seed", "1", "--moves", "LURD", "-o", "-"],
         vec![
             "record",
             "--seed",
