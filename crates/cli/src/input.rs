@@ -23,6 +23,24 @@ pub const EXIT_FAILED: u8 = 1;
 /// capture): 64 MiB.
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The most worker threads `--jobs` asks for: more than any machine here has cores, few
+/// enough that the system never refuses them.
+pub const MAX_JOBS: u64 = 256;
+
+/// `--jobs N`: 1 to [`MAX_JOBS`].
+pub fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_JOBS)
+}
+
+/// The worker threads for `--jobs`: as asked, else one per core (at most [`MAX_JOBS`]).
+pub fn jobs(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_JOBS as usize)
+    })
+}
+
 /// Whether a path names standard input (or, for an output, standard output): `-`.
 pub fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"

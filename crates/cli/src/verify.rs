@@ -57,8 +57,8 @@ pub struct VerifyArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
-    /// Worker threads [default: all cores]
-    #[arg(short, long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: one per core]
+    #[arg(short, long, value_name = "N", value_parser = crate::input::jobs_parser())]
     pub jobs: Option<usize>,
 }
 
@@ -127,9 +127,7 @@ pub fn run(args: VerifyArgs, ui: &Ui) -> Result<ExitCode> {
         Engines::Reference => EngineChoice::Reference,
         Engines::Both => EngineChoice::Both,
     };
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = crate::input::jobs(args.jobs);
     // Drawn only when stderr is a terminal and there is more than one file.
     let progress = (files.len() > 1 && !ui.quiet)
         .then(|| Progress::counter(files.len() as u64, "verifying", "files"));

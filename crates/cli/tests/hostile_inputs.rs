@@ -136,6 +136,30 @@ fn diff_without_elf_stops_at_the_first_bytes_of_a_side_that_is_not_a_log() {
 }
 
 #[test]
+fn jobs_outside_1_to_256_is_a_usage_error_not_a_silent_one_or_a_panic() {
+    // --jobs 0 used to run one worker without a word; --jobs 99999 spawned a thread per
+    // file, and a panic when the system refused one (here: 500 files under `ulimit -v`).
+    let dir = scratch("jobs");
+    record(&dir, "g.t48", "LURD");
+    for i in 0..500 {
+        std::fs::copy(dir.join("g.t48"), dir.join(format!("g{i}.t48"))).unwrap();
+    }
+    for cmd in ["verify", "stats"] {
+        for jobs in ["0", "99999"] {
+            let args = format!("{cmd} --jobs {jobs} .");
+            let (code, out, err) = run_limited(&dir, 300_000, &args);
+            assert_eq!(code, 2, "{args}: {out}{err}");
+            assert!(!err.contains("panicked"), "{args}: {err}");
+            assert!(err.contains("--jobs"), "{args}: {err}");
+            assert!(err.contains("1..=256"), "{args}: {err}");
+        }
+        let (code, _, err) = run(&dir, &[cmd, "-j", "256", "."]);
+        assert_eq!(code, 0, "{cmd} -j 256: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn issue10_a_moves_file_is_read_up_to_its_stated_cap() {
     let dir = scratch("moves-zero");
     let (code, _, err) = run_limited(

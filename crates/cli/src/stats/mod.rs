@@ -55,8 +55,8 @@ pub struct StatsArgs {
     /// Overwrite the SVG file if it exists
     #[arg(long)]
     pub force: bool,
-    /// Worker threads [default: all cores]
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: one per core]
+    #[arg(short, long, value_name = "N", value_parser = crate::input::jobs_parser())]
     pub jobs: Option<usize>,
 }
 
@@ -291,9 +291,7 @@ pub fn run(args: StatsArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     if let Some(svg) = &args.svg {
         crate::destination::check_output(svg, args.force)?;
     }
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = crate::input::jobs(args.jobs);
     let totals = gather(&args.paths, threads)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report::json(&totals))?);
