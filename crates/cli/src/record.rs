@@ -77,6 +77,56 @@ pub struct RecordArgs {
     pub json: bool,
 }
 
+/// Presses that did not change the board, by their positions in the move list (from 1),
+/// kept as runs: a 64 MiB list of presses against a wall is one run, not 67 million
+/// numbers. Serialized as the list of positions, written as it goes.
+#[derive(Default)]
+struct SkippedPresses {
+    /// (first position, length) of each run of consecutive positions.
+    runs: Vec<(u64, u64)>,
+    count: u64,
+}
+
+impl SkippedPresses {
+    fn push(&mut self, position: u64) {
+        self.count += 1;
+        match self.runs.last_mut() {
+            Some((first, len)) if *first + *len == position => *len += 1,
+            _ => self.runs.push((position, 1)),
+        }
+    }
+
+    fn positions(&self) -> impl Iterator<Item = u64> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|&(first, len)| first..first + len)
+    }
+}
+
+impl serde::Serialize for SkippedPresses {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.positions())
+    }
+}
+
+/// `record --json` (docs/schema/record.json), its fields in the order every other
+/// document prints them (by name).
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    bytes: usize,
+    file: String,
+    hash: String,
+    ignored_after_end: usize,
+    max_tile: u64,
+    moves: u32,
+    rules: serde_json::Value,
+    schema_version: u32,
+    score: u64,
+    seed: u64,
+    skipped_presses: &'a SkippedPresses,
+    status: &'static str,
+}
+
 /// Parses a move list: U R D L letters, any case; whitespace and commas ignored.
 pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
     let mut moves = Vec::new();
@@ -155,7 +205,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     let mut recorder = Recorder::new(rules, seed)
         .context("cannot start the game")?
         .with_checkpoint_interval(args.checkpoint_interval);
-    let mut skipped = Vec::new();
+    let mut skipped = SkippedPresses::default();
     let mut ignored_after_end = 0usize;
     if let Some(moves) = list {
         for (i, &dir) in moves.iter().enumerate() {
@@ -167,7 +217,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
                 break;
             }
             if !recorder.play(dir)?.moved {
-                skipped.push(i + 1);
+                skipped.push(i as u64 + 1);
             }
         }
     } else if let Some(bot) = args.bot {
@@ -186,39 +236,43 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     write_output(&args.output, &bytes, args.force)?;
     let to_stdout = crate::input::is_stdio(&args.output);
     if args.json {
-        let doc = serde_json::json!({
-            "schema_version": crate::view::SCHEMA_VERSION,
-            "file": args.output.display().to_string(),
-            "bytes": bytes.len(),
-            "rules": crate::view::rules_json(&rules),
-            "seed": seed,
-            "moves": log.claims.move_count,
-            "score": log.claims.score,
-            "max_tile": tile_value(log.claims.max_exponent),
-            "status": log.claims.status.name(),
-            "hash": format!("{:016x}", log.claims.final_hash),
-            "skipped_presses": skipped,
-            "ignored_after_end": ignored_after_end,
-        });
+        let doc = Summary {
+            schema_version: crate::view::SCHEMA_VERSION,
+            file: args.output.display().to_string(),
+            bytes: bytes.len(),
+            rules: crate::view::rules_json(&rules),
+            seed,
+            moves: log.claims.move_count,
+            score: log.claims.score,
+            max_tile: tile_value(log.claims.max_exponent),
+            status: log.claims.status.name(),
+            hash: format!("{:016x}", log.claims.final_hash),
+            skipped_presses: &skipped,
+            ignored_after_end,
+        };
         crate::view::print_json(&doc, to_stdout)?;
         return Ok(ExitCode::SUCCESS);
     }
     if ui.quiet {
         return Ok(ExitCode::SUCCESS);
     }
-    if !skipped.is_empty() {
-        let list: Vec<String> = skipped.iter().take(10).map(|n| n.to_string()).collect();
-        let presses = count(skipped.len() as u64, "press", "presses");
+    if skipped.count > 0 {
+        let list: Vec<String> = skipped
+            .positions()
+            .take(10)
+            .map(|n| n.to_string())
+            .collect();
+        let presses = count(skipped.count, "press", "presses");
         eprintln!(
             "note: {presses} did not change the board and {} not recorded (input {} {}{})",
-            if skipped.len() == 1 { "was" } else { "were" },
-            if skipped.len() == 1 {
+            if skipped.count == 1 { "was" } else { "were" },
+            if skipped.count == 1 {
                 "position"
             } else {
                 "positions"
             },
             list.join(", "),
-            if skipped.len() > 10 { ", ..." } else { "" }
+            if skipped.count > 10 { ", ..." } else { "" }
         );
     }
     if ignored_after_end > 0 {

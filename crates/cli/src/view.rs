@@ -15,15 +15,20 @@ use twenty48_verify::State;
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// Prints a JSON document, pretty, on standard output (or standard error when standard
-/// output holds something else, as with `record -o -`).
-pub fn print_json(doc: &Value, to_stderr: bool) -> anyhow::Result<()> {
-    let text = serde_json::to_string_pretty(doc)?;
-    if to_stderr {
-        eprintln!("{text}");
-    } else {
-        println!("{text}");
+/// output holds something else, as with `record -o -`), as it is serialized: a long list
+/// is never held as text, nor as a [`Value`] if `doc` is not one.
+pub fn print_json(doc: &impl serde::Serialize, to_stderr: bool) -> anyhow::Result<()> {
+    fn write(mut out: impl std::io::Write, doc: &impl serde::Serialize) -> anyhow::Result<()> {
+        serde_json::to_writer_pretty(&mut out, doc)?;
+        writeln!(out)?;
+        out.flush()?;
+        Ok(())
     }
-    Ok(())
+    if to_stderr {
+        write(std::io::BufWriter::new(std::io::stderr().lock()), doc)
+    } else {
+        write(crate::output::stdout(), doc)
+    }
 }
 
 /// The board as text lines: one per row, each cell right-aligned in 6 columns, `.` empty.

@@ -174,6 +174,28 @@ fn issue10_a_moves_file_is_read_up_to_its_stated_cap() {
 }
 
 #[test]
+fn record_json_lists_two_million_skipped_presses_in_bounded_memory() {
+    // Every press after the first hits a wall: the JSON lists them all, as the schema says,
+    // without holding them as numbers or as a JSON value (that took 5.6 GB for 64 MiB).
+    let dir = scratch("skipped");
+    let presses = 2 * 1024 * 1024;
+    std::fs::write(dir.join("moves.txt"), "U".repeat(presses)).unwrap();
+    let (code, out, err) = run_limited(
+        &dir,
+        60_000,
+        "record --seed 1 --moves-file moves.txt -o g.t48 --json",
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let skipped = doc["skipped_presses"].as_array().unwrap();
+    assert_eq!(doc["moves"], 1, "{err}");
+    assert_eq!(skipped.len(), presses - 1);
+    assert_eq!(skipped[0], 2);
+    assert_eq!(skipped[presses - 2], presses);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn issue10_a_log_is_read_only_as_far_as_its_header_says() {
     let dir = scratch("trailing");
     record(&dir, "g.t48", "LURDLLUR");
