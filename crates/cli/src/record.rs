@@ -162,11 +162,11 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
                 let text = String::from_utf8(bytes).map_err(|e| {
                     anyhow::anyhow!(
                         "{}: not text (byte {} is not UTF-8)",
-                        path.display(),
+                        input::name(path),
                         e.utf8_error().valid_up_to()
                     )
                 })?;
-                parse_moves(&text, &path.display().to_string())?
+                parse_moves(&text, &input::name(path))?
             }
             (None, None) if crate::play::on_terminal() => {
                 // No move source on a terminal: the player is the move source.

@@ -323,6 +323,32 @@ fn issue13_dash_is_standard_input_and_output() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A move list read from `-` is named "standard input" in its errors, as every input is.
+#[test]
+fn a_bad_move_list_on_standard_input_is_named_standard_input() {
+    let dir = scratch("dash-moves");
+    for (stdin, wanted) in [
+        (
+            &b"LU\xffRD"[..],
+            "standard input: not text (byte 2 is not UTF-8)",
+        ),
+        (
+            b"LU\nRXD",
+            "standard input, line 2 column 2: 'X' is not a move",
+        ),
+    ] {
+        let (code, _, err) = run_with_input(
+            &dir,
+            &["record", "--seed", "1", "--moves-file", "-", "-o", "g.t48"],
+            stdin,
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(wanted), "{err}");
+        assert!(!dir.join("g.t48").exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 13: --color always|never on every command; verify and diff colour their verdicts;
 /// NO_COLOR and a pipe turn colour off by default, CLICOLOR_FORCE turns it on.
 #[test]
