@@ -43,6 +43,35 @@ fn temp_name(name: &std::ffi::OsStr, pid: u32, n: u64) -> String {
 /// At most this many bytes of the target's name begin its temp file's name.
 const TEMP_STEM: usize = 200;
 
+/// Creates a new temp file for `name` in `dir`. A name already taken (a stale temp file of
+/// an earlier process with this id, or a symbolic link planted in a shared directory) is
+/// never opened, written through or removed: the next is tried.
+fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> io::Result<(std::path::PathBuf, File)> {
+    let mut taken = 0;
+    loop {
+        let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(temp_name(name, std::process::id(), n));
+        match File::options().write(true).create_new(true).open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && taken < MAX_TAKEN_TEMPS => {
+                taken += 1;
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(io::Error::other(format!(
+                    "{} temp file names in {} are taken, the last {}",
+                    MAX_TAKEN_TEMPS + 1,
+                    dir.display(),
+                    tmp.display()
+                )))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// How many taken temp file names are passed over before a write gives up.
+const MAX_TAKEN_TEMPS: u32 = 1000;
+
 /// Writes the temp file and syncs it, then `place`s it at `path` and syncs the directory.
 fn write_via_temp(
     path: &Path,
@@ -59,10 +88,8 @@ fn write_via_temp(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(temp_name(name, std::process::id(), n));
+    let (tmp, mut file) = create_temp(dir, name)?;
     let result = (|| {
-        let mut file = File::create(&tmp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
@@ -158,6 +185,38 @@ mod tests {
         assert_eq!(fs::read(dir.join("game.t48")).unwrap(), b"atomic");
         assert_eq!(fs::read(dir.join("new.t48")).unwrap(), b"new");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 2, "no temp file left");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A name the temp file would take that is already there (a symbolic link planted in a
+    /// shared directory, or a stale temp file whose process id came round again) is never
+    /// written through nor removed: the next name is taken.
+    #[cfg(unix)]
+    #[test]
+    fn a_taken_temp_name_is_skipped_never_written_through() {
+        let dir = std::env::temp_dir().join(format!("t48-planted-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        fs::write(&victim, b"victim").unwrap();
+        let first = NEXT_TEMP.load(Ordering::Relaxed);
+        let mut planted = Vec::new();
+        for name in ["new.t48", "atomic.t48"] {
+            for n in first..first + 64 {
+                let tmp = dir.join(temp_name(name.as_ref(), std::process::id(), n));
+                std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+                planted.push(tmp);
+            }
+        }
+        write_new(&dir.join("new.t48"), b"new").unwrap();
+        write_atomic(&dir.join("atomic.t48"), b"atomic").unwrap();
+        assert_eq!(fs::read(&victim).unwrap(), b"victim");
+        assert_eq!(fs::read(dir.join("new.t48")).unwrap(), b"new");
+        assert_eq!(fs::read(dir.join("atomic.t48")).unwrap(), b"atomic");
+        for tmp in &planted {
+            assert!(fs::symlink_metadata(tmp).unwrap().is_symlink(), "{tmp:?}");
+        }
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 3 + planted.len());
         fs::remove_dir_all(&dir).unwrap();
     }
 
