@@ -163,7 +163,8 @@ pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
 pub fn man(args: ManArgs) -> Result<ExitCode> {
     let pages = man_pages()?;
     if let Some(dir) = &args.dir {
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create {}", crate::input::shown(dir)))?;
         let paths: Vec<PathBuf> = pages
             .iter()
             .map(|(name, _)| dir.join(format!("{name}.1")))

@@ -42,15 +42,15 @@ pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
     }
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("cannot look at {}", path.display())),
+        Err(e) => Err(e).with_context(|| format!("cannot look at {}", crate::input::shown(path))),
         Ok(_) if !force => bail!(
             "{} already exists (use --force to overwrite it)",
-            path.display()
+            crate::input::shown(path)
         ),
         Ok(m) if m.file_type().is_file() => Ok(()),
         Ok(m) => bail!(
             "{} is {}; --force only replaces regular files (write elsewhere)",
-            path.display(),
+            crate::input::shown(path),
             kind_of(m.file_type())
         ),
     }
@@ -79,8 +79,8 @@ pub(crate) fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
     if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
         bail!(
             "the output {} is the input {}; it would be lost (write elsewhere)",
-            output.display(),
-            input.display()
+            crate::input::shown(output),
+            crate::input::shown(input)
         );
     }
     Ok(())
@@ -104,9 +104,9 @@ pub(crate) fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<()>
     match written {
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => bail!(
             "{} already exists (it appeared while this command ran; use --force to overwrite it)",
-            path.display()
+            crate::input::shown(path)
         ),
-        r => r.with_context(|| format!("cannot write {}", path.display())),
+        r => r.with_context(|| format!("cannot write {}", crate::input::shown(path))),
     }
 }
 

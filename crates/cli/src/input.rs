@@ -56,7 +56,7 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
         }
         return Ok((Box::new(std::io::stdin().lock()), None));
     }
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = File::open(path).with_context(|| format!("cannot read {}", shown(path)))?;
     let hint = file
         .metadata()
         .ok()
@@ -65,22 +65,44 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
     Ok((Box::new(file), hint))
 }
 
-/// How an output path is named in messages: `standard output` for `-`.
+/// How an output path is named in messages: `standard output` for `-`, else as [`shown`].
 pub fn output_name(path: &Path) -> String {
     if is_stdio(path) {
         "standard output".to_string()
     } else {
-        path.display().to_string()
+        shown(path)
     }
 }
 
-/// How a path is named in messages: `standard input` for `-`.
+/// How a path is named in messages: `standard input` for `-`, else as [`shown`].
 pub fn name(path: &Path) -> String {
     if is_stdio(path) {
         "standard input".to_string()
     } else {
-        path.display().to_string()
+        shown(path)
     }
+}
+
+/// A path as text for people: as it is, except what a terminal or a reader of a report
+/// would take for something else. Control characters are escaped as Rust escapes them
+/// (`\n`, `\t`, `\u{1b}`: a newline in a name would forge a line of `verify`'s report, an
+/// escape sequence would drive the terminal), and bytes that are not UTF-8 as `\xff` (not
+/// all as one replacement character). JSON shows names as strings instead, escaped by JSON.
+pub fn shown(path: &Path) -> String {
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
+        for ch in chunk.valid().chars() {
+            if ch.is_control() {
+                out.extend(ch.escape_default());
+            } else {
+                out.push(ch);
+            }
+        }
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out
 }
 
 /// Reads a file, naming it in the error: a move log (it starts with the magic) as far as

@@ -55,7 +55,7 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
         Some(o) => o,
         None => bail!(
             "{} has no name to derive the game file from; give -o",
-            journal.display()
+            crate::input::shown(&journal)
         ),
     };
     // Writing the game over its own journal would lose both (the journal is removed next).
@@ -63,7 +63,7 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     if output.symlink_metadata().is_ok() && !args.force {
         bail!(
             "{} already exists (use --force to overwrite it, or -o to write elsewhere)",
-            output.display()
+            crate::input::shown(&output)
         );
     }
     crate::destination::check_output(&output, args.force)?;
@@ -73,8 +73,8 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
         locked.remove().with_context(|| {
             format!(
                 "{} is written, but cannot remove {}",
-                output.display(),
-                journal.display()
+                crate::input::shown(&output),
+                crate::input::shown(&journal)
             )
         })?;
     }
@@ -95,7 +95,7 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else if !ui.quiet {
         if let Some(d) = &recovered.damage {
-            eprintln!("note: {}: {d}", journal.display());
+            eprintln!("note: {}: {d}", crate::input::shown(&journal));
         }
         println!("{}", crate::view::log_summary("recovered", log, &output));
     }

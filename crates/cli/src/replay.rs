@@ -137,7 +137,10 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
         let log = log.to_log();
         let n = crate::svg::write_replay(&log, &args.file, args.at_move, out, args.force)?;
         if !ui.quiet && !input::is_stdio(out) {
-            println!("wrote {} (the board after move {n})", out.display());
+            println!(
+                "wrote {} (the board after move {n})",
+                crate::input::shown(out)
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }

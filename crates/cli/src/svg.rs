@@ -31,20 +31,20 @@ pub fn write_replay(
     if n > total {
         bail!(
             "--move {n}: {} has {total} moves (give 0 to {total})",
-            file.display()
+            crate::input::shown(file)
         );
     }
     let mut game = Game::new(log.rules, log.seed)
-        .with_context(|| format!("{} cannot be replayed", file.display()))?;
+        .with_context(|| format!("{} cannot be replayed", crate::input::shown(file)))?;
     let mut last: Option<Direction> = None;
     for &dir in &log.moves[..n as usize] {
         game.play(dir)
-            .with_context(|| format!("{} cannot be replayed", file.display()))?;
+            .with_context(|| format!("{} cannot be replayed", crate::input::shown(file)))?;
         last = Some(dir);
     }
     let cells = game.cells();
     let name = file.file_name().map_or_else(
-        || file.display().to_string(),
+        || crate::input::shown(file),
         |n| n.to_string_lossy().into_owned(),
     );
     let played = last.map_or_else(|| "opening".to_string(), |d| format!("played {}", d.name()));

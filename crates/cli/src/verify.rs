@@ -115,7 +115,7 @@ pub fn run(args: VerifyArgs, ui: &Ui) -> Result<ExitCode> {
     let listing = list(&paths);
     for (path, why) in &listing.skipped {
         if !ui.quiet {
-            eprintln!("note: skipped {}: {why}", path.display());
+            eprintln!("note: skipped {}: {why}", crate::input::shown(path));
         }
     }
     if listing.files.is_empty() && listing.unreadable.is_empty() && stdin_count == 0 {

@@ -23,7 +23,7 @@ struct Step {
 
 fn steps(log: &MoveLog, file: &Path) -> Result<Vec<Step>> {
     let mut game = Game::new(log.rules, log.seed)
-        .with_context(|| format!("{} cannot be replayed", file.display()))?;
+        .with_context(|| format!("{} cannot be replayed", crate::input::shown(file)))?;
     let mut out = vec![Step {
         cells: game.cells().exponents().to_vec(),
         score: 0,
@@ -34,11 +34,17 @@ fn steps(log: &MoveLog, file: &Path) -> Result<Vec<Step>> {
         let mut events = Vec::new();
         let outcome = game
             .play_with_events(dir, &mut |e| events.push(e))
-            .with_context(|| format!("{}: move {} cannot be played", file.display(), i + 1))?;
+            .with_context(|| {
+                format!(
+                    "{}: move {} cannot be played",
+                    crate::input::shown(file),
+                    i + 1
+                )
+            })?;
         if !outcome.moved {
             bail!(
                 "{}: move {} ({}) does not change the board; the log is invalid (see twenty48 verify)",
-                file.display(),
+                crate::input::shown(file),
                 i + 1,
                 dir.name()
             );
@@ -207,7 +213,7 @@ pub fn run(log: &MoveLog, file: &Path, ui: &crate::style::Ui) -> Result<()> {
     let steps = steps(log, file)?;
     let mut viewer = Viewer {
         log,
-        file: file.display().to_string(),
+        file: crate::input::shown(file),
         steps,
         at: 0,
         paused: false,

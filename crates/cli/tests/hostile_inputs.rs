@@ -321,6 +321,62 @@ fn issue10_diff_reads_each_input_from_one_handle() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A file name is shown in text as it is, except what a terminal or a reader of the report
+/// would take for something else: control characters (a newline that forges a line of the
+/// report, an escape sequence that colours the terminal) and bytes that are not UTF-8 are
+/// escaped (`\n`, `\u{1b}`, `\xff`).
+#[cfg(unix)]
+#[test]
+fn names_with_control_characters_or_bytes_not_utf8_are_escaped_in_text() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("names");
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    record(&dir.join("games"), "good.t48", "LURD");
+    let cut = &std::fs::read(dir.join("games/good.t48")).unwrap()[..10];
+    let names: [&[u8]; 3] = [
+        b"x.t48: fine\nok      forged.t48",
+        b"red\x1b[31m.t48",
+        b"bad\xff.t48",
+    ];
+    for name in names {
+        let path = dir.join("games").join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(path, cut).unwrap();
+    }
+    let (code, out, _) = run(&dir, &["verify", "games"]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        out.lines().count(),
+        5,
+        "a line a file, then the summary: {out}"
+    );
+    assert!(!out.contains('\x1b'), "{out}");
+    for shown in [
+        "games/x.t48: fine\\nok      forged.t48: the file is truncated",
+        "games/red\\u{1b}[31m.t48: the file is truncated",
+        "games/bad\\xff.t48: the file is truncated",
+    ] {
+        assert!(out.contains(shown), "{shown}: {out}");
+    }
+    for args in [
+        &["inspect", "games/red\x1b[31m.t48"][..],
+        &["replay", "games/red\x1b[31m.t48"],
+        &["diff", "games/red\x1b[31m.t48"],
+        &["verify", "games/red\x1b[31m.t48"],
+    ] {
+        let (code, out, err) = run(&dir, args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            !out.contains('\x1b') && !err.contains('\x1b'),
+            "{args:?}: {out}{err}"
+        );
+        assert!(
+            format!("{out}{err}").contains("games/red\\u{1b}[31m.t48"),
+            "{args:?}: {out}{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // Item 9: no directory loops, no file verified twice.
 
 #[test]

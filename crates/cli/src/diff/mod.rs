@@ -129,8 +129,8 @@ fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
     let capture = decode_capture(elf, &bytes).with_context(|| {
         format!(
             "cannot decode {} with {}",
-            path.display(),
-            elf_path.display()
+            crate::input::shown(path),
+            crate::input::shown(elf_path)
         )
     })?;
     let count = capture.games.len();
@@ -180,7 +180,7 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
     let elf_bytes = match &args.elf {
         Some(path) => Some(
             input::read(path)
-                .with_context(|| format!("--elf {} cannot be used", path.display()))?,
+                .with_context(|| format!("--elf {} cannot be used", crate::input::shown(path)))?,
         ),
         None => None,
     };

@@ -239,16 +239,17 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
                     current.target = free_path(&wanted);
                 }
                 Err(e) => {
-                    return Err(e)
-                        .with_context(|| format!("cannot write {}", current.target.display()))
+                    return Err(e).with_context(|| {
+                        format!("cannot write {}", crate::input::shown(&current.target))
+                    })
                 }
             }
         }
         if current.target != wanted {
             report.notes.push(format!(
                 "{} already exists and is left as it is; the game is saved as {}",
-                wanted.display(),
-                current.target.display()
+                crate::input::shown(&wanted),
+                crate::input::shown(&current.target)
             ));
         }
     }
@@ -267,7 +268,9 @@ const EXIT_TERMINAL_GONE: u8 = 130;
 fn terminal_gone(term: Terminal, journal: Option<&Path>) -> Result<ExitCode> {
     drop(term);
     use std::io::Write;
-    let kept = journal.map_or(String::new(), |j| format!("; {} is kept", j.display()));
+    let kept = journal.map_or(String::new(), |j| {
+        format!("; {} is kept", crate::input::shown(j))
+    });
     let _ = writeln!(
         std::io::stderr(),
         "twenty48: the terminal went away{kept} (every move is in it)"
@@ -326,7 +329,10 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             &[
                 "twenty48".into(),
                 String::new(),
-                format!("An unfinished game was found: {}", journal.path().display()),
+                format!(
+                    "An unfinished game was found: {}",
+                    crate::input::shown(journal.path())
+                ),
                 format!(
                     "{} rules, seed {}, {}, score {}",
                     rules_name(&log.rules),
@@ -337,7 +343,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 String::new(),
                 format!(
                     "Resume it? [Y/N]  (N saves it as {} and starts a new game)",
-                    target.display()
+                    crate::input::shown(&target)
                 ),
             ],
         )?;
@@ -347,7 +353,10 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             Answer::Leave => {
                 // Ctrl-C: leave at once, the journal as it is.
                 drop(term);
-                eprintln!("note: {} is left as it is", journal.path().display());
+                eprintln!(
+                    "note: {} is left as it is",
+                    crate::input::shown(journal.path())
+                );
                 return Ok(ExitCode::SUCCESS);
             }
             Answer::Gone => return terminal_gone(term, Some(journal.path())),
@@ -355,7 +364,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         if let Some(d) = &recovered.damage {
             report
                 .notes
-                .push(format!("{}: {d}", journal.path().display()));
+                .push(format!("{}: {d}", crate::input::shown(journal.path())));
         }
         let mut recorder = Recorder::new(recovered.log.rules, recovered.log.seed)?
             .with_checkpoint_interval(recovered.log.checkpoint_interval);
@@ -389,8 +398,9 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         let target = match output {
             Some(path) => path,
             None => {
-                fs::create_dir_all(&games_dir)
-                    .with_context(|| format!("cannot create {}", games_dir.display()))?;
+                fs::create_dir_all(&games_dir).with_context(|| {
+                    format!("cannot create {}", crate::input::shown(&games_dir))
+                })?;
                 let secs = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs());

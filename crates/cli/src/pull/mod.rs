@@ -105,8 +105,12 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
         // differ are then both left out.
         defer: args.port.is_none(),
     };
-    let puller = Puller::with_options(&elf, &args.output, options)
-        .with_context(|| format!("cannot use {} as the firmware ELF", args.elf.display()))?;
+    let puller = Puller::with_options(&elf, &args.output, options).with_context(|| {
+        format!(
+            "cannot use {} as the firmware ELF",
+            crate::input::shown(&args.elf)
+        )
+    })?;
     let mut pull = Pull {
         puller,
         report: Report::default(),
@@ -268,7 +272,10 @@ impl Pull {
         let mut source: Box<dyn Read> = if path == Path::new("-") {
             Box::new(io::stdin().lock())
         } else {
-            Box::new(File::open(path).with_context(|| format!("cannot read {}", path.display()))?)
+            Box::new(
+                File::open(path)
+                    .with_context(|| format!("cannot read {}", crate::input::shown(path)))?,
+            )
         };
         let mut buf = vec![0u8; 64 * 1024];
         let mut talk = Conversation::default();
@@ -277,7 +284,10 @@ impl Pull {
                 Ok(0) => return Ok(()),
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot read {}", crate::input::shown(path)))
+                }
             };
             self.feed(&buf[..n], &mut talk)?;
         }
@@ -294,7 +304,8 @@ impl Pull {
         ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
             .context("cannot handle Ctrl-C")?;
         let out = &args.output;
-        fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        fs::create_dir_all(out)
+            .with_context(|| format!("cannot create {}", crate::input::shown(out)))?;
         let secs = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -308,7 +319,7 @@ impl Pull {
         send(&mut *serial, request).with_context(|| format!("cannot write to {port}"))?;
         self.say(format!(
             "asked {port} for its games (raw bytes kept in {}){}",
-            raw_path.display(),
+            crate::input::shown(&raw_path),
             if args.follow { "; Ctrl-C to stop" } else { "" }
         ));
         let mut talk = Conversation::default();
@@ -331,7 +342,9 @@ impl Pull {
                     last_heard = Instant::now();
                     raw.write_all(&buf[..n])
                         .and_then(|()| raw.flush())
-                        .with_context(|| format!("cannot write {}", raw_path.display()))?;
+                        .with_context(|| {
+                            format!("cannot write {}", crate::input::shown(&raw_path))
+                        })?;
                     self.feed(&buf[..n], &mut talk)?;
                 }
                 Err(e)
@@ -386,7 +399,10 @@ fn new_capture_file(dir: &Path, secs: u64) -> Result<(PathBuf, File)> {
         match File::options().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create {}", path.display())),
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot create {}", crate::input::shown(&path)))
+            }
         }
     }
     unreachable!("a free capture file name")

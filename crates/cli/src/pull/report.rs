@@ -45,7 +45,7 @@ pub(super) fn describe(pulled: &Pulled) -> String {
         ),
         Some(problem) => format!("{problem}"),
     };
-    let path = pulled.path.as_ref().map(|p| p.display().to_string());
+    let path = pulled.path.as_ref().map(|p| crate::input::shown(p));
     let path = path.as_deref().unwrap_or("?");
     match &pulled.outcome {
         Outcome::Written => {

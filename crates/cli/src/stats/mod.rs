@@ -234,7 +234,7 @@ pub fn gather(paths: &[PathBuf], threads: usize) -> Result<Totals> {
         paths.iter().cloned().partition(|p| is_stdio(p));
     let listing = list(&paths);
     for (path, why) in &listing.skipped {
-        eprintln!("note: skipped {}: {why}", path.display());
+        eprintln!("note: skipped {}: {why}", crate::input::shown(path));
     }
     if listing.files.is_empty() && listing.unreadable.is_empty() && stdin.is_empty() {
         bail!("no .t48 files found under the given paths");
@@ -309,7 +309,7 @@ pub fn run(args: StatsArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     if args.csv {
         // The text and JSON reports name them; a CSV table has no place for them.
         for (path, why) in totals.failed.iter().chain(&totals.unreadable) {
-            eprintln!("note: {} is not counted: {why}", path.display());
+            eprintln!("note: {} is not counted: {why}", crate::input::shown(path));
         }
     }
     Ok(if !totals.unreadable.is_empty() {

@@ -44,10 +44,9 @@ pub fn text(t: &Totals) -> String {
         t.unreadable.len()
     );
     let _ = writeln!(out, "moves:   {} in all", all.moves);
-    let best = all
-        .best
-        .as_ref()
-        .map_or("-".to_string(), |(s, p)| format!("{s} ({})", p.display()));
+    let best = all.best.as_ref().map_or("-".to_string(), |(s, p)| {
+        format!("{s} ({})", crate::input::shown(p))
+    });
     let _ = writeln!(
         out,
         "score:   mean {:.1}, median {}, max {best}",
@@ -55,7 +54,7 @@ pub fn text(t: &Totals) -> String {
         all.median()
     );
     if let Some((m, p)) = &all.longest {
-        let _ = writeln!(out, "longest: {m} moves ({})", p.display());
+        let _ = writeln!(out, "longest: {m} moves ({})", crate::input::shown(p));
     }
     let rows = tile_rows(&all);
     if !rows.is_empty() {
@@ -92,10 +91,10 @@ pub fn text(t: &Totals) -> String {
 pub fn problems(t: &Totals) -> String {
     let mut out = String::new();
     for (p, why) in &t.failed {
-        let _ = writeln!(out, "FAILED  {}: {why}", p.display());
+        let _ = writeln!(out, "FAILED  {}: {why}", crate::input::shown(p));
     }
     for (p, why) in &t.unreadable {
-        let _ = writeln!(out, "ERROR   {}: {why}", p.display());
+        let _ = writeln!(out, "ERROR   {}: {why}", crate::input::shown(p));
     }
     out
 }
