@@ -1,4 +1,5 @@
-//! Progress bars on stderr, with rate and ETA, for long commands (`verify`, `pull`).
+//! Progress bars on stderr, with rate and ETA, for long commands (`verify`, `stats`, `pull`,
+//! `record --bot`).
 //!
 //! Drawn only when stderr is a terminal: in a pipe, a log file or CI they print nothing, so
 //! machine-read output stays clean. Safe to update from several threads.

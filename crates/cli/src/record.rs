@@ -11,6 +11,7 @@ use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use crate::bots::{make_bot, BotName, DEFAULT_DEPTH};
 use crate::destination::{check_output, write_output};
 use crate::input;
+use crate::progress::Progress;
 use crate::rules_args::RulesArgs;
 use crate::style::{count, Ui};
 
@@ -222,6 +223,11 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
         }
     } else if let Some(bot) = args.bot {
         let mut bot = make_bot(bot, &rules, args.bot_seed.unwrap_or(seed), args.depth)?;
+        // A bot game can take minutes (expectimax, deep): its moves and score so far, on a
+        // terminal only.
+        let progress = (!ui.quiet)
+            .then(|| Progress::spinner("recording", "moves"))
+            .filter(Progress::is_visible);
         while recorder.game().status() == Status::Playing
             && recorder.game().move_count() < max_moves
         {
@@ -229,6 +235,13 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
                 break;
             };
             recorder.play(dir)?;
+            if let Some(p) = &progress {
+                p.inc(1);
+                p.message(format!("score {}", recorder.game().score()));
+            }
+        }
+        if let Some(p) = progress {
+            p.finish();
         }
     }
     let log = recorder.finish();

@@ -437,6 +437,40 @@ fn record_without_a_move_source_on_a_terminal_plays() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A bot game can take minutes (expectimax at depth 8): on a terminal, record shows the
+/// moves made so far and the score while it plays, and clears that line at the end.
+#[test]
+fn record_with_a_bot_on_a_terminal_shows_its_progress() {
+    let dir = temp_dir("record-bot");
+    let out = dir.join("bot.t48");
+    let mut pty = Pty::spawn(
+        &[
+            "record",
+            "--seed",
+            "3",
+            "--bot",
+            "greedy",
+            "--max-moves",
+            "300",
+            "-o",
+            s(&out),
+        ],
+        &[],
+    );
+    assert!(pty.wait_exit().success());
+    let raw = pty.raw_with("recorded 300 moves");
+    assert!(raw.contains("recording"), "{raw}");
+    assert!(raw.contains(" moves"), "{raw}");
+    assert!(raw.contains("score "), "{raw}");
+    let screen = pty.screen();
+    assert!(
+        !screen.contains("recording"),
+        "the bar is cleared: {screen}"
+    );
+    assert!(screen.contains("recorded 300 moves"), "{screen}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Presses a cycle of moves until `stop` says so; returns the presses made.
 fn play_until(pty: &mut Pty, game: &mut Game, stop: impl Fn(&Game) -> bool) {
     for &dir in Direction::ALL.iter().cycle() {
