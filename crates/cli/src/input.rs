@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
-use twenty48_movelog::{MoveLog, PackedLog, MAGIC};
+use twenty48_movelog::{PackedLog, MAGIC};
 use twenty48_verify::batch::read_log_bytes;
 
 /// Exit status: the input could not be read or parsed.
@@ -136,11 +136,6 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Decodes the bytes of a move log read from `path`, naming the file in the error.
-pub fn decode_log(path: &Path, bytes: &[u8]) -> Result<MoveLog> {
-    decode_packed(path, bytes).map(|log| log.to_log())
-}
-
 /// Decodes the bytes of a move log read from `path` without unpacking its moves (they stay
 /// in `bytes`), naming the file in the error.
 pub fn decode_packed<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackedLog<'a>> {
@@ -155,7 +150,7 @@ pub fn decode_packed<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackedLog<'a>> 
 }
 
 /// The bytes of what should be a move log, read once from `path` no further than its header
-/// says (a file that is not a log stops after its first bytes); [`decode_log`] checks them.
+/// says (a file that is not a log stops after its first bytes); [`decode_packed`] checks them.
 pub fn read_log_file(path: &Path) -> Result<Vec<u8>> {
     let (mut file, _) = open(path)?;
     let mut bytes = Vec::new();

@@ -220,6 +220,39 @@ fn issue10_a_log_is_read_only_as_far_as_its_header_says() {
 // Item 7: memory bounded whatever the number of moves.
 
 #[test]
+fn diff_of_a_log_of_128_million_moves_unpacks_only_those_that_play() {
+    // A real game of 8 moves, then 128 million more that the game refuses at once: a 32 MiB
+    // file. diff unpacked all of them, twice (a byte a move): 256 MB.
+    let dir = scratch("diff-long");
+    record(&dir, "g.t48", "LURDLLUR");
+    let mut log =
+        twenty48_movelog::MoveLog::decode(&std::fs::read(dir.join("g.t48")).unwrap()).unwrap();
+    log.moves
+        .resize(128 << 20, twenty48_engine::Direction::Left);
+    log.claims.move_count = log.moves.len() as u32;
+    log.checkpoint_interval = 0;
+    log.checkpoints.clear();
+    std::fs::write(dir.join("long.t48"), log.encode()).unwrap();
+    drop(log);
+    for args in [
+        "diff long.t48",
+        "diff long.t48 g.t48",
+        "diff long.t48 --rules arduino",
+    ] {
+        let (code, out, err) = run_limited(&dir, 150_000, args);
+        assert_eq!(code, 1, "{args}: {out}{err}");
+        assert!(!err.contains("memory"), "{args}: {err}");
+    }
+    let (_, out, _) = run_limited(&dir, 150_000, "diff long.t48");
+    assert!(
+        out.contains("long.t48 does not verify")
+            && out.contains("move 10 (left) does not change the board"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn issue10_replay_json_of_a_long_game_streams_in_bounded_memory() {
     let dir = scratch("long-json");
     // 60,000 moves: gathering every state before printing takes about 0.8 GB (13 KB a

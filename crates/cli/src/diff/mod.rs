@@ -7,7 +7,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 use twenty48_devicelog::{decode_capture, DeviceGame};
-use twenty48_movelog::MAGIC;
+use twenty48_engine::{Direction, Engine, Game, Refusal, Rules};
+use twenty48_movelog::{PackedLog, MAGIC};
 use twenty48_verify::{diff, verify, EngineChoice, State, Trace};
 
 use crate::input::{self, EXIT_FAILED};
@@ -110,8 +111,49 @@ fn device_trace(game: &DeviceGame, label: String) -> Trace {
 }
 
 enum Side {
-    Log(twenty48_movelog::MoveLog),
+    /// A move log's bytes, decoded when read; its moves stay packed (a log may hold
+    /// billions of moves that no replay ever reaches).
+    Log(Vec<u8>),
     Device(Box<DeviceGame>),
+}
+
+/// The log a [`Side::Log`] holds, decoded again (it was decoded when read, so this cannot
+/// fail).
+fn packed(bytes: &[u8]) -> PackedLog<'_> {
+    PackedLog::decode(bytes).expect("the bytes decoded when they were read")
+}
+
+/// How many moves are unpacked at a time while looking for where a replay stops.
+const STRETCH: usize = 1 << 16;
+
+/// The moves of `log` up to and including the first that `rules` refuse (a move that does
+/// not change the board, or one after the end): all that a replay under `rules` plays or
+/// reports. The moves after it are never unpacked.
+fn moves_that_play(log: &PackedLog<'_>, rules: Rules) -> Vec<Direction> {
+    let total = log.move_count() as usize;
+    let Ok(mut game) = Game::with_engine(rules, log.seed, Engine::Fast) else {
+        // No game at all: the trace says the rules cannot be played.
+        return Vec::new();
+    };
+    let mut moves = Vec::new();
+    let mut stretch = vec![Direction::Up; STRETCH.min(total)];
+    let mut start = 0;
+    while start < total {
+        let n = STRETCH.min(total - start);
+        let stretch = &mut stretch[..n];
+        log.unpack_into(start, stretch);
+        match game.play_all(stretch) {
+            Ok(()) => moves.extend_from_slice(stretch),
+            Err(Refusal::NoMove { index, .. } | Refusal::Finished { index, .. }) => {
+                moves.extend_from_slice(&stretch[..=index]);
+                return moves;
+            }
+            // A refusal this build does not know: every move, as before.
+            Err(_) => return log.moves().collect(),
+        }
+        start += n;
+    }
+    moves
 }
 
 fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
@@ -124,7 +166,8 @@ fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
     let Some((elf_path, elf)) = elf.filter(|_| !bytes.starts_with(&MAGIC)) else {
         // The bytes already read are decoded: the file is opened once, so a file that
         // changes meanwhile cannot give two different games.
-        return Ok(Side::Log(input::decode_log(path, &bytes)?));
+        input::decode_packed(path, &bytes)?;
+        return Ok(Side::Log(bytes));
     };
     let capture = decode_capture(elf, &bytes).with_context(|| {
         format!(
@@ -159,7 +202,15 @@ fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
 
 fn trace(side: &Side, label: String) -> Trace {
     match side {
-        Side::Log(log) => Trace::from_log(label, log),
+        Side::Log(bytes) => {
+            let log = packed(bytes);
+            Trace::replay(
+                label,
+                log.rules,
+                log.seed,
+                &moves_that_play(&log, log.rules),
+            )
+        }
         Side::Device(g) => device_trace(g, label),
     }
 }
@@ -167,7 +218,7 @@ fn trace(side: &Side, label: String) -> Trace {
 /// A log side that does not verify can never be "identical": its first problem, if any.
 fn invalid_side<'a>(sides: &[(&'a Side, &'a Path)]) -> Option<(&'a Path, String)> {
     sides.iter().find_map(|(side, path)| match side {
-        Side::Log(log) => verify(log, EngineChoice::Fast)
+        Side::Log(bytes) => verify(&packed(bytes), EngineChoice::Fast)
             .problem
             .map(|p| (*path, p.to_string())),
         Side::Device(_) => None,
@@ -203,10 +254,17 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
         }
         None => {
             let (rules, seed, moves) = match &first {
-                Side::Log(log) => (log.rules, log.seed, log.moves.clone()),
-                Side::Device(g) => (g.rules, g.seed, g.moves.iter().map(|m| m.dir).collect()),
+                Side::Log(bytes) => {
+                    let log = packed(bytes);
+                    let rules = args.rules.resolve_from(log.rules)?;
+                    (rules, log.seed, moves_that_play(&log, rules))
+                }
+                Side::Device(g) => (
+                    args.rules.resolve_from(g.rules)?,
+                    g.seed,
+                    g.moves.iter().map(|m| m.dir).collect(),
+                ),
             };
-            let rules = args.rules.resolve_from(rules)?;
             let label_b = match &first {
                 Side::Device(_) => "host replay".to_string(),
                 Side::Log(_) if args.rules.any() => "replay under other rules".to_string(),
