@@ -397,6 +397,25 @@ fn issue_10_replay_svg_never_replaces_the_game_or_an_existing_file() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// stats --svg --force replaced the game it was counting, named or found in a directory.
+#[test]
+fn stats_svg_never_replaces_a_game_it_counts() {
+    let dir = temp_dir("stats-svg");
+    let game = dir.join("g.t48");
+    assert!(record(5, "LURDLURD", &game).status.success());
+    let before = fs::read(&game).unwrap();
+    for input in [&game, &dir] {
+        let out = run(&["stats", s(input), "--svg", s(&game), "--force"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains("is the input"), "{}", stderr(&out));
+        assert_eq!(fs::read(&game).unwrap(), before);
+    }
+    let svg = dir.join("tiles.svg");
+    assert!(run(&["stats", s(&dir), "--svg", s(&svg)]).status.success());
+    assert!(fs::read_to_string(&svg).unwrap().contains("<svg"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn issue_10_diff_svg_and_man_dir_need_force_to_overwrite() {
     let dir = temp_dir("diff-man");

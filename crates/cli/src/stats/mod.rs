@@ -228,8 +228,9 @@ fn judge(log: &PackedLog) -> Outcome {
     }
 }
 
-/// Reads, verifies and folds every file under `paths` on `threads` workers.
-pub fn gather(paths: &[PathBuf], threads: usize) -> Result<Totals> {
+/// Reads, verifies and folds every file under `paths` on `threads` workers; `output`, a
+/// file the command will write, is refused first if it is one of them.
+pub fn gather(paths: &[PathBuf], threads: usize, output: Option<&Path>) -> Result<Totals> {
     let (stdin, paths): (Vec<PathBuf>, Vec<PathBuf>) =
         paths.iter().cloned().partition(|p| is_stdio(p));
     let listing = list(&paths);
@@ -240,6 +241,10 @@ pub fn gather(paths: &[PathBuf], threads: usize) -> Result<Totals> {
         bail!("no .t48 files found under the given paths");
     }
     let files = listing.files;
+    if let Some(output) = output {
+        let inputs: Vec<&Path> = paths.iter().chain(&files).map(PathBuf::as_path).collect();
+        crate::destination::check_not_input(output, &inputs)?;
+    }
     let progress =
         (files.len() > 1).then(|| Progress::counter(files.len() as u64, "reading", "games"));
     let totals = Mutex::new(Totals::default());
@@ -292,7 +297,7 @@ pub fn run(args: StatsArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
         crate::destination::check_output(svg, args.force)?;
     }
     let threads = crate::input::jobs(args.jobs);
-    let totals = gather(&args.paths, threads)?;
+    let totals = gather(&args.paths, threads, args.svg.as_deref())?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report::json(&totals))?);
     } else if args.csv {
