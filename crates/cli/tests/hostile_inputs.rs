@@ -253,6 +253,43 @@ fn diff_of_a_log_of_128_million_moves_unpacks_only_those_that_play() {
 }
 
 #[test]
+fn pull_of_a_capture_with_a_million_damaged_stretches_keeps_a_thousand() {
+    // A good capture, then a million 3-byte stretches of noise: every one was kept (twice)
+    // and listed, 300 MB for a 4 MB capture. The first thousand are listed, all are counted.
+    let dir = scratch("pull-noise");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v2");
+    let mut capture = std::fs::read(data.join("session.bin")).unwrap();
+    capture.extend(b"\x01\x02\x03\x00".repeat(1_000_000));
+    std::fs::write(dir.join("noisy.bin"), capture).unwrap();
+    let elf = data.join("twenty48-qemu.elf");
+    for json in ["", " --json"] {
+        let args = format!(
+            "pull --elf '{}' --capture noisy.bin -o games{json}",
+            elf.display()
+        );
+        let (code, out, err) = run_limited(&dir, 100_000, &args);
+        assert_eq!(code, 1, "{args}: {}", &err[err.len().saturating_sub(500)..]);
+        if json.is_empty() {
+            let damage = err.lines().filter(|l| l.starts_with("DAMAGE: ")).count();
+            assert_eq!(damage, 1001, "a thousand, then how many more");
+            assert!(
+                err.contains("DAMAGE: 999000 more damaged stretches"),
+                "{}",
+                &err[err.len().saturating_sub(500)..]
+            );
+            assert!(err.contains("1000000 damaged stretches in the capture"));
+        } else {
+            let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(doc["damage"].as_array().unwrap().len(), 1000);
+            let notes = doc["notes"].to_string();
+            assert!(notes.contains("999000 more damaged stretches"), "{notes}");
+        }
+        std::fs::remove_dir_all(dir.join("games")).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn issue10_replay_json_of_a_long_game_streams_in_bounded_memory() {
     let dir = scratch("long-json");
     // 60,000 moves: gathering every state before printing takes about 0.8 GB (13 KB a

@@ -231,7 +231,7 @@ impl Pull {
                 }
                 Progress::Damaged(damage) => {
                     self.say(format!("damage: {damage}"));
-                    self.report.damage.push(damage);
+                    self.report.add_damage(damage);
                 }
                 Progress::Device(fact) => {
                     match fact {

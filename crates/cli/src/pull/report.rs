@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use twenty48_devicelog::pull::{Outcome, Pulled, Summary};
+use twenty48_devicelog::pull::{Outcome, Pulled, Summary, LISTED_DAMAGE};
 use twenty48_devicelog::{Damage, DeviceFact};
 
 use super::Acks;
@@ -77,7 +77,10 @@ pub(super) fn describe(pulled: &Pulled) -> String {
 #[derive(Default)]
 pub(super) struct Report {
     pub(super) games: Vec<Pulled>,
+    /// The first [`LISTED_DAMAGE`] damaged stretches of the capture.
     pub(super) damage: Vec<Damage>,
+    /// Every damaged stretch, listed or not.
+    pub(super) damage_count: usize,
     pub(super) facts: Vec<DeviceFact>,
     /// The board stopped answering.
     pub(super) silent: Option<String>,
@@ -88,7 +91,7 @@ impl Report {
     /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
     /// does not count, but a capture of nothing but noise does.
     pub(super) fn ok(&self, summary: &Summary, acks: &Acks) -> bool {
-        let nothing = self.games.is_empty() && !self.damage.is_empty();
+        let nothing = self.games.is_empty() && self.damage_count > 0;
         summary.is_ok()
             && !nothing
             && self.silent.is_none()
@@ -179,8 +182,26 @@ impl Report {
             n(s.duplicates.len(), "duplicate", "duplicates"),
             n(s.conflicts.len(), "conflict", "conflicts"),
             n(s.gaps.len(), "gap", "gaps"),
-            n(self.damage.len(), "damaged stretch", "damaged stretches")
+            n(self.damage_count, "damaged stretch", "damaged stretches")
         )
+    }
+
+    /// Damaged stretches of the capture beyond those listed, if any.
+    fn unlisted_note(&self) -> Option<String> {
+        let unlisted = self.damage_count - self.damage.len();
+        (unlisted > 0).then(|| {
+            format!(
+                "{unlisted} more damaged stretches in the capture after the first {LISTED_DAMAGE}, counted but not listed"
+            )
+        })
+    }
+
+    /// Counts a damaged stretch of the capture; keeps the first [`LISTED_DAMAGE`].
+    pub(super) fn add_damage(&mut self, damage: Damage) {
+        self.damage_count += 1;
+        if self.damage.len() < LISTED_DAMAGE {
+            self.damage.push(damage);
+        }
     }
 
     pub(super) fn json(&self, s: &Summary, acks: &Acks, ok: bool) -> serde_json::Value {
@@ -233,7 +254,7 @@ impl Report {
             "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
             "lost": s.lost,
             "failed": s.failed,
-            "notes": s.notes,
+            "notes": s.notes.iter().cloned().chain(self.unlisted_note()).collect::<Vec<_>>(),
             "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "acks": {
                 "acked": acks.done.keys().collect::<Vec<_>>(),

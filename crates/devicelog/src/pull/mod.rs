@@ -38,6 +38,10 @@ pub struct PullOptions {
     pub defer: bool,
 }
 
+/// At most this many damaged stretches are kept and listed one by one; the rest are
+/// counted.
+pub const LISTED_DAMAGE: usize = 1000;
+
 /// A pull in progress: feed it capture bytes, it writes each game as it closes (or, with
 /// [`PullOptions::defer`], when the capture ends).
 #[derive(Debug)]
@@ -55,7 +59,11 @@ pub struct Puller {
     verified: BTreeMap<(u64, u32), MoveLog>,
     /// v2: games found in conflict.
     conflicts: BTreeMap<(u64, u32), String>,
+    /// The first [`LISTED_DAMAGE`] damaged stretches (after the first frame).
     damage: Vec<Damage>,
+    /// How many more there were: counted, not kept, so that endless noise on the line
+    /// takes no more memory.
+    unlisted_damage: usize,
     facts: Vec<DeviceFact>,
     /// Whether any frame decoded yet (damage before the first one is line noise).
     decoded_any: bool,
@@ -99,6 +107,7 @@ impl Puller {
             verified: BTreeMap::new(),
             conflicts: BTreeMap::new(),
             damage: Vec::new(),
+            unlisted_damage: 0,
             facts: Vec::new(),
             decoded_any: false,
             seen: BTreeMap::new(),
@@ -187,8 +196,11 @@ impl Puller {
                 Event::Damaged(d) => {
                     let noise = !self.decoded_any
                         && matches!(d.kind, DamageKind::Malformed | DamageKind::Unterminated);
-                    if !noise {
+                    if noise {
+                    } else if self.damage.len() < LISTED_DAMAGE {
                         self.damage.push(d.clone());
+                    } else {
+                        self.unlisted_damage += 1;
                     }
                     out.push(Progress::Damaged(d))
                 }
@@ -506,6 +518,12 @@ impl Puller {
             } else {
                 s.damage.push(d.to_string());
             }
+        }
+        if self.unlisted_damage > 0 {
+            s.damage.push(format!(
+                "{} more damaged stretches after the first {LISTED_DAMAGE}, counted but not listed",
+                self.unlisted_damage
+            ));
         }
         for (&dev, numbers) in &self.seen {
             let Some(&lo) = numbers.iter().next() else {
