@@ -298,7 +298,8 @@ pub fn verify_all(
         .collect()
 }
 
-/// The batch machinery under [`verify_all`]: `threads` workers (at least 1) take the next
+/// The batch machinery under [`verify_all`]: `threads` workers (at least 1; the calling
+/// thread is one of them, and fewer when the system refuses to start more) take the next
 /// files in turn (work stealing: a long game never holds up the rest), each with a
 /// [`Reader`] it keeps. `work` runs on each file; `done` is called with the number of files
 /// finished so far, the file's index in `files` and what `work` gave, from the worker
@@ -318,31 +319,46 @@ pub fn for_each_file<T>(
     let threads = threads.max(1).min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut reader = Reader::new();
-                loop {
-                    let left = files.len().saturating_sub(next.load(Ordering::Relaxed));
-                    let take = run_length(left, threads);
-                    let start = next.fetch_add(take, Ordering::Relaxed);
-                    let Some(run) = files.get(start..(start + take).min(files.len())) else {
-                        break;
-                    };
-                    if run.is_empty() {
-                        break;
-                    }
-                    reader.read_ahead(run);
-                    for (i, path) in (start..).zip(run) {
-                        let result = work(path, &mut reader);
-                        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                        done(n, i, result);
-                    }
-                }
-            });
+    let worker = || {
+        let mut reader = Reader::new();
+        loop {
+            let left = files.len().saturating_sub(next.load(Ordering::Relaxed));
+            let take = run_length(left, threads);
+            let start = next.fetch_add(take, Ordering::Relaxed);
+            let Some(run) = files.get(start..(start + take).min(files.len())) else {
+                break;
+            };
+            if run.is_empty() {
+                break;
+            }
+            reader.read_ahead(run);
+            for (i, path) in (start..).zip(run) {
+                let result = work(path, &mut reader);
+                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                done(n, i, result);
+            }
         }
+    };
+    std::thread::scope(|scope| {
+        // The calling thread is a worker too. A thread the system refuses (too many, or no
+        // memory for its stack) is no error: the workers that did start do all the files.
+        for _ in 1..threads {
+            let spawned = std::thread::Builder::new()
+                .name("twenty48-worker".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, worker);
+            if spawned.is_err() {
+                break;
+            }
+        }
+        worker();
     });
 }
+
+/// The stack of each worker [`for_each_file`] starts: verifying keeps a stretch of moves
+/// (1 KiB) and a few states on it, and nothing recurses; a small stack lets many workers
+/// start where address space is limited.
+const WORKER_STACK: usize = 512 * 1024;
 
 /// The most files a worker of [`for_each_file`] takes and reads ahead at a time.
 pub const AHEAD_FILES: usize = 32;
