@@ -1,6 +1,8 @@
 //! The commands as a user runs them: record, replay, verify, diff and inspect, their exit
 //! statuses, and their errors on bad input.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,11 +14,11 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let out = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(args)
+            .current_dir(dir),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -264,7 +266,6 @@ fn verify_json_says_whether_a_log_is_complete() {
 
 /// Runs the binary in `dir` with `stdin` as its standard input.
 fn run_with_input(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
         .args(args)
         .current_dir(dir)
@@ -275,8 +276,8 @@ fn run_with_input(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, Str
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    support::feed(&mut child, stdin.to_vec());
+    let out = support::finish(child);
     (
         out.status.code().unwrap_or(-1),
         out.stdout,
@@ -366,21 +367,21 @@ fn issue13_colour_follows_color_no_color_and_clicolor_force() {
     assert!(out.contains(green), "{out:?}");
     let (_, out, _) = run(&dir, &["--color", "always", "diff", "g.t48", "g.t48"]);
     assert!(out.contains("\x1b[32midentical\x1b[0m"), "{out:?}");
-    let forced = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(["verify", "g.t48"])
-        .current_dir(&dir)
-        .env("CLICOLOR_FORCE", "1")
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap();
+    let forced = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(["verify", "g.t48"])
+            .current_dir(&dir)
+            .env("CLICOLOR_FORCE", "1")
+            .env_remove("NO_COLOR"),
+    );
     assert!(String::from_utf8_lossy(&forced.stdout).contains(green));
-    let vetoed = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(["verify", "g.t48"])
-        .current_dir(&dir)
-        .env("CLICOLOR_FORCE", "1")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let vetoed = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(["verify", "g.t48"])
+            .current_dir(&dir)
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", "1"),
+    );
     assert!(!String::from_utf8_lossy(&vetoed.stdout).contains('\x1b'));
     // -q: nothing on success.
     let (code, out, err) = run(&dir, &["verify", "-q", "g.t48"]);

@@ -5,6 +5,8 @@
 //! status 0, or 1 for the commands whose 1 means "the games differ"). The examples that need a
 //! terminal or a board on a serial port are listed by name and checked to exist.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -41,8 +43,11 @@ fn shell(dir: &Path, line: &str) -> (i32, String) {
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    let out = support::finish(out);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -143,7 +148,7 @@ fn issue13_the_readme_tour_runs_top_to_bottom_and_shows_what_it_says() {
 fn help_examples(command: &[&str]) -> Vec<String> {
     let mut args = command.to_vec();
     args.push("--help");
-    let out = Command::new(bin()).args(&args).output().unwrap();
+    let out = support::output(Command::new(bin()).args(&args));
     let help = String::from_utf8(out.stdout).unwrap();
     let Some((_, after)) = help.split_once("\nExamples:\n") else {
         return Vec::new();
@@ -176,11 +181,7 @@ const NOT_RUN: [&str; 8] = [
 fn prepare(dir: &Path, command: &str) {
     let v1 = root().join("crates/devicelog/tests/data/v1");
     let make = |args: &[&str]| {
-        let out = Command::new(bin())
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
+        let out = support::output(Command::new(bin()).args(args).current_dir(dir));
         assert!(
             out.status.success(),
             "{args:?}: {}",

@@ -2,6 +2,8 @@
 //! its exact error. Snapshots hold the transcripts and errors (`cargo insta review` to accept
 //! a change); fixtures/expected.csv checks the games independently of the snapshots.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,12 +20,12 @@ fn fixtures() -> PathBuf {
 /// Runs the real binary; returns (exit code, stdout, stderr) with the fixture paths made
 /// relative so snapshots do not depend on the checkout location.
 fn twenty48(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(args)
-        .current_dir(fixtures())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run twenty48");
+    let out = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(args)
+            .current_dir(fixtures())
+            .env("NO_COLOR", "1"),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

@@ -3,6 +3,8 @@
 //! binary.
 #![cfg(unix)]
 
+mod support;
+
 use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -20,7 +22,7 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run twenty48")
+    support::output(bin().args(args))
 }
 
 fn stderr(out: &Output) -> String {
@@ -308,7 +310,7 @@ fn issue_10_two_records_at_once_never_replace_each_other() {
                 .unwrap()
         };
         let (a, b) = (spawn("1"), spawn("2"));
-        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let (a, b) = (support::finish(a), support::finish(b));
         let ok: Vec<&Output> = [&a, &b]
             .into_iter()
             .filter(|o| o.status.success())
@@ -358,7 +360,7 @@ fn issue_10_record_keeps_a_file_created_after_it_started() {
         .unwrap()
         .write_all(b"LURD")
         .unwrap();
-    let result = child.wait_with_output().unwrap();
+    let result = support::finish(child);
     assert!(!result.status.success());
     assert!(
         stderr(&result).contains("already exists"),

@@ -3,10 +3,11 @@
 //! Memory is bounded by `ulimit -v` on the child, never by timing it; every child that could
 //! hang is waited for with a deadline and killed if it passes it.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+
+mod support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_twenty48");
 
@@ -18,35 +19,15 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The exit status, stdout and stderr of `child`, or a failed test if it has not ended
-/// within five minutes (it is killed first, so no process is left behind). The limit only
-/// catches hangs: a debug build recording a long 8x8 game on a loaded 2-core machine has
-/// taken over half a minute.
-fn finish(mut child: Child, what: &str) -> (i32, String, String) {
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            let (out, err) = (out.join().unwrap(), err.join().unwrap());
-            return (status.code().unwrap_or(-1), out, err);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what} did not end within five minutes (it hangs)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// within five minutes (it is killed first, so no process is left behind).
+fn finish(child: Child, what: &str) -> (i32, String, String) {
+    let out = support::finish_as(child, what);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
 }
 
 fn spawn(dir: &Path, args: &[&str]) -> Child {

@@ -4,6 +4,8 @@
 
 #![cfg(target_os = "linux")]
 
+mod support;
+
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -30,14 +32,16 @@ fn full() -> File {
 /// Runs the binary in the repository root with stdout on /dev/full; returns the exit
 /// status and stderr.
 fn to_full_stdout(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .stdout(full())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = support::finish(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(full())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -123,15 +127,17 @@ fn a_full_stderr_exits_2_without_a_panic() {
         &["inspect", "fixtures/broken/bad-crc.t48"],
         &["pull"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-            .args(args)
-            .current_dir(root())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(full())
-            .status()
-            .unwrap();
-        assert_eq!(out.code(), Some(2), "{args:?}");
+        let out = support::finish(
+            Command::new(env!("CARGO_BIN_EXE_twenty48"))
+                .args(args)
+                .current_dir(root())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(full())
+                .spawn()
+                .unwrap(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
 
@@ -147,26 +153,19 @@ fn a_closed_pipe_stays_quiet() {
     // Read a little, then close the pipe while the replay still prints.
     let mut first = [0u8; 16];
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
+    let out = support::finish(child);
+    let (status, err) = (out.status, String::from_utf8_lossy(&out.stderr));
     assert!(err.is_empty(), "{err}");
     assert!(!status.success() || status.code() == Some(0));
     assert_ne!(status.code(), Some(101));
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(args)
+            .current_dir(root()),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

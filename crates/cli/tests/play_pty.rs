@@ -3,6 +3,8 @@
 //! resumes and recovers, and the terminal is given back as it was.
 #![cfg(unix)]
 
+mod support;
+
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -351,10 +353,11 @@ fn a_killed_session_loses_no_move_and_resumes() {
     press(&mut pty, &mut second, &PRESSES[..4]);
     pty.child.kill().unwrap();
     drop(pty);
-    let result = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(["recover", s(&dir.join("second.t48.journal")), "--json"])
-        .output()
-        .unwrap();
+    let result = support::output(Command::new(env!("CARGO_BIN_EXE_twenty48")).args([
+        "recover",
+        s(&dir.join("second.t48.journal")),
+        "--json",
+    ]));
     assert!(result.status.success(), "{result:?}");
     let doc: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
     assert_eq!(doc["moves"], second.move_count());
@@ -581,10 +584,14 @@ fn a_signal_from_outside_restores_the_terminal_and_keeps_the_moves() {
         let journal = dir.join("game.t48.journal");
         assert!(journal.exists(), "signal {signal}: the journal is kept");
         let (code, _, _) = {
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_twenty48"))
-                .args(["recover", s(&journal), "-o", s(&out)])
-                .output()
-                .unwrap();
+            let o = support::output(
+                std::process::Command::new(env!("CARGO_BIN_EXE_twenty48")).args([
+                    "recover",
+                    s(&journal),
+                    "-o",
+                    s(&out),
+                ]),
+            );
             (o.status.code(), o.stdout, o.stderr)
         };
         assert_eq!(code, Some(0));

@@ -3,8 +3,10 @@
 //! `--json`. The checker is a small one of our own: it knows the keywords the schemas use and
 //! fails on any other, so no part of a schema is silently ignored.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -189,12 +191,11 @@ fn scratch() -> PathBuf {
 
 /// Runs the binary in `dir`; returns (exit code, stdout).
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(args)
+            .current_dir(dir),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

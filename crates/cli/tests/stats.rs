@@ -1,15 +1,17 @@
 //! `twenty48 stats` as a user runs it: the real binary over the fixture corpus and over a
 //! folder of fresh games with a broken one and a missing path among them.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twenty48"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let out = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(args)
+            .current_dir(dir),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -205,7 +207,6 @@ fn stats_quiet_names_only_the_files_not_counted() {
 /// `-` is standard input, read as verify reads it; counts agree with their nouns.
 #[test]
 fn stats_reads_standard_input_as_dash() {
-    use std::io::Write;
     use std::process::Stdio;
     let log = std::fs::read(fixtures().join("games/custom-2x2.t48")).unwrap();
     for (input, expect) in [
@@ -223,8 +224,8 @@ fn stats_reads_standard_input_as_dash() {
             .spawn()
             .unwrap();
         // A non-log is refused after its first bytes, so the rest may meet a closed pipe.
-        let _ = child.stdin.take().unwrap().write_all(&input);
-        let out = child.wait_with_output().unwrap();
+        support::feed(&mut child, input);
+        let out = support::finish(child);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.starts_with(expect), "{text}");
         assert!(!text.contains("(s)"), "{text}");
