@@ -851,3 +851,46 @@ fn line_noise_before_the_first_frame_is_no_failure() {
     assert!(summary.damage[0].starts_with(&format!("bytes {at}..")));
     assert_eq!(summary.received, 5);
 }
+
+/// Endless damage on the line after the games (a noisy cable left listening) is listed up
+/// to LISTED_DAMAGE stretches and counted past that, in one closing line: memory stays
+/// bounded, and the count is exact.
+#[test]
+fn damage_past_the_first_thousand_stretches_is_counted_not_kept() {
+    use twenty48_devicelog::pull::LISTED_DAMAGE;
+    let extra = LISTED_DAMAGE + 500;
+    let mut bytes = capture("session").to_vec();
+    for i in 0..extra {
+        bytes.extend_from_slice(&[0xfe, 0x80 | (i % 100) as u8, 0x00]);
+    }
+    let dir = Scratch::new("endless-damage");
+    let (puller, _) = pull(&bytes, &dir.0, LIVE);
+    let summary = puller.summary();
+    assert_eq!(summary.received, 5);
+    assert_eq!(
+        summary.damage.len(),
+        LISTED_DAMAGE + 1,
+        "{:?}",
+        &summary.damage[..3]
+    );
+    assert!(summary.damage[..LISTED_DAMAGE]
+        .iter()
+        .all(|d| d.starts_with("bytes ")));
+    assert_eq!(
+        summary.damage[LISTED_DAMAGE],
+        format!(
+            "{} more damaged stretches after the first {LISTED_DAMAGE}, counted but not listed",
+            extra - LISTED_DAMAGE
+        )
+    );
+    // Within the limit, every stretch is listed and nothing is counted.
+    let mut bytes = capture("session").to_vec();
+    for _ in 0..LISTED_DAMAGE {
+        bytes.extend_from_slice(&[0xfe, 0x81, 0x00]);
+    }
+    let dir = Scratch::new("damage-at-the-limit");
+    let (puller, _) = pull(&bytes, &dir.0, LIVE);
+    let damage = puller.summary().damage;
+    assert_eq!(damage.len(), LISTED_DAMAGE);
+    assert!(damage.iter().all(|d| d.starts_with("bytes ")));
+}

@@ -220,6 +220,38 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Past MAX_TAKEN_TEMPS taken names in a row a write gives up with an error that says
+    /// so, and leaves every taken name as it was.
+    #[cfg(unix)]
+    #[test]
+    fn a_write_gives_up_when_every_temp_name_is_taken() {
+        let dir = std::env::temp_dir().join(format!("t48-all-taken-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // Each write passes over MAX_TAKEN_TEMPS + 1 names, and other tests advance the
+        // counter too: plant names for both writes and well past that.
+        let first = NEXT_TEMP.load(Ordering::Relaxed);
+        let planted = (first..first + 2 * u64::from(MAX_TAKEN_TEMPS + 1) + 200)
+            .map(|n| dir.join(temp_name("full.t48".as_ref(), std::process::id(), n)));
+        for tmp in planted {
+            std::os::unix::fs::symlink("nowhere", &tmp).unwrap();
+        }
+        let before = fs::read_dir(&dir).unwrap().count();
+        for write in [write_new, write_atomic] {
+            let err = write(&dir.join("full.t48"), b"x").unwrap_err();
+            let message = err.to_string();
+            let expected = format!(
+                "{} temp file names in {} are taken, the last ",
+                MAX_TAKEN_TEMPS + 1,
+                dir.display()
+            );
+            assert!(message.starts_with(&expected), "{message}");
+            assert!(!dir.join("full.t48").exists());
+            assert_eq!(fs::read_dir(&dir).unwrap().count(), before);
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn write_new_never_replaces_and_leaves_no_temp_file() {
         let dir = std::env::temp_dir().join(format!("t48-new-{}", std::process::id()));
