@@ -252,6 +252,18 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Any other failure to create the temp file (here: no such directory) is the write's
+    /// error as the system gives it, at once, not a tale of taken names.
+    #[test]
+    fn a_temp_file_that_cannot_be_created_fails_the_write_with_the_cause() {
+        let dir = std::env::temp_dir().join(format!("t48-no-dir-{}/sub", std::process::id()));
+        for write in [write_new, write_atomic] {
+            let err = write(&dir.join("x.t48"), b"x").unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+            assert!(!err.to_string().contains("taken"), "{err}");
+        }
+    }
+
     #[test]
     fn write_new_never_replaces_and_leaves_no_temp_file() {
         let dir = std::env::temp_dir().join(format!("t48-new-{}", std::process::id()));

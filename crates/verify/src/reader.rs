@@ -491,7 +491,44 @@ mod tests {
             let plain = File::open(&path).unwrap_err();
             assert_eq!(e.to_string(), plain.to_string(), "{}", path.display());
         }
+        // A directory, named with a trailing slash or as `.` or `..` in one: it opens, and
+        // reading it fails, as by the whole path.
+        for path in [
+            PathBuf::from(format!("{}/", a.display())),
+            a.join("."),
+            b.join(".."),
+        ] {
+            let Err(Verdict::Unreadable(e)) = reader.decode(&path) else {
+                panic!("{} read", path.display());
+            };
+            let mut bytes = Vec::new();
+            let plain = read_log_bytes(&mut File::open(&path).unwrap(), &mut bytes).unwrap_err();
+            assert_eq!(e.to_string(), plain.to_string(), "{}", path.display());
+        }
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A log appended after bytes already there (as files read ahead are) is read whole from
+    /// a source that gives it in small pieces (a pipe written a little at a time): the bytes
+    /// before it do not count towards it.
+    #[test]
+    fn a_log_appended_after_other_bytes_is_read_whole_from_small_pieces() {
+        /// Hands out at most 100 bytes a call.
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(self.0.len()).min(100);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let log = game_bytes(3000, 16);
+        assert!(log.len() > 700);
+        let mut out = vec![7u8; 10_000];
+        append_log_bytes(&mut Trickle(&log), &mut out).unwrap();
+        assert_eq!(out.len(), 10_000 + log.len());
+        assert_eq!(&out[10_000..], &log[..]);
     }
 
     /// What a reader gives for each path: the log's move count, or the verdict's kind with
