@@ -57,9 +57,10 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> io::Result<(std::path::Pat
                 taken += 1;
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                // The names tried: those passed over, and this one.
                 return Err(io::Error::other(format!(
                     "{} temp file names in {} are taken, the last {}",
-                    MAX_TAKEN_TEMPS + 1,
+                    taken + 1,
                     dir.display(),
                     tmp.display()
                 )))
