@@ -62,7 +62,7 @@ mod rules;
 pub mod spawn;
 
 pub use direction::{Direction, DirectionSet};
-pub use game::{tile_value, Cells, Engine, Game, Outcome, PlayError, Refusal, Status};
+pub use game::{tile_value, Cells, Engine, Game, Outcome, PlayError, Refusal, Status, Step};
 pub use reference::Event;
 pub use rules::{
     FourChance, Opening, OpeningSpawn, Preset, Rules, RulesError, Scoring, Win, MAX_OPENING,

@@ -8,11 +8,14 @@ mod cells;
 mod outcome;
 #[cfg(not(feature = "compact-state"))]
 mod replay;
+mod step;
 
 pub use cells::{tile_value, Cells};
 pub use outcome::{Engine, Outcome, PlayError, Refusal, Status};
+pub use step::Step;
 
 use core::fmt;
+use core::ops::ControlFlow;
 
 #[cfg(not(feature = "compact-state"))]
 use crate::bitboard::{FastSlide, Packed, Wide};
@@ -325,22 +328,8 @@ impl Game {
     /// assert_eq!(game.move_count(), 1);
     /// ```
     pub fn play_all(&mut self, moves: &[Direction]) -> Result<(), Refusal> {
-        #[cfg(not(feature = "compact-state"))]
-        return self.play_all_with(moves, Game::play_all_packed);
-        #[cfg(feature = "compact-state")]
-        for (index, &direction) in moves.iter().enumerate() {
-            if self.status.is_finished() {
-                return Err(Refusal::Finished {
-                    index,
-                    status: self.status,
-                });
-            }
-            if !self.play(direction).is_ok_and(|o| o.moved) {
-                return Err(Refusal::NoMove { index, direction });
-            }
-        }
-        #[cfg(feature = "compact-state")]
-        Ok(())
+        self.play_all_observed(moves, |_| ControlFlow::Continue(()))
+            .map(|_| ())
     }
 
     /// The 4x4 fast path of [`Game::play`]; `None` when the slide overflows a nibble (the
@@ -539,32 +528,14 @@ impl Game {
 
     /// The board.
     pub fn cells(&self) -> Cells {
-        let mut cells = [0u8; MAX_CELLS];
-        match &self.state {
-            #[cfg(not(feature = "compact-state"))]
-            State::Packed(p) => cells[..16].copy_from_slice(&p.cells()),
-            #[cfg(not(feature = "compact-state"))]
-            State::Wide(w) => cells[..16].copy_from_slice(&w.0),
-            State::Reference(b) => cells[..b.cells().len()].copy_from_slice(b.cells()),
-        }
-        Cells {
-            size: self.rules.size,
-            cells,
-        }
+        self.state.cells()
     }
 
     /// Whether `self` and `other` have the same board (the same [`Game::cells`]), whatever
     /// engine each plays on; cheaper than building and comparing both boards, for comparing
     /// the engines move by move.
     pub fn same_cells(&self, other: &Game) -> bool {
-        match (&self.state, &other.state) {
-            #[cfg(not(feature = "compact-state"))]
-            // The packed board's 16 exponents against the array's: one 16-byte comparison.
-            (State::Packed(p), State::Reference(b)) | (State::Reference(b), State::Packed(p)) => {
-                p.cells()[..] == *b.cells()
-            }
-            _ => self.cells() == other.cells(),
-        }
+        self.state.same_cells(&other.state)
     }
 
     /// The stable state hash: FNV-1a 64 over the board side, the cells, the score and the
@@ -663,8 +634,46 @@ mod tests {
         sets
     }
 
+    /// What a step holds, with the board as cells.
+    fn seen(step: &Step) -> impl PartialEq + fmt::Debug {
+        let Step {
+            index,
+            direction,
+            outcome,
+            score,
+            move_count,
+            ..
+        } = *step;
+        (index, direction, outcome, score, move_count, step.cells())
+    }
+
+    /// `moves` replayed by `play_all_with` on the replay loop of `cpu`, with an `on_move`
+    /// that records every step and stops after move `stop_after` (the index) if asked.
+    fn replay_on<C: crate::bitboard::Cpu>(
+        cpu: C,
+        game: &mut Game,
+        moves: &[Direction],
+        stop_after: Option<usize>,
+    ) -> (Result<usize, Refusal>, Vec<Step>) {
+        let mut steps = Vec::new();
+        let got = game.play_all_with(
+            moves,
+            &mut |step: &Step| {
+                steps.push(*step);
+                match stop_after == Some(step.index) {
+                    true => ControlFlow::Break(()),
+                    false => ControlFlow::Continue(()),
+                }
+            },
+            |g, b, m, i, h| g.replay_packed(cpu, b, m, i, h),
+        );
+        (got, steps)
+    }
+
     /// The portable replay loop, the BMI2 one (where the CPU has BMI2) and `play` move by
-    /// move end every game in the same state, also when the list continues past the end.
+    /// move end every game in the same state, also when the list continues past the end;
+    /// the loops hand out every move as `play` plays it (outcome, score, move count, board),
+    /// and stop after the move their `on_move` stops at, the game standing after it.
     #[test]
     fn every_replay_loop_plays_like_play() {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -674,10 +683,22 @@ mod tests {
                 let mut moves = full_game(rules, seed);
                 moves.push(Direction::Left);
                 let mut one = Game::new(rules, seed).unwrap();
-                let mut expected = Ok(());
+                let mut expected = Ok(moves.len());
+                let mut steps = Vec::new();
+                let mut halfway = None;
                 for (index, &direction) in moves.iter().enumerate() {
+                    if index == moves.len() / 2 {
+                        halfway = Some(one.clone());
+                    }
                     match one.play(direction) {
-                        Ok(o) if o.moved => {}
+                        Ok(o) if o.moved => steps.push(Step {
+                            index,
+                            direction,
+                            outcome: o,
+                            score: one.score(),
+                            move_count: one.move_count(),
+                            board: one.state,
+                        }),
                         Ok(_) => {
                             expected = Err(Refusal::NoMove { index, direction });
                             break;
@@ -688,18 +709,51 @@ mod tests {
                         }
                     }
                 }
+                let steps: Vec<_> = steps.iter().map(seen).collect();
+
+                let check = |(got, seen_steps): (Result<usize, Refusal>, Vec<Step>),
+                             game: &Game| {
+                    assert_eq!(got, expected, "{rules} seed {seed}");
+                    assert_eq!(observe(game), observe(&one), "{rules} seed {seed}");
+                    assert_eq!(seen_steps.len(), steps.len(), "{rules} seed {seed}");
+                    for (got, step) in seen_steps.iter().zip(&steps) {
+                        assert_eq!(seen(got), *step, "{rules} seed {seed}");
+                    }
+                };
+                // Stopped after the move before the half: as far as `play` got by then.
+                let check_stop = |(got, seen_steps): (Result<usize, Refusal>, Vec<Step>),
+                                  game: &Game,
+                                  halfway: &Game| {
+                    let half = moves.len() / 2;
+                    assert_eq!(got, Ok(half), "{rules} seed {seed}");
+                    assert_eq!(observe(game), observe(halfway), "{rules} seed {seed}");
+                    assert_eq!(seen_steps.len(), half);
+                    for (got, step) in seen_steps.iter().zip(&steps) {
+                        assert_eq!(seen(got), *step, "{rules} seed {seed}");
+                    }
+                };
                 let mut portable = Game::new(rules, seed).unwrap();
-                let got =
-                    portable.play_all_with(&moves, |g, b, m, i| g.replay_packed(Portable, b, m, i));
-                assert_eq!(got, expected, "{rules} seed {seed}");
-                assert_eq!(observe(&portable), observe(&one), "{rules} seed {seed}");
+                check(replay_on(Portable, &mut portable, &moves, None), &portable);
                 #[cfg(all(feature = "std", target_arch = "x86_64"))]
                 if let Some(bmi2) = bmi2 {
                     let mut fast = Game::new(rules, seed).unwrap();
-                    let got =
-                        fast.play_all_with(&moves, |g, b, m, i| g.replay_packed(bmi2, b, m, i));
-                    assert_eq!(got, expected, "{rules} seed {seed}");
-                    assert_eq!(observe(&fast), observe(&one), "{rules} seed {seed}");
+                    check(replay_on(bmi2, &mut fast, &moves, None), &fast);
+                }
+                // Lists of one move (a game over at once, and the move after it) stop nowhere.
+                let Some(halfway) = halfway.filter(|_| moves.len() >= 2) else {
+                    continue;
+                };
+                let half = Some(moves.len() / 2 - 1);
+                let mut portable = Game::new(rules, seed).unwrap();
+                check_stop(
+                    replay_on(Portable, &mut portable, &moves, half),
+                    &portable,
+                    &halfway,
+                );
+                #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                if let Some(bmi2) = bmi2 {
+                    let mut fast = Game::new(rules, seed).unwrap();
+                    check_stop(replay_on(bmi2, &mut fast, &moves, half), &fast, &halfway);
                 }
             }
         }
@@ -767,10 +821,9 @@ mod tests {
             assert_eq!((outcome.merges, outcome.gained), (2, 65536));
             assert_eq!((one.status(), one.reached_win()), (Status::Playing, false));
             let mut all = start(seed);
-            let got = all.play_all_with(&[Direction::Left], |g, b, m, i| {
-                g.replay_packed(Portable, b, m, i)
-            });
-            assert!(got.is_ok());
+            let (got, steps) = replay_on(Portable, &mut all, &[Direction::Left], None);
+            assert_eq!(got, Ok(1));
+            assert_eq!(steps[0].outcome, outcome);
             assert_eq!(observe(&all), observe(&one), "seed {seed}");
         }
     }
@@ -811,8 +864,10 @@ mod tests {
                 played += 1;
             }
             let mut all = start(seed);
-            let got = all.play_all_with(&moves, |g, b, m, i| g.replay_packed(Portable, b, m, i));
+            let (got, steps) = replay_on(Portable, &mut all, &moves, None);
             assert_eq!(got.is_ok(), played == moves.len());
+            assert_eq!(steps.len(), played);
+            assert_eq!(steps.last().unwrap().cells(), one.cells());
             assert_eq!(observe(&all), observe(&one), "seed {seed}");
             assert!(played >= 1);
             assert!(matches!(all.state, State::Wide(_)));
