@@ -1,7 +1,9 @@
 //! Which engines verify a log: [`verify`] on the fast or the reference engine, or on both
 //! compared move by move ([`EngineChoice::Both`], an engine test run over a log).
 
-use twenty48_engine::{Direction, Engine, Game, Outcome, PlayError};
+use core::ops::ControlFlow;
+
+use twenty48_engine::{Direction, Engine, Game, Outcome, PlayError, Step};
 use twenty48_movelog::checkpoint_hash;
 
 use crate::problem::Problem;
@@ -41,6 +43,11 @@ pub fn verify(log: &impl Log, engines: EngineChoice) -> Report {
 /// every move. A problem with the log comes first: when the fast engine meets one, the log
 /// is verified again on it alone for the report one engine gives. Otherwise the first
 /// disagreement of the engines is the problem.
+///
+/// The fast engine replays stretches ending at checkpoints with
+/// [`Game::play_all_observed`], which hands each move to the comparison without building a
+/// game per move. It stops at the first disagreement, described from the two games standing
+/// after that move, then goes on verifying the log alone.
 fn verify_both(log: &impl Log) -> Report {
     let (Ok(mut fast), Ok(mut reference)) = (
         Game::with_engine(log.rules(), log.seed(), Engine::Fast),
@@ -50,40 +57,53 @@ fn verify_both(log: &impl Log) -> Report {
     };
     let (f, r) = (State::opening(&fast), State::opening(&reference));
     let mut disagreement = (f != r).then_some((f, r));
+    // The log's last move and what it did on the fast engine.
     let mut last = None;
     let n = log.move_count();
-    // The move after which the next checkpoint falls (checked there only).
-    let interval = log.checkpoint_interval();
-    let mut next_checkpoint = if interval == 0 { u32::MAX } else { interval };
+    let k = log.checkpoint_interval() as usize;
     let mut buffer = [Direction::Up; STRETCH];
-    for start in (0..n).step_by(STRETCH) {
-        let moves = log.moves_in(start..(start + STRETCH).min(n), &mut buffer);
-        for (i, &dir) in (start..).zip(moves) {
-            let move_number = i as u32 + 1;
-            let a = match fast.play(dir) {
-                Ok(a) if a.moved => a,
-                _ => return verify_on(log, Engine::Fast),
-            };
-            if disagreement.is_none() {
-                let b = reference.play(dir);
-                if !same(&fast, &a, &reference, &b) {
-                    disagreement = Some(describe(&fast, &a, &reference, &b, dir, move_number));
+    let mut at = 0;
+    while at < n {
+        // The moves up to the next checkpoint (or the end).
+        let end = match k {
+            0 => n,
+            k => (at / k + 1).saturating_mul(k).min(n),
+        };
+        let moves = log.moves_in(at..end.min(at + STRETCH), &mut buffer);
+        let comparing = disagreement.is_none();
+        let mut differ = None;
+        let played = fast.play_all_observed(moves, |step| {
+            if at + step.index + 1 == n {
+                last = Some((step.direction, step.outcome));
+            }
+            if comparing {
+                let b = reference.play(step.direction);
+                if !same(step, &reference, &b) {
+                    differ = Some((*step, b));
+                    return ControlFlow::Break(());
                 }
             }
-            if move_number == next_checkpoint {
-                next_checkpoint = next_checkpoint.saturating_add(interval);
-                if let Some(logged) = log.checkpoint_after(move_number) {
-                    if logged != checkpoint_hash(fast.state_hash()) {
-                        return verify_on(log, Engine::Fast);
-                    }
-                }
-            }
-            if i + 1 == n {
-                last = Some(State::after(&fast, dir, &a));
+            ControlFlow::Continue(())
+        });
+        let Ok(played) = played else {
+            return verify_on(log, Engine::Fast);
+        };
+        if let Some((step, b)) = differ {
+            let move_number = (at + step.index) as u32 + 1;
+            let (dir, a) = (step.direction, &step.outcome);
+            disagreement = Some(describe(&fast, a, &reference, &b, dir, move_number));
+        }
+        at += played;
+        if let Some(logged) = log.checkpoint_after(at as u32).filter(|_| at == end) {
+            if logged != checkpoint_hash(fast.state_hash()) {
+                return verify_on(log, Engine::Fast);
             }
         }
     }
-    let last = last.unwrap_or_else(|| State::opening(&fast));
+    let last = match last {
+        Some((dir, a)) => State::after(&fast, dir, &a),
+        None => State::opening(&fast),
+    };
     let problem = check_claims(log, &fast, last.hash).or_else(|| {
         disagreement.map(|(fast, reference)| Problem::EnginesDisagree {
             move_number: reference.move_number,
@@ -99,16 +119,18 @@ fn verify_both(log: &impl Log) -> Report {
     }
 }
 
-/// Whether the engines agree after a move the fast one played with `a`: everything a
-/// [`State`] holds (the move's points, merges and spawn, then the board, score and status;
-/// the hash follows from the board, the score and the move count), without building one.
-fn same(fast: &Game, a: &Outcome, reference: &Game, b: &Result<Outcome, PlayError>) -> bool {
+/// Whether the engines agree after a move the fast one played (`step`) and the reference
+/// engine played with `b`: everything a [`State`] holds (the move's points, merges and
+/// spawn, then the board, score and status; the hash follows from the board, the score and
+/// the move count), without building one.
+fn same(step: &Step, reference: &Game, b: &Result<Outcome, PlayError>) -> bool {
+    let a = &step.outcome;
     b.as_ref().is_ok_and(|b| {
         (a.moved, a.gained, a.merges, a.spawn, a.status)
             == (b.moved, b.gained, b.merges, b.spawn, b.status)
-            && fast.score() == reference.score()
-            && fast.move_count() == reference.move_count()
-            && fast.same_cells(reference)
+            && step.score == reference.score()
+            && step.move_count == reference.move_count()
+            && step.same_cells(reference)
     })
 }
 
@@ -140,14 +162,25 @@ mod tests {
 
     /// A game on `engine` after `moves` moves that change the board, and the last outcome.
     fn played(engine: Engine, seed: u64, moves: usize) -> (Game, Outcome, Direction) {
+        let (game, step) = observed(engine, seed, moves);
+        (game, step.outcome, step.direction)
+    }
+
+    /// [`played`], with the last move played by `play_all_observed`: the step it handed out.
+    fn observed(engine: Engine, seed: u64, moves: usize) -> (Game, Step) {
         let mut game = Game::with_engine(Rules::CLASSIC, seed, engine).unwrap();
-        let mut last = None;
-        while game.move_count() < moves as u32 {
-            let dir = game.legal_moves().iter().next().unwrap();
-            last = Some((game.play(dir).unwrap(), dir));
+        let first_legal = |game: &Game| game.legal_moves().iter().next().unwrap();
+        while game.move_count() + 1 < moves as u32 {
+            game.play(first_legal(&game)).unwrap();
         }
-        let (outcome, dir) = last.unwrap();
-        (game, outcome, dir)
+        let mut last = None;
+        let dir = first_legal(&game);
+        game.play_all_observed(&[dir], |step| {
+            last = Some(*step);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        (game, last.unwrap())
     }
 
     /// What playing on a finished game gives.
@@ -168,20 +201,23 @@ mod tests {
     /// move counts all agree.
     #[test]
     fn same_needs_every_part_to_agree() {
-        let (fast, a, _) = played(Engine::Fast, 3, 6);
+        let (fast, a) = observed(Engine::Fast, 3, 6);
         let (reference, b, _) = played(Engine::Reference, 3, 6);
-        assert!(same(&fast, &a, &reference, &Ok(b)));
+        assert!(same(&a, &reference, &Ok(b)));
         // The same games, but another move's outcome on one side.
         let (_, other, _) = played(Engine::Reference, 3, 5);
         assert_ne!(other, b);
-        assert!(!same(&fast, &a, &reference, &Ok(other)));
+        assert!(!same(&a, &reference, &Ok(other)));
         // The same outcome, but another board (another seed, the same moves made).
         let (elsewhere, _, _) = played(Engine::Reference, 4, 6);
         assert_eq!(elsewhere.move_count(), fast.move_count());
-        assert!(!fast.same_cells(&elsewhere));
-        assert!(!same(&fast, &a, &elsewhere, &Ok(b)));
+        assert!(!a.same_cells(&elsewhere));
+        assert!(!same(&a, &elsewhere, &Ok(b)));
+        // The same move, but the score or move count of another game on the reference side.
+        let (later, _, _) = played(Engine::Reference, 3, 7);
+        assert!(!same(&a, &later, &Ok(b)));
         // The reference engine refused the move.
-        assert!(!same(&fast, &a, &reference, &Err(refusal())));
+        assert!(!same(&a, &reference, &Err(refusal())));
     }
 
     /// A disagreement holds the fast engine's state after the move and, when the reference
