@@ -55,9 +55,22 @@ impl Packed {
         Some(Packed(x))
     }
 
-    /// The 16 row-major exponents.
+    /// The 16 row-major exponents. Each half of the board's nibbles is spread to a byte per
+    /// nibble in three shift-and-mask steps (groups of four nibbles, then pairs, then single
+    /// nibbles move apart), so that comparing the engines move by move reads the board in a
+    /// few instructions rather than sixteen extractions.
+    #[inline]
     pub fn cells(self) -> [u8; 16] {
-        core::array::from_fn(|i| ((self.0 >> (4 * i)) & 0xF) as u8)
+        let spread = |half: u64| {
+            let x = half & 0xFFFF_FFFF;
+            let x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+            let x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+            ((x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F).to_le_bytes()
+        };
+        let mut cells = [0; 16];
+        cells[..8].copy_from_slice(&spread(self.0));
+        cells[8..].copy_from_slice(&spread(self.0 >> 32));
+        cells
     }
 
     /// Slides towards `dir`.
@@ -399,6 +412,23 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `cells` is nibble `i` at cell `i`, on boards of every nibble value at every cell, and
+    /// `from_cells` gives the board back.
+    #[test]
+    fn cells_are_the_nibbles_in_order() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..1000 {
+            let cells = Packed(x).cells();
+            for (i, &c) in cells.iter().enumerate() {
+                assert_eq!(c as u64, x >> (4 * i) & 0xF, "{x:016x} cell {i}");
+            }
+            assert_eq!(Packed::from_cells(&cells), Some(Packed(x)));
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+        }
     }
 
     #[test]

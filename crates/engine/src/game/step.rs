@@ -36,6 +36,7 @@ impl Step {
     /// Whether `game`'s board is this move's board (the same [`Cells`]), whatever engine
     /// `game` plays on: for comparing the engines move by move, cheaper than building both
     /// boards.
+    #[inline]
     pub fn same_cells(&self, game: &Game) -> bool {
         self.board.same_cells(&game.state)
     }
@@ -84,7 +85,8 @@ impl State {
             #[cfg(not(feature = "compact-state"))]
             // The packed board's 16 exponents against the array's: one 16-byte comparison.
             (State::Packed(p), State::Reference(b)) | (State::Reference(b), State::Packed(p)) => {
-                p.cells()[..] == *b.cells()
+                <[u8; 16]>::try_from(b.cells())
+                    .is_ok_and(|cells| u128::from_le_bytes(cells) == u128::from_le_bytes(p.cells()))
             }
             _ => self.cells() == other.cells(),
         }
