@@ -2,10 +2,10 @@
 //!
 //! This is the definition of the rules, written to be read: arrays of exponents and plain
 //! loops, no tables and nothing shared with the 4x4 bitboard in [`crate::bitboard`], which
-//! is tested against it. It slides two ways, each checked against the other on every line of
-//! four small exponents: [`Board::slide_with_events`] in one pass that reports each tile's
-//! travel, and (for the 4x4 board, on hosts) [`Board::slide`] in three steps that branch
-//! little on the tiles, so that comparing the engines move by move is not slow.
+//! is tested against it. It slides in one pass per line that can report each tile's travel
+//! ([`Board::slide_with_events`]); on hosts, [`Board::slide`] on the 4x4 board is that code
+//! compiled for a side of 4, checked against the general one on every line of four small
+//! exponents.
 
 use crate::direction::Direction;
 use crate::rules::MAX_SIZE;
@@ -158,10 +158,11 @@ impl Board {
         self.cells().iter().copied().max().unwrap_or(0)
     }
 
-    /// Where line `line` of a slide towards `dir` lies: the index of the cell against the
-    /// wall, and the step (in cells) from one cell of the line to the next, away from it.
-    fn line(&self, dir: Direction, line: usize) -> (usize, isize) {
-        let n = self.size as usize;
+    /// Where line `line` of a slide towards `dir` lies on a board of side `n`: the index of
+    /// the cell against the wall, and the step (in cells) from one cell of the line to the
+    /// next, away from it.
+    #[inline(always)]
+    fn line(dir: Direction, n: usize, line: usize) -> (usize, isize) {
         match dir {
             Direction::Left => (line * n, 1),
             Direction::Right => (line * n + n - 1, -1),
@@ -180,14 +181,20 @@ impl Board {
 
     /// [`Board::slide_with_events`] for any event sink: a slide that reports nothing
     /// compiles to the plain slide.
+    #[inline]
+    fn slide_reporting(&mut self, dir: Direction, on_event: impl FnMut(Event)) -> Slide {
+        self.slide_sized(dir, self.size as usize, on_event)
+    }
+
+    /// [`Board::slide_reporting`] on the board's side `n`, given apart so that a caller
+    /// that knows the side can have this compiled for it (see [`Board::slide`]).
     ///
     /// Each line is slid in place, in one pass from the wall outwards: a tile either merges
     /// into the last tile placed (when that tile is equal and was not itself made by a
     /// merge) or goes to the next free cell. A cell is written only when a tile leaves or
     /// reaches it.
-    #[inline]
-    fn slide_reporting(&mut self, dir: Direction, mut on_event: impl FnMut(Event)) -> Slide {
-        let n = self.size as usize;
+    #[inline(always)]
+    fn slide_sized(&mut self, dir: Direction, n: usize, mut on_event: impl FnMut(Event)) -> Slide {
         let mut result = Slide {
             moved: false,
             merged_value: 0,
@@ -197,7 +204,7 @@ impl Board {
         let mut merges = [(0u8, 0u8); MAX_CELLS];
         let mut merge_count = 0;
         for line in 0..n {
-            let (wall, step) = self.line(dir, line);
+            let (wall, step) = Board::line(dir, n, line);
             // The cell the next tile placed goes to, and the cell of the last tile placed.
             let mut free = wall;
             let mut last = wall;
@@ -246,77 +253,15 @@ impl Board {
     }
 
     /// Slides every line towards `dir`, as [`Board::slide_with_events`] does. On hosts the
-    /// 4x4 board is slid in three plain steps per line that give the same result and run
-    /// faster there (firmware keeps the one slide, for size).
+    /// 4x4 board's slide is the same code compiled for a side of 4, so that comparing the
+    /// engines move by move is not slow: its loops unrolled and its cells at fixed places
+    /// (firmware keeps the one copy, for size).
     pub fn slide(&mut self, dir: Direction) -> Slide {
         #[cfg(feature = "std")]
         if self.size == 4 {
-            return self.slide_short_lines(dir, 4);
+            return self.slide_sized(dir, 4, |_| {});
         }
         self.slide_reporting(dir, |_| {})
-    }
-
-    /// Slides every line of `n` cells (the board's side) towards `dir` in three plain steps
-    /// that branch little on the tiles, on a copy of the line taken from the wall outwards:
-    ///
-    /// 1. the tiles move to the wall, in order (the empty cells go to the far end);
-    /// 2. from the wall outwards, a tile equal to the next one merges with it: it becomes
-    ///    one exponent higher and the next one empties, so a merged tile is never compared
-    ///    again;
-    /// 3. the tiles move to the wall again, over the cells the merges emptied.
-    ///
-    /// The line is written back, and the slide moved when any line changed.
-    ///
-    /// The direction is looked at once: each of the four has its own copy of the loops, in
-    /// which a cell's index is a plain formula of the line and the place in it.
-    #[inline(always)]
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    fn slide_short_lines(&mut self, dir: Direction, n: usize) -> Slide {
-        match dir {
-            Direction::Left => self.slide_lines(n, |line, i| line * n + i),
-            Direction::Right => self.slide_lines(n, |line, i| line * n + n - 1 - i),
-            Direction::Up => self.slide_lines(n, |line, i| i * n + line),
-            Direction::Down => self.slide_lines(n, |line, i| (n - 1 - i) * n + line),
-        }
-    }
-
-    /// The three steps of [`Board::slide_short_lines`] on the `n` lines of `n` cells where
-    /// `cell(line, i)` is the index of the `i`-th cell of `line` from the wall.
-    #[inline(always)]
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    fn slide_lines(&mut self, n: usize, cell: impl Fn(usize, usize) -> usize) -> Slide {
-        let mut result = Slide {
-            moved: false,
-            merged_value: 0,
-            merges: 0,
-            largest_merge: 0,
-        };
-        for line in 0..n {
-            let mut before = [0u8; MAX_SIZE as usize];
-            for (i, tile) in before.iter_mut().enumerate().take(n) {
-                *tile = self.cells[cell(line, i)];
-            }
-            let mut tiles = to_wall(&before, n);
-            for i in 0..n - 1 {
-                // Written as values chosen by `merge` rather than as a branch: merges come
-                // at random, and a choice costs less than a wrong guess.
-                let merge = tiles[i] != 0 && tiles[i] == tiles[i + 1];
-                tiles[i] += u8::from(merge);
-                tiles[i + 1] = if merge { 0 } else { tiles[i + 1] };
-                result.merges += u32::from(merge);
-                result.merged_value += if merge { 1u64 << tiles[i].min(63) } else { 0 };
-                let made = if merge { tiles[i] } else { 0 };
-                result.largest_merge = result.largest_merge.max(made);
-            }
-            // Step 3 and the write-back are done for every line, changed or not: a branch on
-            // the tiles would be guessed wrong about as often as a merge comes.
-            let after = to_wall(&tiles, n);
-            result.moved |= after[..n] != before[..n];
-            for (i, &tile) in after.iter().enumerate().take(n) {
-                self.cells[cell(line, i)] = tile;
-            }
-        }
-        result
     }
 
     /// Whether a slide towards `dir` would change the board.
@@ -343,25 +288,6 @@ impl Board {
             (1..n).any(|r| (0..n).any(|c| cells[r * n + c] == cells[(r - 1) * n + c]));
         !row_pair && !column_pair
     }
-}
-
-/// The first `n` cells of `line` with their tiles moved to the start, in order, and the empty
-/// cells after them: each pass takes every tile with an empty cell before it one or more
-/// cells towards the start, so `n - 1` passes take a tile from the far end to the start.
-/// Cells are only swapped with their neighbours, choosing values rather than branching (see
-/// [`Board::slide`]): a short line stays in registers.
-#[inline(always)]
-#[cfg_attr(not(feature = "std"), allow(dead_code))]
-fn to_wall(line: &[u8; MAX_SIZE as usize], n: usize) -> [u8; MAX_SIZE as usize] {
-    let mut out = *line;
-    for _ in 1..n {
-        for i in 0..n - 1 {
-            let empty = out[i] == 0;
-            out[i] = if empty { out[i + 1] } else { out[i] };
-            out[i + 1] = if empty { 0 } else { out[i + 1] };
-        }
-    }
-    out
 }
 
 impl core::fmt::Debug for Board {
@@ -475,17 +401,15 @@ mod tests {
         }
     }
 
-    /// The three-step slide and the one-pass slide with events agree on every line of four
-    /// cells with exponents 0..=5 (most merges and gaps), each laid in every row and column
-    /// of a 4x4 board, and on random boards of every size; `slide` is one of them.
+    /// `slide` (on hosts, the 4x4 board's own copy) and the slide with events agree on every
+    /// line of four cells with exponents 0..=5 (most merges and gaps), each laid in every row
+    /// and column of a 4x4 board, and on random boards of every size.
     #[test]
     fn both_slides_agree() {
         let check = |b: Board| {
             for dir in Direction::ALL {
-                let (mut short, mut with_events, mut plain) = (b, b, b);
-                let s = short.slide_short_lines(dir, b.size() as usize);
+                let (mut with_events, mut plain) = (b, b);
                 let e = with_events.slide_with_events(dir, &mut |_| {});
-                assert_eq!((short, s), (with_events, e), "{dir} on {b:?}");
                 assert_eq!(
                     (plain.slide(dir), plain),
                     (e, with_events),
