@@ -146,9 +146,12 @@ impl Board {
     #[cfg(feature = "std")]
     #[inline(always)]
     fn empty_cells16(&self) -> u32 {
+        // Written as the sixteen tests first, then the bits from the last cell down, which
+        // the compiler turns into one vector comparison.
+        let empty: [bool; 16] = core::array::from_fn(|i| self.cells[i] == 0);
         let mut bits = 0;
-        for (i, &c) in self.cells[..16].iter().enumerate() {
-            bits |= u32::from(c == 0) << i;
+        for &e in empty.iter().rev() {
+            bits = bits << 1 | u32::from(e);
         }
         bits
     }
