@@ -161,19 +161,6 @@ impl Board {
         self.cells().iter().copied().max().unwrap_or(0)
     }
 
-    /// Where line `line` of a slide towards `dir` lies on a board of side `n`: the index of
-    /// the cell against the wall, and the step (in cells) from one cell of the line to the
-    /// next, away from it.
-    #[inline(always)]
-    fn line(dir: Direction, n: usize, line: usize) -> (usize, isize) {
-        match dir {
-            Direction::Left => (line * n, 1),
-            Direction::Right => (line * n + n - 1, -1),
-            Direction::Up => (line, n as isize),
-            Direction::Down => ((n - 1) * n + line, -(n as isize)),
-        }
-    }
-
     /// Slides every line towards `dir`, reporting each tile's travel to `on_event`.
     ///
     /// In each line, tiles are taken from the wall outwards. A tile equal to the last tile
@@ -197,7 +184,50 @@ impl Board {
     /// merge) or goes to the next free cell. A cell is written only when a tile leaves or
     /// reaches it.
     #[inline(always)]
-    fn slide_sized(&mut self, dir: Direction, n: usize, mut on_event: impl FnMut(Event)) -> Slide {
+    fn slide_sized(&mut self, dir: Direction, n: usize, on_event: impl FnMut(Event)) -> Slide {
+        // On hosts the direction is looked at once: each of the four has its own copy of the
+        // loops, in which the cell of a line is a fixed formula. Firmware keeps one copy, for
+        // size, and looks at the direction at each cell.
+        #[cfg(feature = "std")]
+        return match dir {
+            Direction::Left => self.slide_lines(n, on_event, |line, i| {
+                Board::cell(Direction::Left, n, line, i)
+            }),
+            Direction::Right => self.slide_lines(n, on_event, |line, i| {
+                Board::cell(Direction::Right, n, line, i)
+            }),
+            Direction::Up => self.slide_lines(n, on_event, |line, i| {
+                Board::cell(Direction::Up, n, line, i)
+            }),
+            Direction::Down => self.slide_lines(n, on_event, |line, i| {
+                Board::cell(Direction::Down, n, line, i)
+            }),
+        };
+        #[cfg(not(feature = "std"))]
+        self.slide_lines(n, on_event, |line, i| Board::cell(dir, n, line, i))
+    }
+
+    /// The index of the `i`-th cell from the wall of line `line` of a slide towards `dir`,
+    /// on a board of side `n`.
+    #[inline(always)]
+    fn cell(dir: Direction, n: usize, line: usize, i: usize) -> usize {
+        match dir {
+            Direction::Left => line * n + i,
+            Direction::Right => line * n + n - 1 - i,
+            Direction::Up => i * n + line,
+            Direction::Down => (n - 1 - i) * n + line,
+        }
+    }
+
+    /// [`Board::slide_sized`] on the `n` lines of `n` cells where `cell(line, i)` is the
+    /// index of the `i`-th cell of `line` from the wall.
+    #[inline(always)]
+    fn slide_lines(
+        &mut self,
+        n: usize,
+        mut on_event: impl FnMut(Event),
+        cell: impl Fn(usize, usize) -> usize,
+    ) -> Slide {
         let mut result = Slide {
             moved: false,
             merged_value: 0,
@@ -207,20 +237,21 @@ impl Board {
         let mut merges = [(0u8, 0u8); MAX_CELLS];
         let mut merge_count = 0;
         for line in 0..n {
-            let (wall, step) = Board::line(dir, n, line);
-            // The cell the next tile placed goes to, and the cell of the last tile placed.
-            let mut free = wall;
-            let mut last = wall;
+            // Where the next tile placed goes, and where the last tile placed is (counted
+            // from the wall).
+            let mut free = 0;
+            let mut last = 0;
             // The exponent of the last tile placed while it may still merge: 0 before the
             // first tile and after a merge.
             let mut mergeable = 0;
-            let mut from = wall;
-            for _ in 0..n {
+            for i in 0..n {
+                let from = cell(line, i);
                 let tile = self.cells[from];
                 if tile == 0 {
                 } else if tile == mergeable {
+                    let to = cell(line, last);
                     self.cells[from] = 0;
-                    self.cells[last] = tile + 1;
+                    self.cells[to] = tile + 1;
                     mergeable = 0;
                     result.moved = true;
                     result.merges += 1;
@@ -228,25 +259,25 @@ impl Board {
                     result.largest_merge = result.largest_merge.max(tile + 1);
                     on_event(Event::Moved {
                         from: from as u8,
-                        to: last as u8,
+                        to: to as u8,
                     });
-                    merges[merge_count] = (last as u8, tile + 1);
+                    merges[merge_count] = (to as u8, tile + 1);
                     merge_count += 1;
                 } else {
-                    if free != from {
+                    if free != i {
+                        let to = cell(line, free);
                         self.cells[from] = 0;
-                        self.cells[free] = tile;
+                        self.cells[to] = tile;
                         result.moved = true;
                         on_event(Event::Moved {
                             from: from as u8,
-                            to: free as u8,
+                            to: to as u8,
                         });
                     }
                     mergeable = tile;
                     last = free;
-                    free = free.wrapping_add_signed(step);
+                    free += 1;
                 }
-                from = from.wrapping_add_signed(step);
             }
         }
         for &(into, exponent) in &merges[..merge_count] {
