@@ -87,6 +87,7 @@ impl Board {
     }
 
     /// The cells, row-major exponents.
+    #[inline]
     pub fn cells(&self) -> &[u8] {
         &self.cells[..self.size as usize * self.size as usize]
     }
