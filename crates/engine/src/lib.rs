@@ -29,7 +29,9 @@
 //! in registers. On x86-64 CPUs with BMI2 (asked at run time; nothing to configure) it slides
 //! and places spawns with `pext`/`pdep` and no branch on the direction. Every code path gives
 //! the same games; tests compare them. `just bench` prints its speed (and the raw slides')
-//! against the project's targets.
+//! against the project's targets. [`Game::play_all_observed`] is the same loop handing each
+//! move to a closure as a [`Step`] (what it did and the board after it), for comparing the
+//! engines move by move at nearly that speed.
 //!
 //! # Feature flags
 //! - `std` (default): `std::error::Error` for the error types, and the run-time CPU checks of
