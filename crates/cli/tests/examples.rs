@@ -199,6 +199,8 @@ fn prepare(dir: &Path, command: &str) {
             )
             .unwrap();
             journal.append(twenty48_engine::Direction::Left).unwrap();
+            drop(journal);
+            support::unlocked(&dir.join("game.t48.journal"));
         }
         "" => {
             std::os::unix::fs::symlink(root().join("fixtures"), dir.join("fixtures")).unwrap();

@@ -72,6 +72,7 @@ fn journal_with(target: &Path, seed: u64, moves: usize) -> Vec<u8> {
         }
     }
     drop(journal);
+    support::unlocked(&path);
     fs::read(&path).unwrap()
 }
 

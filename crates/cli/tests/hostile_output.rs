@@ -74,6 +74,7 @@ fn every_printing_command_reports_a_full_stdout_in_one_sentence() {
         j.append(d).unwrap();
     }
     drop(j);
+    support::unlocked(&journal);
     let recovered = dir.join("j.t48");
     let commands: Vec<Vec<&str>> = vec![
         vec!["verify", "fixtures/games"],

@@ -733,6 +733,7 @@ fn issue13_play_o_offers_to_resume_an_unfinished_game_of_its_file() {
         }
     }
     drop(j);
+    support::unlocked(&journal);
     let args = ["play", "-o", s(&out), "--data-dir", s(&data)];
     let mut pty = Pty::spawn(&args, &[]);
     pty.wait_for(&[

@@ -307,6 +307,7 @@ fn issue13_every_json_output_matches_its_schema() {
         }
     }
     drop(j);
+    support::unlocked(&journal);
     let (code, out) = run(&dir, &["recover", "j.t48.journal", "--json"]);
     assert_eq!(code, 0, "{out}");
     assert_valid("recover", &out);

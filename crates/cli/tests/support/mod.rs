@@ -78,3 +78,14 @@ pub fn finish_as(mut child: Child, what: &str) -> Output {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// Gives the file at `path` a new inode with the same bytes. A journal a test writes in its
+/// own process is locked (`flock`) while open; a child that another test thread starts in
+/// that moment shares the lock until it has started its program, which under load can
+/// outlast the journal's closing, and `recover` then finds it "in use". The lock is the
+/// inode's: a fresh copy has none.
+pub fn unlocked(path: &std::path::Path) {
+    let bytes = std::fs::read(path).expect("read the file");
+    std::fs::remove_file(path).expect("remove the file");
+    std::fs::write(path, bytes).expect("write the file again");
+}
