@@ -63,7 +63,7 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> io::Result<(std::path::Pat
                     taken + 1,
                     dir.display(),
                     tmp.display()
-                )))
+                )));
             }
             Err(e) => return Err(e),
         }
