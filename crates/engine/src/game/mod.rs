@@ -794,6 +794,45 @@ mod tests {
         }
     }
 
+    /// A `Step` of `play_all_observed` shows the board the game has after that move, and
+    /// compares it with another game's as comparing their cells does, on either engine.
+    #[test]
+    fn a_step_shows_and_compares_the_board_after_its_move() {
+        for seed in 0..4 {
+            let moves = full_game(Rules::CLASSIC, seed);
+            let mut reference = Game::with_engine(Rules::CLASSIC, seed, Engine::Reference).unwrap();
+            let mut other = Game::new(Rules::CLASSIC, seed + 1).unwrap();
+            let mut other_reference =
+                Game::with_engine(Rules::CLASSIC, seed + 1, Engine::Reference).unwrap();
+            let (mut unequal, mut steps) = (0, 0);
+            let mut observed = Game::new(Rules::CLASSIC, seed).unwrap();
+            observed
+                .play_all_observed(&moves, |step| {
+                    reference.play(step.direction).unwrap();
+                    assert_eq!(step.cells(), reference.cells(), "seed {seed}");
+                    assert!(step.same_cells(&reference), "seed {seed}");
+                    for game in [&other, &other_reference] {
+                        let same = step.cells() == game.cells();
+                        assert_eq!(step.same_cells(game), same, "seed {seed}");
+                        unequal += usize::from(!same);
+                    }
+                    let _ = other.play(step.direction);
+                    let _ = other_reference.play(step.direction);
+                    if steps == 0 {
+                        let shown = std::format!("{step:?}");
+                        for field in ["index: 0", "direction", "outcome", "score", "cells"] {
+                            assert!(shown.contains(field), "{shown}");
+                        }
+                    }
+                    steps += 1;
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(steps, moves.len());
+            assert!(unequal > 0);
+        }
+    }
+
     /// A win above 32768 is never seen on the packed board: a move that makes two 32768
     /// tiles scores 65536 but makes no 65536 tile, and the game goes on, as move by move.
     #[test]
