@@ -89,9 +89,8 @@ fn verify_both(log: &impl Log) -> Report {
             return verify_on(log, Engine::Fast);
         };
         if let Some((step, b)) = differ {
-            let move_number = (at + step.index) as u32 + 1;
             let (dir, a) = (step.direction, &step.outcome);
-            disagreement = Some(describe(&fast, a, &reference, &b, dir, move_number));
+            disagreement = Some(describe(&fast, a, &reference, &b, dir, step.move_count));
         }
         at += played;
         if let Some(logged) = log.checkpoint_after(at as u32).filter(|_| at == end) {
