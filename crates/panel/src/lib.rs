@@ -43,7 +43,7 @@ mod raster;
 mod screen;
 mod st7920;
 
-pub use frame::{Frame, HEIGHT, WIDTH};
+pub use frame::{Frame, HEIGHT, ROW_BYTES, WIDTH};
 pub use raster::{Band, Pixels, BAND_ROWS};
 pub use screen::{Grid, Screen, CELL_PX};
 pub use st7920::{Link, St7920, BYTE_US, CLEAR_US, EXEC_US, POWER_ON_US, SPI_HZ};

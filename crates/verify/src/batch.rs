@@ -309,7 +309,7 @@ pub fn verify_all(
 /// left run out, so that the workers finish together) and reads them ahead of their turn
 /// ([`Reader::read_ahead`]): its calls to the system for the run come together, and then the
 /// replays. Memory is bounded by the files in flight, whatever their number: a run's bytes,
-/// [`AHEAD_BYTES`](crate::batch::AHEAD_BYTES) at most beyond its last file.
+/// [`AHEAD_BYTES`] at most beyond its last file.
 pub fn for_each_file<T>(
     files: &[PathBuf],
     threads: usize,

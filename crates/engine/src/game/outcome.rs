@@ -51,7 +51,7 @@ impl fmt::Display for Status {
     }
 }
 
-/// What one call to [`Game::play`] did.
+/// What one call to [`Game::play`](super::Game::play) did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Outcome {
@@ -98,7 +98,7 @@ impl fmt::Display for PlayError {
 #[cfg(feature = "std")]
 impl std::error::Error for PlayError {}
 
-/// Why [`Game::play_all`] stopped.
+/// Why [`Game::play_all`](super::Game::play_all) stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
