@@ -147,10 +147,7 @@ impl SpawnRng {
     #[inline(always)]
     pub fn draw(&mut self, empty: u32, four: FourChance, always_two: bool) -> (u32, u8) {
         debug_assert!(empty > 0);
-        let (cell, value) = self.next_pair();
-        let k = reduce_cell(cell, empty);
-        let is_four = reduce_four(value, four);
-        (k, if is_four && !always_two { 2 } else { 1 })
+        spawn_of(self.next_pair(), empty, four, always_two)
     }
 }
 
@@ -198,6 +195,23 @@ pub const fn reduce_cell(raw: u32, n: u32) -> u32 {
 #[inline]
 pub const fn reduce_four(raw: u32, chance: FourChance) -> bool {
     ((raw as u64 * chance.denominator as u64) >> 32) < chance.numerator as u64
+}
+
+/// One spawn from a generator's pair of draws `(cell, value)` (docs/rules.md): `k`, the
+/// index among the `empty` empty cells, and the exponent: 2 (a 4) when the value draw says
+/// so and `always_two` does not forbid it, else 1. Both generators draw through it.
+#[inline(always)]
+pub(crate) const fn spawn_of(
+    (cell, value): (u32, u32),
+    empty: u32,
+    four: FourChance,
+    always_two: bool,
+) -> (u32, u8) {
+    let is_four = reduce_four(value, four);
+    (
+        reduce_cell(cell, empty),
+        if is_four && !always_two { 2 } else { 1 },
+    )
 }
 
 /// [`reduce_four`] as one comparison: `raw` gives a 4 exactly when

@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use super::{compact, reduce_cell, reduce_four};
+use super::{compact, spawn_of};
 use crate::rules::FourChance;
 
 /// The generator every spawn is drawn from: the same keystream as the default build (see
@@ -83,10 +83,7 @@ impl SpawnRng {
     #[inline]
     pub fn draw(&mut self, empty: u32, four: FourChance, always_two: bool) -> (u32, u8) {
         debug_assert!(empty > 0);
-        let (cell, value) = self.next_pair();
-        let k = reduce_cell(cell, empty);
-        let is_four = reduce_four(value, four);
-        (k, if is_four && !always_two { 2 } else { 1 })
+        spawn_of(self.next_pair(), empty, four, always_two)
     }
 }
 
