@@ -24,7 +24,7 @@ use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_devicestore::{GameStart, MemFlash, Store};
 use twenty48_engine::{Direction, Game, Rules};
 use twenty48_movelog::MoveLog;
-use v2::plan::{plan, quick_win, Planned};
+use v2::plan::{plan, quick_win, stalled_link_games, Planned};
 
 /// How long one QEMU session may take before the test calls it hung.
 const QEMU_TIMEOUT: Duration = Duration::from_secs(60);
@@ -794,18 +794,7 @@ fn power_cuts_lose_at_most_the_move_in_flight() {
 /// dropped and reported), then `{unstall}` and `{pull}`: every game arrives.
 #[test]
 fn a_stalled_link_loses_nothing_that_a_pull_cannot_bring_back() {
-    use Direction::*;
-    let planned: Vec<Planned> = (0..4)
-        .map(|i| {
-            plan(
-                &format!("{{new seed={} rules=classic}}", 40 + i),
-                Rules::CLASSIC,
-                40 + i,
-                [Up, Left, Right, Down],
-                120,
-            )
-        })
-        .collect();
+    let planned = stalled_link_games(4, 120);
     let mut script = String::from("{stall}\n");
     for p in &planned {
         script.push_str(&p.script());

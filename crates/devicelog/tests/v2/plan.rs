@@ -99,3 +99,21 @@ pub fn quick_win(exponent: u8) -> Rules {
     });
     rules
 }
+
+/// The games a stalled-link session plays: `count` classic games of seeds 40, 41, ..., each
+/// started by a `{new ...}` command and played for `limit` moves (the fixture's `stall`
+/// capture and the QEMU stall test, each with its own count and length).
+pub fn stalled_link_games(count: u64, limit: usize) -> Vec<Planned> {
+    use Direction::*;
+    (40..40 + count)
+        .map(|seed| {
+            plan(
+                &format!("{{new seed={seed} rules=classic}}"),
+                Rules::CLASSIC,
+                seed,
+                [Up, Left, Right, Down],
+                limit,
+            )
+        })
+        .collect()
+}

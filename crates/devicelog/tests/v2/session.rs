@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 use twenty48_engine::{Direction, Preset, Rules};
 
-use super::plan::{plan, quick_win, Planned};
+use super::plan::{plan, quick_win, stalled_link_games, Planned};
 
 /// The fixture's folder.
 pub fn data_dir() -> PathBuf {
@@ -108,20 +108,7 @@ pub fn games() -> &'static [Planned] {
 /// The `stall` capture's games (a flash of their own: numbers 1-3 again, other games).
 pub fn stall_games() -> &'static [Planned] {
     static GAMES: OnceLock<Vec<Planned>> = OnceLock::new();
-    GAMES.get_or_init(|| {
-        use Direction::*;
-        (0..3)
-            .map(|i| {
-                plan(
-                    &format!("{{new seed={} rules=classic}}", 40 + i),
-                    Rules::CLASSIC,
-                    40 + i,
-                    [Up, Left, Right, Down],
-                    100,
-                )
-            })
-            .collect()
-    })
+    GAMES.get_or_init(|| stalled_link_games(3, 100))
 }
 
 /// Game 6 of the `ended` captures (a flash of their own, games 1-5 there abandoned with no
