@@ -3,13 +3,9 @@
 //! for every screen, and, sent band by band, the same SPI stream into the ST7920 model as
 //! the whole frame sent by [`St7920::update`].
 
-// The model is shared with screens.rs, which uses the rest of it.
-#[allow(dead_code)]
-mod model;
-
-use model::Model;
 use twenty48_engine::{Direction, Game, Preset};
 use twenty48_panel::{Band, Frame, Grid, Link, Screen, St7920, BAND_ROWS, SPI_HZ};
+use twenty48_st7920_model::Model;
 
 /// What a driver sent: every three-byte unit and every wait, in order.
 #[derive(Default, PartialEq, Debug)]

@@ -4,13 +4,11 @@
 //! docs/images/ (`T48_WRITE_IMAGES=1 cargo test -p twenty48-panel` rewrites them; otherwise
 //! the test fails when one is stale).
 
-mod model;
-
 use std::path::Path;
 
-use model::{art, svg, Model};
 use twenty48_engine::{Direction, Game, Preset, Rules};
 use twenty48_panel::{Frame, Grid, Screen, St7920, BYTE_US, EXEC_US, SPI_HZ};
+use twenty48_st7920_model::{art, svg, Model};
 
 /// The panel after `screen` is drawn and sent, from power-on.
 fn show(screen: &Screen) -> Model {

@@ -1,12 +1,28 @@
-//! A model of the ST7920 in serial mode, from its datasheet (Sitronix ST7920 V4.0), that
-//! decodes the SPI byte stream a driver sends and renders the 128x64 panel. It panics on
-//! anything the datasheet does not allow (or that this panel cannot show): a bad sync byte,
-//! a read, a nibble byte with its low bits set, a byte started while the controller is still
-//! busy with the previous instruction, DL and RE changed by one function set, GDRAM addresses
-//! outside the 128x64 panel, data with no GDRAM address, a word split by an address.
-//! Host only; never in the firmware.
+//! A model of the ST7920 LCD controller in serial mode, from its datasheet (Sitronix ST7920
+//! V4.0), that decodes the SPI byte stream a driver sends and renders the 128x64 panel. It
+//! panics on anything the datasheet does not allow (or that this panel cannot show): a bad
+//! sync byte, a read, a nibble byte with its low bits set, a byte started while the
+//! controller is still busy with the previous instruction, DL and RE changed by one function
+//! set, GDRAM addresses outside the 128x64 panel, data with no GDRAM address, a word split by
+//! an address. Host only; never in the firmware.
+//!
+//! Fed two ways: as a [`Link`] (the panel crate's driver sends to it directly, its waits
+//! advance the model's clock), or byte by byte with the time each byte started on the wire
+//! ([`Model::byte_at`]), as an emulator's SPI capture gives them.
+//!
+//! ```
+//! use twenty48_panel::{Frame, Screen, St7920, SPI_HZ};
+//! use twenty48_st7920_model::Model;
+//!
+//! let mut model = Model::new(SPI_HZ);
+//! let mut lcd = St7920::init(&mut model);
+//! let mut frame = Frame::new(true);
+//! Screen::Start { rules: "arduino", choosable: true }.draw(&mut frame).unwrap();
+//! lcd.update(&mut model, &frame);
+//! assert!(model.shows(&frame));
+//! ```
 
-use twenty48_panel::Link;
+use twenty48_panel::{Frame, Link, HEIGHT, WIDTH};
 
 /// Time an instruction keeps the controller busy (datasheet, at 540 kHz).
 const EXEC_NS: u64 = 72_000;
@@ -70,6 +86,30 @@ impl Model {
     /// Time since power-on, in ns.
     pub fn now_ns(&self) -> u64 {
         self.now
+    }
+
+    /// One byte whose transmission started at `at_ns` (from power-on, as the emulator's
+    /// clock counts it): the model's clock moves there, then the byte is received as
+    /// [`Link::send`] receives it.
+    ///
+    /// # Panics
+    ///
+    /// When `at_ns` is earlier than the end of the byte before it (the bus cannot send two
+    /// bytes at once), and on anything [`Model`] refuses.
+    pub fn byte_at(&mut self, at_ns: u64, b: u8) {
+        assert!(
+            at_ns >= self.now,
+            "byte {b:#04x} started at {at_ns} ns, before the byte before it ended ({} ns)",
+            self.now
+        );
+        self.now = at_ns;
+        self.receive(b);
+    }
+
+    /// Whether the panel shows exactly `frame`'s pixels (in the frame's own layout, which a
+    /// rotated frame has already turned).
+    pub fn shows(&self, frame: &Frame) -> bool {
+        (0..HEIGHT).all(|y| (0..WIDTH).all(|x| frame.panel_pixel(x, y) == self.pixel(x, y)))
     }
 
     fn receive(&mut self, b: u8) {
@@ -281,4 +321,64 @@ pub fn svg(rows: &[Vec<bool>]) -> String {
     }
     s += "</g>\n</svg>\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twenty48_panel::{Screen, St7920, SPI_HZ};
+
+    /// Every byte a driver sends, with the time it started, as an emulator would see them.
+    #[derive(Default)]
+    struct Wire {
+        now: u64,
+        bytes: Vec<(u64, u8)>,
+    }
+
+    impl Link for Wire {
+        fn send(&mut self, bytes: &[u8; 3]) {
+            for &b in bytes {
+                self.bytes.push((self.now, b));
+                self.now += 8 * 1_000_000_000 / SPI_HZ as u64;
+            }
+        }
+
+        fn delay_us(&mut self, us: u32) {
+            self.now += us as u64 * 1000;
+        }
+    }
+
+    fn start_screen() -> (Frame, Wire) {
+        let mut wire = Wire::default();
+        let mut lcd = St7920::init(&mut wire);
+        let mut frame = Frame::new(true);
+        Screen::Start {
+            rules: "classic",
+            choosable: false,
+        }
+        .draw(&mut frame)
+        .unwrap();
+        lcd.update(&mut wire, &frame);
+        (frame, wire)
+    }
+
+    #[test]
+    fn bytes_with_their_times_show_what_the_driver_sent() {
+        let (frame, wire) = start_screen();
+        let mut model = Model::new(SPI_HZ);
+        for &(at, b) in &wire.bytes {
+            model.byte_at(at, b);
+        }
+        assert!(model.shows(&frame));
+        assert!(!model.shows(&Frame::new(true)));
+    }
+
+    #[test]
+    #[should_panic(expected = "while the controller is busy")]
+    fn a_byte_sent_too_soon_is_refused() {
+        let (_, wire) = start_screen();
+        let mut model = Model::new(SPI_HZ);
+        // The first byte after power-on, 1 ms in: the controller needs 40 ms.
+        model.byte_at(1_000_000, wire.bytes[0].1);
+    }
 }
