@@ -1,0 +1,152 @@
+//! The board's USB serial port on this machine: a pseudo-terminal whose other end carries the
+//! emulated USB CDC bytes, so a program that opens serial ports (`twenty48 pull --port`) talks
+//! to the firmware as to a board on a cable.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::{Nano, SimError};
+
+/// A pseudo-terminal standing for the board's serial port.
+pub struct SerialPort {
+    master: File,
+    /// Kept open so the master side never reads end-of-file between two users of the port.
+    _slave: OwnedFd,
+    path: PathBuf,
+    /// Host bytes not yet given to the board.
+    pending: Vec<u8>,
+}
+
+impl SerialPort {
+    /// Opens a pseudo-terminal in raw mode (no echo, no line discipline: bytes pass as they
+    /// are).
+    pub fn open() -> Result<SerialPort, SimError> {
+        let io = |source| SimError::Io {
+            doing: "opening a pseudo-terminal for the board's serial port",
+            source,
+        };
+        let mut master: libc::c_int = -1;
+        let mut slave: libc::c_int = -1;
+        let mut name = [0 as libc::c_char; 128];
+        // SAFETY: openpty writes two descriptors and the slave's name (128 bytes is above
+        // the kernel's limit for pty names) into the buffers given.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                name.as_mut_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        if rc != 0 {
+            return Err(io(std::io::Error::last_os_error()));
+        }
+        // SAFETY: both descriptors were just opened and are owned here only.
+        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        // SAFETY: termios is plain data; the calls get valid descriptors and pointers.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(slave.as_raw_fd(), &mut t) != 0 {
+                return Err(io(std::io::Error::last_os_error()));
+            }
+            libc::cfmakeraw(&mut t);
+            if libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &t) != 0 {
+                return Err(io(std::io::Error::last_os_error()));
+            }
+            let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
+            if libc::fcntl(master.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) != 0 {
+                return Err(io(std::io::Error::last_os_error()));
+            }
+        }
+        // SAFETY: openpty wrote a NUL-terminated name.
+        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) };
+        Ok(SerialPort {
+            master,
+            _slave: slave,
+            path: PathBuf::from(path.to_string_lossy().into_owned()),
+            pending: Vec::new(),
+        })
+    }
+
+    /// The port's device path, for `--port`.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// Runs the board for `time` of emulated time, `step` at a time: between steps, bytes a
+    /// program wrote to the port go to the board and the board's bytes come out of the port.
+    /// Returns what the board sent meanwhile.
+    pub fn serve(
+        &mut self,
+        nano: &mut Nano,
+        time: Duration,
+        step: Duration,
+    ) -> Result<Vec<u8>, SimError> {
+        let mut sent = Vec::new();
+        let end = nano.now() + time;
+        while nano.now() < end {
+            self.pump(nano, &mut sent)?;
+            nano.run(step.min(end - nano.now()))?;
+        }
+        self.pump(nano, &mut sent)?;
+        Ok(sent)
+    }
+
+    /// Moves bytes both ways once.
+    pub fn pump(&mut self, nano: &mut Nano, sent: &mut Vec<u8>) -> Result<(), SimError> {
+        let mut buf = [0u8; 4096];
+        loop {
+            match self.master.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => self.pending.extend_from_slice(&buf[..n]),
+                // EIO: nobody has the port open now (the slave kept here keeps this rare).
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.raw_os_error() == Some(libc::EIO) =>
+                {
+                    break
+                }
+                Err(source) => {
+                    return Err(SimError::Io {
+                        doing: "reading the serial port's pseudo-terminal",
+                        source,
+                    })
+                }
+            }
+        }
+        if !self.pending.is_empty() {
+            nano.send(&std::mem::take(&mut self.pending))?;
+        }
+        let out = nano.take_usb();
+        if !out.is_empty() {
+            self.write_all(&out)?;
+            sent.extend_from_slice(&out);
+        }
+        Ok(())
+    }
+
+    fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), SimError> {
+        let mut stalls = 0;
+        while !bytes.is_empty() {
+            match self.master.write(bytes) {
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock && stalls < 2000 => {
+                    // The reader is behind: wait for it (at most 2 s in all).
+                    stalls += 1;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(source) => {
+                    return Err(SimError::Io {
+                        doing: "writing the board's bytes to the serial port's pseudo-terminal",
+                        source,
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+}
