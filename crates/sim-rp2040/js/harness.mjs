@@ -32,7 +32,9 @@ const TIMER = 0x40054;
 /** A timer read from the same instruction within this many cycles is a polling loop. */
 const POLL_WINDOW_CYCLES = 64;
 /** How far each turn of a timer-polling loop moves the clock (the core is as good as stalled). */
-const POLL_SKIP_NS = 2_000;
+const POLL_SKIP_NS = 4_000;
+/** SPI0's status register (SSPSR). */
+const SPI_STATUS = 0x0c;
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -224,19 +226,24 @@ class Harness {
     // Timer-polling loops (delays) move the clock on instead of spinning.
     const timer = m.peripherals[TIMER];
     const timerRead = timer.readUint32.bind(timer);
-    const lastPoll = new Map();
+    this.lastPoll = new Map();
     timer.readUint32 = (offset) => {
-      if (offset === TIMER_RAW_LOW) {
-        const pc = m.core.PC;
-        const cycles = m.core.cycles;
-        const last = lastPoll.get(pc);
-        lastPoll.set(pc, cycles);
-        if (last !== undefined && cycles - last < POLL_WINDOW_CYCLES) {
-          const next = this.clock.nanosToNextAlarm;
-          this.clock.tick(next > 0 ? Math.min(POLL_SKIP_NS, next) : POLL_SKIP_NS);
-        }
+      if (offset === TIMER_RAW_LOW && this.polling(m.core)) {
+        const next = this.clock.nanosToNextAlarm;
+        this.clock.tick(next > 0 ? Math.min(POLL_SKIP_NS, next) : POLL_SKIP_NS);
       }
       return timerRead(offset);
+    };
+
+    // An SPI-status polling loop while a byte goes out jumps to the byte's end: the status
+    // cannot change before it.
+    const spi = m.spi[0];
+    const spiRead = spi.readUint32.bind(spi);
+    spi.readUint32 = (offset) => {
+      if (offset === SPI_STATUS && spi.busy && this.spiDoneAt > this.now() && this.polling(m.core)) {
+        this.clock.tick(this.spiDoneAt - this.now());
+      }
+      return spiRead(offset);
     };
 
     // Pull-ups: rp2040js reads an undriven input as low; a button pin reads high unless its
@@ -262,20 +269,33 @@ class Harness {
 
     // SPI0: every byte with its start time and the LCD's chip select (GPIO5); each byte takes
     // 8 clocks at the SPI's rate.
-    const spi = m.spi[0];
     const spiDone = this.clock.createAlarm(() => spi.completeTransmit(0xff));
     spi.onTransmit = (value) => {
       const freq = spi.clockFrequency;
       if (this.lcdOn) {
         const cs = m.gpio[5].outputValue ? 1 : 0;
-        this.lcd.push(`${Math.round(this.now())}:${value}:${cs}:${spi.spiMode}:${Math.round(freq)}`);
+        // The mode from SSPCR0's CPOL (bit 6) and CPHA (bit 7): rp2040js's spiMode getter
+        // swaps modes 2 and 3.
+        const mode = ((spi.control0 >> 6) & 1) * 2 + ((spi.control0 >> 7) & 1);
+        this.lcd.push(`${Math.round(this.now())}:${value}:${cs}:${mode}:${Math.round(freq)}`);
       }
-      spiDone.schedule(freq > 0 ? (8 * 1e9) / freq : 1000);
+      const time = freq > 0 ? (8 * 1e9) / freq : 1000;
+      this.spiDoneAt = this.now() + time;
+      spiDone.schedule(time);
     };
 
     this.usb = new CdcHost(this, m.usbCtrl);
     this.updateButtons();
     this.bootFromRom();
+  }
+
+  /** Whether the instruction reading a register read it a moment ago: a polling loop. */
+  polling(core) {
+    const pc = core.PC;
+    const cycles = core.cycles;
+    const last = this.lastPoll.get(pc);
+    this.lastPoll.set(pc, cycles);
+    return last !== undefined && cycles - last < POLL_WINDOW_CYCLES;
   }
 
   /** What the boot ROM does before boot2: read 256 bytes of flash with 03h, check their
@@ -400,8 +420,8 @@ class Harness {
       default:
         this.event(`fail unknown harness command ${JSON.stringify(line)}`);
     }
-    this.event('ok');
     this.flushEvents();
+    process.stdout.write('ok\n');
   }
 }
 

@@ -18,6 +18,8 @@ pub struct SerialPort {
     path: PathBuf,
     /// Host bytes not yet given to the board.
     pending: Vec<u8>,
+    /// Board bytes the port's reader has not taken yet.
+    outbox: Vec<u8>,
 }
 
 impl SerialPort {
@@ -69,6 +71,7 @@ impl SerialPort {
             _slave: slave,
             path: PathBuf::from(path.to_string_lossy().into_owned()),
             pending: Vec::new(),
+            outbox: Vec::new(),
         })
     }
 
@@ -122,23 +125,15 @@ impl SerialPort {
             nano.send(&std::mem::take(&mut self.pending))?;
         }
         let out = nano.take_usb();
-        if !out.is_empty() {
-            self.write_all(&out)?;
-            sent.extend_from_slice(&out);
-        }
-        Ok(())
-    }
-
-    fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), SimError> {
-        let mut stalls = 0;
-        while !bytes.is_empty() {
-            match self.master.write(bytes) {
-                Ok(n) => bytes = &bytes[n..],
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock && stalls < 2000 => {
-                    // The reader is behind: wait for it (at most 2 s in all).
-                    stalls += 1;
-                    std::thread::sleep(Duration::from_millis(1));
+        sent.extend_from_slice(&out);
+        self.outbox.extend_from_slice(&out);
+        // As much as the port's reader takes now; the rest waits for the next pump.
+        while !self.outbox.is_empty() {
+            match self.master.write(&self.outbox) {
+                Ok(n) => {
+                    self.outbox.drain(..n);
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
                 Err(source) => {
                     return Err(SimError::Io {
                         doing: "writing the board's bytes to the serial port's pseudo-terminal",
@@ -148,5 +143,10 @@ impl SerialPort {
             }
         }
         Ok(())
+    }
+
+    /// Forgets the board's bytes the port's reader has not taken (a reader that went away).
+    pub fn discard_unread(&mut self) {
+        self.outbox.clear();
     }
 }

@@ -9,6 +9,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use twenty48_devicelog::{decode_capture, Capture};
+pub mod lcd;
+pub mod player;
+
 use twenty48_sim_rp2040::{setup, Nano, Options};
 
 /// The firmware workspace.
