@@ -11,7 +11,7 @@
 //   cut N SEED                   cut N                    (the power went at operation N)
 //   boot (power on again)        conn                     (the host configured the device)
 //   save PATH / load PATH        reset                    (the firmware reset the chip)
-//   lcd 0|1                      fail MESSAGE / note MESSAGE / warn MESSAGE
+//   lcd 0|1, seed N, profile 0|1 fail MESSAGE / note MESSAGE / warn MESSAGE
 //   quit
 //
 // Harness only; never part of a board's firmware.
@@ -116,7 +116,6 @@ class Harness {
     this.boots = 0;
     this.instructions = 0;
     this.failed = false;
-    this.pendingCut = null;
   }
 
   event(line) {
@@ -180,6 +179,9 @@ class Harness {
   /** Power on: a fresh chip (SRAM, peripherals, clock) on the same flash. */
   boot() {
     this.boots += 1;
+    this.spiDoneAt = 0;
+    // Nobody holds a button at power-on.
+    this.buttons = new Map();
     this.halted = false;
     const m = new RP2040();
     this.clock = m.clock;
@@ -199,10 +201,6 @@ class Harness {
     m.onBreak = (code) => this.fail(`breakpoint ${code}`);
 
     this.chip = new FlashChip(this, this.flash, this.uniqueId);
-    if (this.pendingCut) {
-      [this.chip.cutAt, this.chip.cutSeed] = this.pendingCut;
-      this.pendingCut = null;
-    }
     this.ssi = new Ssi(this, this.chip);
     m.peripherals[0x18000] = this.ssi;
     m.peripherals[0x40018] = new IoQspi(this.ssi);
@@ -319,11 +317,16 @@ class Harness {
     core.PC = BOOT2_RAM;
   }
 
+  /** Pin levels: a pin pulled to ground by a pressed button reads low; any other reads its
+   * pad's pull (rp2040js reads every undriven pin as low). */
   updateButtons() {
     const m = this.mcu;
-    for (const [pin, pressed] of this.buttons) {
-      m.gpio[pin].setInputValue(!pressed && m.gpio[pin].pullupEnabled);
-    }
+    m.gpio.forEach((pin, i) => {
+      const level = !this.buttons.get(i) && pin.pullupEnabled;
+      if (pin.rawInputValue !== level) {
+        pin.setInputValue(level);
+      }
+    });
   }
 
   /** Runs until `ns` more emulated ns have passed, or the run halts. */
@@ -384,14 +387,17 @@ class Harness {
         this.usb.send(Buffer.from(args[0] ?? '', 'hex'));
         break;
       case 'cut':
-        this.pendingCut = [Number(args[0]), Number(args[1])];
-        if (this.chip) {
-          [this.chip.cutAt, this.chip.cutSeed] = this.pendingCut;
-          this.pendingCut = null;
-        }
+        this.chip.cutAt = Number(args[0]);
+        this.chip.cutSeed = Number(args[1]);
         break;
       case 'boot':
         this.boot();
+        break;
+      case 'seed':
+        // The ring oscillator's random bits from now on: a session replayed with the same seed
+        // (and the same presses at the same times) is the same session.
+        this.seed = Number(args[0]);
+        this.boots = 0;
         break;
       case 'save':
         this.save(args[0]);

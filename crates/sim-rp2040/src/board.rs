@@ -369,9 +369,10 @@ impl Nano {
         self.command(&format!("host {hex}"))
     }
 
-    /// Cuts the power at flash operation `op` (counted from 1 since power-on; if the board
-    /// is off, from the next power-on), tearing it with `seed`: a page program leaves some of
-    /// its bits cleared, an erase a part of its sector erased. The board stops there.
+    /// Cuts the power at flash operation `op` of this power-on (counted from 1), tearing it
+    /// with `seed`: a page program leaves some of its bits cleared, an erase a part of its
+    /// sector erased. The board stops there. (Call it right after [`Nano::power_on`] to
+    /// count from the boot.)
     pub fn cut_at(&mut self, op: u32, seed: u64) -> Result<(), SimError> {
         self.command(&format!("cut {op} {}", seed & 0xffff_ffff))
     }
@@ -381,6 +382,13 @@ impl Nano {
     pub fn power_on(&mut self) -> Result<(), SimError> {
         self.power_cycled();
         self.command("boot")
+    }
+
+    /// Seeds the ring oscillator's random bits for the power-ons from now on (the board's
+    /// game seeds come from them and the time of the press): the same seed, presses and times
+    /// give the same session, flash operation for flash operation.
+    pub fn reseed(&mut self, seed: u64) -> Result<(), SimError> {
+        self.command(&format!("seed {}", seed & 0xffff_ffff))
     }
 
     /// Writes the whole flash chip (16 MB) to `path`.
