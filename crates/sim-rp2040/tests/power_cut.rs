@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use support::player::{press, start, Played, BOOT_RULES, RESULT_SCREENS};
-use support::{board, decoded, scratch};
+use support::{board, decoded, garbage_flash, scratch};
 use twenty48_devicelog::{check, Capture, DeviceFact};
 use twenty48_engine::{Direction, Preset, Status};
 use twenty48_sim_rp2040::{Nano, Options};
@@ -35,23 +35,10 @@ const SEED: u64 = 24;
 /// Partition sectors holding garbage before the first boot (each is erased before use).
 const GARBAGE_SECTORS: usize = 4;
 
-/// A 16 MB flash image: erased, garbage in the partition's first sectors.
-fn garbage_flash(path: &Path) {
-    let mut image = vec![0xFFu8; 16 << 20];
-    let start = 1 << 20;
-    for (i, b) in image[start..start + GARBAGE_SECTORS * 4096]
-        .iter_mut()
-        .enumerate()
-    {
-        *b = (i * 37 % 251) as u8;
-    }
-    std::fs::write(path, image).unwrap();
-}
-
 /// The prefill, played once: a classic game played to game over and acknowledged, then an
 /// arduino game the power cuts short after a few moves. Returns its games and the flash.
 fn prefill(image: &Path) -> Vec<Played> {
-    garbage_flash(image);
+    garbage_flash(image, GARBAGE_SECTORS);
     let mut nano = board(Options {
         flash: Some(image.to_path_buf()),
         ..Options::default()

@@ -9,13 +9,13 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use support::lcd::Lcd;
 use support::player::{start, started, Played, GAP, HOLD, RESULT_SCREENS};
-use support::{decoded, elf, firmware, scratch, twenty48};
+use support::{decoded, elf, firmware, garbage_flash, scratch, twenty48};
 use twenty48_bot::Bot;
 use twenty48_devicelog::DeviceFact;
 use twenty48_engine::{Direction, Preset, Status};
@@ -26,23 +26,6 @@ use twenty48_sim_rp2040::{Button, Nano, Options, SerialPort};
 /// Partition sectors holding garbage at first boot (a previous sketch's data, say): the store
 /// erases each before using it, so the session has sector erases to send requests into.
 const GARBAGE_SECTORS: usize = 8;
-/// Where the store's partition starts in the flash (the firmware's `PARTITION_START`).
-const PARTITION: usize = 1 << 20;
-
-/// A 16 MB flash image: erased, but for garbage in the partition's first sectors.
-fn garbage_flash() -> PathBuf {
-    let mut image = vec![0xFFu8; 16 << 20];
-    for (i, b) in image[PARTITION..PARTITION + GARBAGE_SECTORS * 4096]
-        .iter_mut()
-        .enumerate()
-    {
-        *b = (i * 37 % 251) as u8;
-    }
-    let path = scratch("garbage.flash");
-    std::fs::write(&path, image).unwrap();
-    path
-}
-
 fn hellos(bytes: &[u8]) -> usize {
     decoded(bytes)
         .facts
@@ -177,7 +160,8 @@ fn start_into_an_erase(nano: &mut Nano) -> u64 {
 
 #[test]
 fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
-    let flash = garbage_flash();
+    let flash = scratch("garbage.flash");
+    garbage_flash(&flash, GARBAGE_SECTORS);
     let mut nano = support::booted(Options {
         flash: Some(flash.clone()),
         lcd: true,

@@ -108,3 +108,19 @@ pub fn twenty48() -> PathBuf {
     })
     .clone()
 }
+
+/// Where the store's partition starts in the flash (the firmware's `PARTITION_START`).
+pub const PARTITION: usize = 1 << 20;
+
+/// Writes a 16 MB flash image to `path`: erased, but for garbage (a previous sketch's data,
+/// say) in the partition's first `sectors` sectors, which the store erases before using.
+pub fn garbage_flash(path: &Path, sectors: usize) {
+    let mut image = vec![0xFFu8; 16 << 20];
+    for (i, b) in image[PARTITION..PARTITION + sectors * 4096]
+        .iter_mut()
+        .enumerate()
+    {
+        *b = (i * 37 % 251) as u8;
+    }
+    std::fs::write(path, image).unwrap();
+}
