@@ -21,7 +21,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040 } from 'rp2040js';
 
-import { FlashChip, Ssi } from './flash.mjs';
+import { FlashChip, Ssi, TIMES } from './flash.mjs';
 import { IoQspi, Rosc, Vreg, XipCtrl } from './peripherals.mjs';
 import { CdcHost } from './usbhost.mjs';
 
@@ -116,6 +116,7 @@ class Harness {
     loadUf2(arg('uf2'), this.flash);
     this.seed = Number(arg('seed', '1'));
     this.cycleNs = Number(arg('cycle-ns', '8'));
+    TIMES.sector = Number(arg('sector-erase-ns', String(TIMES.sector)));
     this.uniqueId = Uint8Array.from(Buffer.from(arg('unique-id', 'e66138935f4b3a2e'), 'hex'));
     this.out = [];
     this.lcdOn = true;

@@ -52,6 +52,9 @@ pub struct Options {
     pub seed: u64,
     /// Whether to capture the LCD's SPI bytes.
     pub lcd: bool,
+    /// How long a 4 KB sector erase keeps the flash chip busy (default: the AT25SF128A's
+    /// typical 45 ms; its datasheet allows up to 300 ms).
+    pub sector_erase: Duration,
     /// The wall-clock limit of one harness command; past it the harness is killed.
     pub command_timeout: Duration,
 }
@@ -64,6 +67,7 @@ impl Default for Options {
             flash: None,
             seed: 1,
             lcd: false,
+            sector_erase: Duration::from_millis(45),
             command_timeout: Duration::from_secs(120),
         }
     }
@@ -162,6 +166,10 @@ impl Nano {
             .arg("--bootrom")
             .arg(&options.bootrom)
             .args(["--seed", &options.seed.to_string()])
+            .args([
+                "--sector-erase-ns",
+                &options.sector_erase.as_nanos().to_string(),
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

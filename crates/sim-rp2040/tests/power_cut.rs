@@ -101,10 +101,8 @@ fn session(nano: &mut Nano, image: &Path, cut: Option<(u32, u64)>) -> (Vec<u8>, 
     nano.run(Duration::from_millis(400)).unwrap();
     let mut pressed = 0;
     if nano.seen().cut.is_none() {
+        // The next press falls into the erase of the game's sector.
         press(nano, Direction::Up);
-        // The player waits for the board to appear (the store erases the game's sector
-        // first: presses during an erase are not seen, see docs/firmware.md).
-        nano.run(Duration::from_millis(150)).unwrap();
     }
     for &dir in &PRESSES {
         if nano.seen().cut.is_some() {
