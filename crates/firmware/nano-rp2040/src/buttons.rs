@@ -50,14 +50,28 @@ pub fn clear() {
     critical_section::with(|cs| BUTTONS.borrow_ref_mut(cs).clear());
 }
 
+/// The pressed buttons in a GPIO_IN reading: they pull to ground, low = pressed.
+fn pressed(levels: u32) -> u8 {
+    (!levels >> FIRST_GPIO) as u8 & 0x0F
+}
+
+/// Readings of GPIO_IN taken once a millisecond while the timer interrupt could not run (a
+/// sector erase), fed to the debounce in order, as the interrupt would have.
+pub fn replay(levels: &[u32]) {
+    critical_section::with(|cs| {
+        let mut buttons = BUTTONS.borrow_ref_mut(cs);
+        for &l in levels {
+            buttons.sample(pressed(l));
+        }
+    });
+}
+
 #[interrupt]
 fn TIMER_IRQ_0() {
     // SAFETY: a read of the GPIO input register, which nothing writes.
     let levels = unsafe { (*pac::SIO::ptr()).gpio_in().read().bits() };
-    // Buttons pull to ground: low = pressed.
-    let pressed = (!levels >> FIRST_GPIO) as u8 & 0x0F;
     critical_section::with(|cs| {
-        BUTTONS.borrow_ref_mut(cs).sample(pressed);
+        BUTTONS.borrow_ref_mut(cs).sample(pressed(levels));
         if let Some(alarm) = ALARM.borrow_ref_mut(cs).as_mut() {
             alarm.clear_interrupt();
             let _ = alarm.schedule(1.millis());

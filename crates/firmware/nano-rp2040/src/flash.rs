@@ -9,6 +9,14 @@
 //! program, flush the XIP cache, enter XIP again. The ROM function pointers are looked up
 //! before, while the flash is still readable.
 //!
+//! A sector erase keeps the chip busy for tens of milliseconds (up to 400 ms on a slow chip)
+//! with interrupts off, so the buttons' timer interrupt cannot sample them meanwhile: a press
+//! made and released during an erase was lost. The erase is therefore sent by the firmware's
+//! own RAM code (write enable, 0x20 and the address, then the status register polled, as the
+//! ROM's `flash_range_erase` does) which reads the button pins once a millisecond while the
+//! chip is busy; the samples go to the debounce afterwards ([`crate::buttons::replay`]).
+//! Programs (under 3 ms) go through the ROM.
+//!
 //! The chip programs 256-byte pages; the store writes single bytes (`WRITE_SIZE` 1). A write
 //! is done as a program of its whole page with 0xFF everywhere but the bytes written (0xFF
 //! leaves a NOR bit as it is), so it never crosses a page; a write that would is refused.
@@ -57,7 +65,6 @@ impl NorFlashError for FlashError {
 struct Rom {
     connect_internal_flash: unsafe extern "C" fn(),
     flash_exit_xip: unsafe extern "C" fn(),
-    flash_range_erase: unsafe extern "C" fn(u32, usize, u32, u8),
     flash_range_program: unsafe extern "C" fn(u32, *const u8, usize),
     flash_flush_cache: unsafe extern "C" fn(),
     flash_enter_cmd_xip: unsafe extern "C" fn(),
@@ -68,7 +75,6 @@ impl Rom {
         Rom {
             connect_internal_flash: rom_data::connect_internal_flash::ptr(),
             flash_exit_xip: rom_data::flash_exit_xip::ptr(),
-            flash_range_erase: rom_data::flash_range_erase::ptr(),
             flash_range_program: rom_data::flash_range_program::ptr(),
             flash_flush_cache: rom_data::flash_flush_cache::ptr(),
             flash_enter_cmd_xip: rom_data::flash_enter_cmd_xip::ptr(),
@@ -78,10 +84,93 @@ impl Rom {
 
 /// What a RAM-resident flash operation does.
 enum Op {
-    /// Erase `len` bytes (whole sectors) at the flash address.
-    Erase,
     /// Program `len` bytes (whole pages) from `data`.
     Program,
+}
+
+/// IO_QSPI GPIO_QSPI_SS_CTRL: OUTOVER in bits 8..10 (2 drive low, 3 drive high).
+const SS_CTRL: *mut u32 = 0x4001_800c as *mut u32;
+/// SSI status (bit 1 TX FIFO not full, bit 3 RX FIFO not empty) and data registers.
+const SSI_SR: *const u32 = 0x1800_0028 as *const u32;
+const SSI_DR0: *mut u32 = 0x1800_0060 as *mut u32;
+/// The timer's raw low word (microseconds) and the GPIO input levels.
+const TIMERAWL: *const u32 = 0x4005_4028 as *const u32;
+const GPIO_IN: *const u32 = 0xd000_0004 as *const u32;
+
+/// Button pin levels read once a millisecond while a sector erase keeps interrupts off.
+pub struct Samples {
+    /// GPIO_IN as read, oldest first.
+    pub levels: [u32; 512],
+    /// How many were read (more than fit: the last one is overwritten).
+    pub len: usize,
+}
+
+/// One frame to the flash chip with chip select forced low: sends `tx`, returns the last
+/// byte received. RAM code, inlined into its callers; `tx` by value, so that no constant of
+/// it sits in flash (unreadable during the erase).
+///
+/// # Safety
+///
+/// The flash out of XIP with the SSI set up for serial transfers (after `flash_exit_xip`).
+#[inline(always)]
+unsafe fn frame<const N: usize>(tx: [u8; N]) -> u8 {
+    // SAFETY: the caller's contract; fixed RP2040 register addresses.
+    unsafe {
+        let ctrl = read_volatile(SS_CTRL) & !(3 << 8);
+        write_volatile(SS_CTRL, ctrl | (2 << 8));
+        let mut last = 0;
+        let (mut sent, mut got) = (0, 0);
+        while got < N {
+            let sr = read_volatile(SSI_SR);
+            if sr & 2 != 0 && sent < N && sent - got < 14 {
+                // No indexing: a bounds check would call panic code in flash.
+                if let Some(&b) = tx.get(sent) {
+                    write_volatile(SSI_DR0, b as u32);
+                }
+                sent += 1;
+            }
+            if sr & 8 != 0 {
+                last = read_volatile(SSI_DR0) as u8;
+                got += 1;
+            }
+        }
+        write_volatile(SS_CTRL, ctrl | (3 << 8));
+        last
+    }
+}
+
+/// Erases the 4 KB sector at flash address `addr` (write enable, 0x20, then the status polled
+/// until the chip is done), reading the GPIO levels into `samples` once a millisecond
+/// meanwhile. Lives in RAM like [`flash_op_in_ram`].
+///
+/// # Safety
+///
+/// As [`flash_op_in_ram`].
+#[inline(never)]
+#[link_section = ".data.ram_func"]
+unsafe fn erase_in_ram(rom: &Rom, addr: u32, samples: &mut Samples) {
+    // SAFETY: the caller's contract; the ROM functions in the datasheet's order around a
+    // frame sequence the ROM's own flash_range_erase sends.
+    unsafe {
+        (rom.connect_internal_flash)();
+        (rom.flash_exit_xip)();
+        frame([0x06]);
+        frame([0x20, (addr >> 16) as u8, (addr >> 8) as u8, addr as u8]);
+        let mut last = read_volatile(TIMERAWL);
+        while frame([0x05, 0]) & 1 != 0 {
+            let now = read_volatile(TIMERAWL);
+            if now.wrapping_sub(last) >= 1000 {
+                last = last.wrapping_add(1000);
+                let at = samples.len.min(samples.levels.len() - 1);
+                if let Some(slot) = samples.levels.get_mut(at) {
+                    *slot = read_volatile(GPIO_IN);
+                }
+                samples.len = at + 1;
+            }
+        }
+        (rom.flash_flush_cache)();
+        (rom.flash_enter_cmd_xip)();
+    }
 }
 
 /// Runs one erase or program with XIP off. Lives in RAM (`.data` is copied there at boot)
@@ -99,9 +188,6 @@ unsafe fn flash_op_in_ram(rom: &Rom, op: &Op, addr: u32, data: *const u8, len: u
         (rom.connect_internal_flash)();
         (rom.flash_exit_xip)();
         match op {
-            // 64 KB block erase (0xD8) where aligned, else 4 KB sector erase: the SDK's
-            // arguments.
-            Op::Erase => (rom.flash_range_erase)(addr, len, 1 << 16, 0xD8),
             Op::Program => (rom.flash_range_program)(addr, data, len),
         }
         (rom.flash_flush_cache)();
@@ -119,11 +205,6 @@ unsafe fn flash_op_in_ram(rom: &Rom, op: &Op, addr: u32, data: *const u8, len: u
 #[inline(never)]
 #[link_section = ".data.ram_func"]
 unsafe fn unique_id_in_ram(rom: &Rom, out: &mut [u8; 8]) {
-    /// IO_QSPI GPIO_QSPI_SS_CTRL: OUTOVER in bits 8..10 (2 drive low, 3 drive high).
-    const SS_CTRL: *mut u32 = 0x4001_800c as *mut u32;
-    /// SSI status (bit 1 TX FIFO not full, bit 3 RX FIFO not empty) and data registers.
-    const SSI_SR: *const u32 = 0x1800_0028 as *const u32;
-    const SSI_DR0: *mut u32 = 0x1800_0060 as *mut u32;
     const LEN: usize = 13;
     // SAFETY: the caller's contract; fixed RP2040 register addresses.
     unsafe {
@@ -231,7 +312,16 @@ impl NorFlash for Partition {
         }
         let addr = check(from, (to - from) as usize)?;
         for sector in (addr..addr + (to - from)).step_by(SECTOR as usize) {
-            self.run(Op::Erase, sector, core::ptr::null(), SECTOR as usize);
+            let mut samples = Samples {
+                levels: [0; 512],
+                len: 0,
+            };
+            cortex_m::interrupt::free(|_| {
+                // SAFETY: interrupts are off, core 1 does not run (`new`), the sector is
+                // aligned and inside the flash (checked above).
+                unsafe { erase_in_ram(&self.rom, sector, &mut samples) }
+            });
+            crate::buttons::replay(&samples.levels[..samples.len]);
         }
         Ok(())
     }
