@@ -9,16 +9,14 @@
 //! emulator process per thread, not from a fresh board: the prefill (a game played to its
 //! end and acknowledged, a game cut short) is played once.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use support::player::{press, start, Played, BOOT_RULES, RESULT_SCREENS};
-use support::{board, decoded, garbage_flash, scratch};
+use crate::support::player::{press, start, Played, BOOT_RULES, RESULT_SCREENS};
+use crate::support::{board, decoded, garbage_flash, scratch};
 use twenty48_devicelog::{check, Capture, DeviceFact};
 use twenty48_engine::{Direction, Preset, Status};
 use twenty48_sim_rp2040::{Nano, Options};

@@ -1,12 +1,10 @@
 //! The buttons on the emulated board: presses through the firmware's real debounce, with
 //! contact bounce, while the board is busy.
 
-mod support;
-
 use std::time::Duration;
 
-use support::player::{started, Played};
-use support::{board, garbage_flash, scratch};
+use crate::support::player::{started, Played};
+use crate::support::{board, garbage_flash, scratch};
 use twenty48_engine::Direction;
 use twenty48_sim_rp2040::{Button, Options};
 
@@ -44,7 +42,7 @@ fn issue_24_presses_during_a_sector_erase_are_not_lost() {
     ];
     for dir in presses {
         nano.press(
-            support::player::button(dir),
+            crate::support::player::button(dir),
             Duration::from_millis(20),
             Duration::from_millis(20),
         )
@@ -59,7 +57,7 @@ fn issue_24_presses_during_a_sector_erase_are_not_lost() {
         game.record(dir);
     }
     nano.run(Duration::from_millis(300)).unwrap();
-    let capture = support::decoded(&nano.seen().usb);
+    let capture = crate::support::decoded(&nano.seen().usb);
     let board_moves: Vec<Direction> = capture.games[0].moves.iter().map(|m| m.dir).collect();
     assert!(!game.moves.is_empty());
     assert_eq!(board_moves, game.moves, "the host's replay of the presses");

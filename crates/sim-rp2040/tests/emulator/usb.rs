@@ -1,11 +1,9 @@
 //! The board's USB serial link on the emulator: bytes from the host (issue 24: any byte froze
 //! the board), enumeration, the log.
 
-mod support;
-
 use std::time::Duration;
 
-use support::{booted, decoded};
+use crate::support::{booted, decoded};
 use twenty48_devicelog::DeviceFact;
 use twenty48_sim_rp2040::{Button, Options};
 

@@ -7,15 +7,13 @@
 //! the host's rendering; the host's bytes (garbage, half requests, requests during play and
 //! during a sector erase) answered while the board goes on playing.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::lcd::Lcd;
-use support::player::{start, started, Played, GAP, HOLD, RESULT_SCREENS};
-use support::{decoded, elf, firmware, garbage_flash, scratch, twenty48};
+use crate::support::lcd::Lcd;
+use crate::support::player::{start, started, Played, GAP, HOLD, RESULT_SCREENS};
+use crate::support::{decoded, elf, firmware, garbage_flash, scratch, twenty48};
 use twenty48_bot::Bot;
 use twenty48_devicelog::DeviceFact;
 use twenty48_engine::{Direction, Preset, Status};
@@ -162,7 +160,7 @@ fn start_into_an_erase(nano: &mut Nano) -> u64 {
 fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
     let flash = scratch("garbage.flash");
     garbage_flash(&flash, GARBAGE_SECTORS);
-    let mut nano = support::booted(Options {
+    let mut nano = crate::support::booted(Options {
         flash: Some(flash.clone()),
         lcd: true,
         ..Options::default()
@@ -209,7 +207,7 @@ fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
             .find(|&d| classic.game.clone().play(d).unwrap().moved)
             .unwrap();
         classic.record(dir);
-        nano.press(support::player::button(dir), HOLD, slow_gap)
+        nano.press(crate::support::player::button(dir), HOLD, slow_gap)
             .unwrap();
         presses += 1;
         if presses % 40 == 0 {
