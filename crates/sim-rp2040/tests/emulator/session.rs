@@ -84,6 +84,16 @@ fn check_logs(dir: &Path, played: &[Played]) {
     }
 }
 
+/// A child process killed when dropped (a failing test leaves no `twenty48 pull` behind).
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Runs `twenty48 pull --port` against the board until it exits, or, with `cut_off`, kills
 /// it once it has written its first file. Returns its exit code (None: killed) and output.
 fn pull_port(
@@ -96,38 +106,40 @@ fn pull_port(
     nano.take_usb();
     port.discard_unread();
     let out = scratch("pull-out.txt");
-    let mut child = Command::new(twenty48())
-        .args(["pull", "--json", "--elf"])
-        .arg(&firmware().0)
-        .arg("--port")
-        .arg(port.path())
-        .arg("-o")
-        .arg(dir)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("twenty48 pull starts");
+    let mut child = Reaped(
+        Command::new(twenty48())
+            .args(["pull", "--json", "--elf"])
+            .arg(&firmware().0)
+            .arg("--port")
+            .arg(port.path())
+            .arg("-o")
+            .arg(dir)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("twenty48 pull starts"),
+    );
     let started = Instant::now();
     let code = loop {
         port.serve(nano, Duration::from_millis(5), Duration::from_millis(1))
             .unwrap_or_else(|e| panic!("{e}"));
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = child.0.try_wait().unwrap() {
             break status.code();
         }
         if cut_off && !logs(dir).is_empty() {
-            let _ = child.kill();
-            let _ = child.wait();
+            let _ = child.0.kill();
+            let _ = child.0.wait();
             break None;
         }
-        if started.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("twenty48 pull did not finish within 120 s");
-        }
+        // Dropping the child kills it.
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "twenty48 pull did not finish within 120 s"
+        );
     };
     let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
+    if let Some(mut e) = child.0.stderr.take() {
         use std::io::Read;
         let _ = e.read_to_string(&mut err);
     }
@@ -303,8 +315,22 @@ fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
     );
     // A request during play, then the power cut (not during a flash operation: every move
     // is in the store).
+    // The live log: what the board sent while playing (before the store's reply below).
+    let live_bytes = nano.seen().usb.clone();
     nano.send(b"{pull}").unwrap();
-    nano.run(Duration::from_millis(60)).unwrap();
+    let pull_replies = |nano: &Nano| {
+        decoded(&nano.seen().usb)
+            .facts
+            .iter()
+            .filter(|f| matches!(f, DeviceFact::PullDone { .. }))
+            .count()
+    };
+    for _ in 0..50 {
+        nano.run(Duration::from_millis(100)).unwrap();
+        if pull_replies(&nano) == 2 {
+            break;
+        }
+    }
     played.push(console);
 
     println!(
@@ -312,7 +338,6 @@ fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
         t0.elapsed()
     );
     // Live: the board's log as captured, through the real CLI.
-    let live_bytes = nano.seen().usb.clone();
     let live_dir = scratch("live");
     let cap = scratch("live.bin");
     std::fs::write(&cap, &live_bytes).unwrap();
@@ -335,6 +360,18 @@ fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
         .collect();
     check_logs(&live_dir, &ended);
     assert!(live_report.contains("truncated"), "{live_report}");
+    // The console game's every move was logged live all the same, and the {pull} sent during
+    // it was answered (as was the {pull all} sent during the erase).
+    let live = decoded(&live_bytes);
+    let console = played.last().unwrap();
+    let logged = live.games.iter().find(|g| g.seed == console.seed).unwrap();
+    let logged: Vec<Direction> = logged.moves.iter().map(|m| m.dir).collect();
+    assert_eq!(logged, console.moves);
+    assert_eq!(
+        pull_replies(&nano),
+        2,
+        "the two pull requests during play answered"
+    );
 
     // The power comes back: the store goes on in a fresh (garbage, so erased) sector when the
     // next game begins; the host pulls over USB serial, is cut off after its first file,
