@@ -3,6 +3,7 @@
 //! drives its own emulator processes.
 
 mod buttons;
+mod flash_model;
 mod power_cut;
 mod session;
 mod support;
