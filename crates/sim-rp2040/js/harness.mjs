@@ -3,16 +3,16 @@
 // (flash.mjs), the peripherals rp2040js lacks (peripherals.mjs) and a USB host (usbhost.mjs).
 // Driven by `twenty48-sim-rp2040` (Rust) over stdin/stdout, one command or event a line:
 //
-//   commands                     events
-//   run NS                       at NS INSTRUCTIONS      (NS: emulated ns since power-on)
-//   free / stop (run on / halt)  usb HEX                  (bytes the device sent the host)
-//   pin GPIO 0|1                 lcd NS:BYTE:CS ...       (SPI0 bytes, start time, chip select)
-//   host HEX                     op N KIND ADDR NS        (flash program/erase N since power-on)
-//   cut N SEED                   cut N                    (the power went at operation N)
-//   boot (power on again)        conn                     (the host configured the device)
-//   save PATH / load PATH        reset                    (the firmware reset the chip)
-//   lcd 0|1, seed N, profile 0|1 fail MESSAGE / note MESSAGE / warn MESSAGE
-//   quit
+//   commands                        events
+//   run NS     (emulate NS ns more)   at NS INSTRUCTIONS  (ns since power-on, instructions run)
+//   pin GPIO 0|1 (a button's level)   usb HEX             (bytes the device sent the host)
+//   host HEX   (bytes to the device)  lcd NS:BYTE:CS:MODE:HZ ...  (SPI0 bytes, their start)
+//   cut N SEED (power cut at op N)    op N KIND ADDR NS   (flash program/erase N)
+//   boot       (power on again)       cut N KIND ADDR     (the power went at operation N)
+//   seed N     (ROSC random bits)     conn                (the host configured the device)
+//   save PATH / load PATH (flash)     reset               (the firmware reset the chip)
+//   lcd 0|1, profile 0|1, quit        fail / note / warn MESSAGE
+//   every command is answered by `ok` once its events are out.
 //
 // Harness only; never part of a board's firmware.
 
