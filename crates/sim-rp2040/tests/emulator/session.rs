@@ -409,6 +409,7 @@ fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
     );
     assert_eq!(logs(&dir).len(), played.len());
 
+    crate::support::assert_known_notes(&nano);
     let speed = nano.speed();
     println!(
         "{} games played ({} moves), 0 mismatches; emulated {:?} in {:?} of wall time ({:.1}x), {} instructions",

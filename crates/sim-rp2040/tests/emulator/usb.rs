@@ -34,4 +34,5 @@ fn issue_24_bytes_from_the_host_do_not_freeze_the_board() {
     let capture = decoded(&nano.seen().usb);
     assert_eq!(capture.games.len(), 1, "{:?}", capture.messages);
     assert!(!capture.games[0].moves.is_empty());
+    crate::support::assert_known_notes(&nano);
 }

@@ -124,3 +124,26 @@ pub fn garbage_flash(path: &Path, sectors: usize) {
     }
     std::fs::write(path, image).unwrap();
 }
+
+/// Fails on any harness warning but rp2040js's about the USB PHY registers (USB_MUXING,
+/// USBPHY_DIRECT, its override and trims) and the write-only or read-only USB registers the
+/// HAL clears at start-up: nothing the emulation depends on (docs/firmware.md). A firmware
+/// that starts to use a peripheral the emulator does not model shows up here.
+pub fn assert_known_notes(nano: &Nano) {
+    let known = |n: &str| {
+        n.starts_with("note usb bus reset ended by the host")
+            || [
+                "0x48", "0x5c", "0x74", "0x7c", "0x80", "0x84", "0x88", "0x8c", "0x98",
+            ]
+            .iter()
+            .any(|r| {
+                n.starts_with(&format!(
+                    "warn [USB] Unimplemented peripheral read from {r}"
+                )) || n.starts_with(&format!(
+                    "warn [USB] Unimplemented peripheral write to {r}:"
+                ))
+            })
+    };
+    let unknown: Vec<&String> = nano.seen().notes.iter().filter(|n| !known(n)).collect();
+    assert!(unknown.is_empty(), "harness warnings: {unknown:#?}");
+}
