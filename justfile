@@ -129,7 +129,7 @@ nano-test: nano-setup firmware-nano
 # (default 20: about 600 cuts; `just test` tears each 3 ways) and its sector erase 100 ways.
 [doc("A longer power-cut soak of the Nano on the emulator (tears per flash operation)")]
 nano-soak tears="20": nano-setup firmware-nano
-    T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test power_cut -- --nocapture
+    T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test emulator power_cut -- --nocapture
 
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
