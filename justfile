@@ -39,7 +39,7 @@ replay file="target/game.t48" *flags="":
 # all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
 # independent Python implementation of docs/ against the fixtures.
 [doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware")]
-test: setup setup-avr
+test: setup setup-avr avr-sim
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
@@ -131,6 +131,30 @@ nano-test: nano-setup firmware-nano
 nano-soak tears="20": nano-setup firmware-nano
     T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test emulator power_cut -- --nocapture
 
+# The simavr harness the AVR tests run the shipped images in (crates/sim-avr/harness/avr_sim.c
+# on Debian's libsimavr): target/avr-sim/twenty48-avr-sim. A binary of its own, so that the
+# Rust workspace builds without libsimavr; the tests fail, never skip, when it is missing.
+[doc("Build the simavr harness the AVR tests run the shipped images in")]
+avr-sim: setup-avr-sim
+    mkdir -p target/avr-sim
+    cc -std=gnu99 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o target/avr-sim/twenty48-avr-sim crates/sim-avr/harness/avr_sim.c $(pkg-config --cflags --libs simavr)
+
+# libsimavr and what builds against it: simavr, libsimavr-dev, libelf-dev, pkg-config (apt,
+# one package at a time, as root on Debian).
+[doc("Install libsimavr (simavr, libsimavr-dev, libelf-dev, pkg-config) for the AVR simulator")]
+setup-avr-sim:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    if command -v pkg-config >/dev/null && pkg-config --exists simavr 2>/dev/null; then exit 0; fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq
+        for pkg in simavr libsimavr-dev libelf-dev pkg-config; do apt-get install -y -qq "$pkg" >/dev/null; done
+    fi
+    if ! pkg-config --exists simavr 2>/dev/null; then
+        echo "error: libsimavr is missing; install it (Debian: sudo apt-get install simavr libsimavr-dev libelf-dev pkg-config)" >&2
+        exit 1
+    fi
+
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
@@ -139,10 +163,7 @@ firmware: firmware-nano
     @echo "UF2 (Nano RP2040 Connect): $(pwd)/target/firmware/twenty48-nano-rp2040.uf2"
     @echo "ELF (QEMU lm3s6965evb):    $(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
     just setup-avr
-    cd crates/firmware-avr && cargo mega && cargo mega1280 && cargo uno
-    avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega2560/release/twenty48-mega2560.elf target/firmware/twenty48-mega2560.hex
-    avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega1280/release/twenty48-mega1280.elf target/firmware/twenty48-mega1280.hex
-    avr-objcopy -O ihex -R .eeprom crates/firmware-avr/target/avr-atmega328p/uno/twenty48-uno.elf target/firmware/twenty48-uno.hex
+    bash crates/firmware-avr/images.sh target/firmware
     @echo "HEX (Arduino Mega 2560):   $(pwd)/target/firmware/twenty48-mega2560.hex"
     @echo "HEX (Arduino Mega 1280):   $(pwd)/target/firmware/twenty48-mega1280.hex"
     @echo "HEX (Arduino Uno):         $(pwd)/target/firmware/twenty48-uno.hex"

@@ -1,0 +1,140 @@
+//! The AVR boards the firmware ships for, as the harness wires them: chip, pins, memories,
+//! and where `just firmware` puts their images.
+
+/// A button, by the direction the firmware gives it (`BUTTON_DIRECTIONS` in
+/// crates/firmware-avr/board/src/buttons.rs: D4 up, D5 down, D6 left, D7 right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    /// D4.
+    Up,
+    /// D5.
+    Down,
+    /// D6.
+    Left,
+    /// D7.
+    Right,
+}
+
+impl Button {
+    /// The four, in pin order D4, D5, D6, D7.
+    pub const ALL: [Button; 4] = [Button::Up, Button::Down, Button::Left, Button::Right];
+
+    /// Its place in [`Board::buttons`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The button of a move letter (`U`, `D`, `L`, `R`, either case).
+    pub fn from_letter(c: char) -> Option<Button> {
+        match c.to_ascii_uppercase() {
+            'U' => Some(Button::Up),
+            'D' => Some(Button::Down),
+            'L' => Some(Button::Left),
+            'R' => Some(Button::Right),
+            _ => None,
+        }
+    }
+}
+
+/// An AVR board: its chip as simavr names it, its pins as the firmware wires them, its
+/// memories, and its shipped image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// A short name for reports (`mega2560`).
+    pub name: &'static str,
+    /// simavr's name of the chip.
+    pub mcu: &'static str,
+    /// The cargo alias of crates/firmware-avr that builds it.
+    pub alias: &'static str,
+    /// The ELF, from crates/firmware-avr.
+    pub elf: &'static str,
+    /// The `.hex` `just firmware` writes, from the repository's root.
+    pub hex: &'static str,
+    /// The buttons' pins, D4 to D7 (port letter and bit).
+    pub buttons: [&'static str; 4],
+    /// The LCD's chip select (the ST7920's RS) and reset pins.
+    pub lcd_cs: &'static str,
+    /// The LCD's reset pin.
+    pub lcd_reset: &'static str,
+    /// Bytes of EEPROM.
+    pub eeprom: usize,
+    /// The last RAM address (the stack starts there).
+    pub ram_end: u16,
+    /// Bytes of flash the program may use (the bootloader's part left out).
+    pub flash: usize,
+    /// Whether the firmware draws on the LCD.
+    pub lcd: bool,
+    /// Whether the firmware keeps a game store (and answers pulls).
+    pub store: bool,
+}
+
+/// A Mega (the ATmega1280 and the ATmega2560 share pins and memories but flash): buttons
+/// D4 PG5, D5 PE3, D6 PH3, D7 PH4; the LCD's CS on D10 (PB4), reset on D12 (PB6); 8 KB of
+/// RAM, 4 KB of EEPROM.
+const fn mega(
+    name: &'static str,
+    mcu: &'static str,
+    alias: &'static str,
+    elf: &'static str,
+    hex: &'static str,
+    flash: usize,
+) -> Board {
+    Board {
+        name,
+        mcu,
+        alias,
+        elf,
+        hex,
+        buttons: ["G5", "E3", "H3", "H4"],
+        lcd_cs: "B4",
+        lcd_reset: "B6",
+        eeprom: 4096,
+        ram_end: 0x21FF,
+        flash,
+        lcd: true,
+        store: true,
+    }
+}
+
+/// The Arduino Mega 2560 (ATmega2560: 256 KB flash of which the bootloader keeps 8 KB, 3-byte
+/// program counter).
+pub const MEGA2560: Board = mega(
+    "mega2560",
+    "atmega2560",
+    "mega",
+    "target/avr-atmega2560/release/twenty48-mega2560.elf",
+    "target/firmware/twenty48-mega2560.hex",
+    256 * 1024 - 8 * 1024,
+);
+
+/// The original Arduino Mega (ATmega1280: 128 KB flash of which the bootloader keeps 4 KB).
+pub const MEGA1280: Board = mega(
+    "mega1280",
+    "atmega1280",
+    "mega1280",
+    "target/avr-atmega1280/release/twenty48-mega1280.elf",
+    "target/firmware/twenty48-mega1280.hex",
+    128 * 1024 - 4 * 1024,
+);
+
+/// The Arduino Uno (ATmega328P: 32 KB flash of which Optiboot keeps 512, 2 KB RAM, 1 KB
+/// EEPROM): buttons D4-D7 (PD4-PD7), the LCD's CS on D10 (PB2), reset on D12 (PB4). As
+/// shipped today: no LCD, no game store.
+pub const UNO: Board = Board {
+    name: "uno",
+    mcu: "atmega328p",
+    alias: "uno",
+    elf: "target/avr-atmega328p/uno/twenty48-uno.elf",
+    hex: "target/firmware/twenty48-uno.hex",
+    buttons: ["D4", "D5", "D6", "D7"],
+    lcd_cs: "B2",
+    lcd_reset: "B4",
+    eeprom: 1024,
+    ram_end: 0x08FF,
+    flash: 32 * 1024 - 512,
+    lcd: false,
+    store: false,
+};
+
+/// Every AVR board, in the order the reports list them.
+pub const ALL: [Board; 3] = [MEGA2560, MEGA1280, UNO];

@@ -1,0 +1,6 @@
+//! Playing a simulated AVR board as a person and a host would: shared by the simavr tests
+//! of this crate and crates/cli/tests/avr_sim.rs (which includes it by path).
+
+pub mod plan;
+pub mod player;
+pub mod screens;
