@@ -69,7 +69,10 @@ impl Player {
             events: Vec::new(),
             panel: Panel::new(QUIET_NS),
         };
-        let stop = player.sim.settle(1, 3_000_000_000).unwrap_or_else(|e| panic!("{e}"));
+        let stop = player
+            .sim
+            .settle(1, 3_000_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
         player.follow(stop == Stop::Samples);
         assert!(matches!(stop, Stop::Samples | Stop::Cut));
         player
@@ -148,9 +151,16 @@ impl Player {
 
     /// Sends `text` to the board as the host, then runs until `done` says so of an event
     /// (at most `within_ns`); returns the events that came meanwhile.
-    pub fn request(&mut self, text: &str, done: impl Fn(&Event) -> bool, within_ns: u64) -> Vec<Event> {
+    pub fn request(
+        &mut self,
+        text: &str,
+        done: impl Fn(&Event) -> bool,
+        within_ns: u64,
+    ) -> Vec<Event> {
         let name = self.sim.image().board.name;
-        self.sim.send(text.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        self.sim
+            .send(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let from = self.events.len();
         let until = self.sim.now_ns() + within_ns;
         while self.sim.now_ns() < until {
@@ -173,7 +183,13 @@ impl Player {
     pub fn pull_all(&mut self) -> Vec<Event> {
         self.request(
             "{pull all}",
-            |e| matches!(e, Event::Device(DeviceFact::PullDone { .. }) | Event::Device(DeviceFact::Error { .. })),
+            |e| {
+                matches!(
+                    e,
+                    Event::Device(DeviceFact::PullDone { .. })
+                        | Event::Device(DeviceFact::Error { .. })
+                )
+            },
             30_000_000_000,
         )
     }

@@ -36,7 +36,10 @@ pub fn of_game(played: &Played) -> Vec<Screen> {
         assert!(game.play(d).is_ok_and(|o| o.moved));
         screens.push(board(&game));
     }
-    assert!(game.status().is_finished(), "the game was played to its end");
+    assert!(
+        game.status().is_finished(),
+        "the game was played to its end"
+    );
     screens.push(Screen::Result {
         won: game.status() == Status::Won,
     });
@@ -65,10 +68,20 @@ fn between(picture: &Picture, from: &Frame, to: &Frame) -> bool {
 pub fn shown(pictures: &[Picture], expected: &[Screen]) -> Result<usize, String> {
     let mut frames: Vec<Frame> = expected.iter().map(frame).collect();
     frames.dedup();
-    let first = pictures
+    // From the last time the first screen was up before the second one came.
+    let second = pictures
         .iter()
-        .position(|p| p.shows(&frames[0]))
-        .ok_or_else(|| format!("the panel never showed {:?}", expected[0]))?;
+        .position(|p| p.shows(&frames[1]))
+        .ok_or_else(|| format!("the panel never showed {:?}", expected[1]))?;
+    let first = pictures[..second]
+        .iter()
+        .rposition(|p| p.shows(&frames[0]))
+        .ok_or_else(|| {
+            format!(
+                "the panel never showed {:?} before {:?}",
+                expected[0], expected[1]
+            )
+        })?;
     let mut at = 0;
     for picture in &pictures[first..] {
         if at + 1 == frames.len() {
