@@ -357,6 +357,45 @@ fn uno_damaged_captures_are_reported_never_wrong() {
     damaged_captures(&UNO, UNO_SESSION, 5);
 }
 
+/// Issue 28, item 9: the AVR build links only with linker scripts the project wrote (it
+/// once shipped binutils' default avr6 and avr51 scripts, copied whole with their FSF
+/// notice, for one change). Each script is a few lines that avr-ld adds to its own default
+/// script (`INSERT`), never a replacement of it; none carries another project's notice.
+#[test]
+fn the_avr_linker_scripts_are_short_insertions_of_our_own() {
+    let board = avr_dir().join("board");
+    let mut scripts = 0;
+    for entry in std::fs::read_dir(&board).expect("crates/firmware-avr/board") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|x| x != "x") {
+            continue;
+        }
+        scripts += 1;
+        let text = std::fs::read_to_string(&path).expect("a linker script");
+        let name = path.display();
+        assert!(
+            text.contains("INSERT AFTER"),
+            "{name} replaces avr-ld's default script"
+        );
+        assert!(
+            !text.contains("MEMORY"),
+            "{name} declares memory: a whole script"
+        );
+        for notice in [
+            "Copyright",
+            "Free Software Foundation",
+            "GNU General Public",
+        ] {
+            assert!(
+                !text.contains(notice),
+                "{name} carries another project's notice"
+            );
+        }
+        assert!(text.lines().count() <= 40, "{name} is no short insertion");
+    }
+    assert_eq!(scripts, 2, "defmt-avr.x and code-after-data.x");
+}
+
 /// The stack-argument uses in the board's ELF (see [`stack_args`]).
 fn stack_argument_uses(avr: &Avr) -> Vec<avr::stack_args::Finding> {
     let (path, _) = elf(avr);
