@@ -155,6 +155,13 @@ setup-avr-sim:
         exit 1
     fi
 
+# Power cuts at every EEPROM operation of the simavr power-cut session on each AVR board,
+# `tears` ways each (`just test` cuts at 75 of them on each Mega and 60 on the Uno, once).
+# Prints each board's cuts; about a second of wall time a cut on a Mega.
+[doc("Power cuts at every EEPROM operation of each AVR board's shipped image in simavr")]
+avr-soak tears="3": avr-sim
+    TWENTY48_AVR_CUTS=all TWENTY48_AVR_TEARS={{tears}} nice -n 10 cargo test -p twenty48-sim-avr --test power_cuts -- --nocapture --test-threads 2
+
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
