@@ -1,0 +1,230 @@
+//! The AVR boards' shipped images in simavr (crates/sim-avr), pulled by the real `twenty48
+//! pull`: the live log of a first boot from a capture file, then the store after a power cut
+//! through a pseudo-terminal wired to the board's USART0 (the conversation, the files, the
+//! acknowledgements). Every file equal to the host's replay of the game played by the
+//! buttons. Needs the harness (`just avr-sim`) and the AVR toolchain; fails, never skips.
+
+// The simavr tests' player (its `super::plan` is this file's `plan`).
+#[path = "../../sim-avr/tests/session/plan.rs"]
+mod plan;
+#[path = "../../sim-avr/tests/session/player.rs"]
+#[allow(dead_code)] // what this file does not use of it
+mod player;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use plan::Plan;
+use player::{Played, Player};
+use twenty48_engine::Direction;
+use twenty48_movelog::MoveLog;
+use twenty48_sim_avr::{board, Board, Image, Options, Pty};
+
+/// How long a `twenty48 pull` may take before the test stops it.
+const PULL_LIMIT: Duration = Duration::from_secs(120);
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-avrsim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A `twenty48` child, killed if the test ends first.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `twenty48 ARGS` with its output read on threads (so it never blocks on a pipe).
+fn start(args: &[&str]) -> (Reaped, impl FnOnce() -> (String, String)) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("twenty48 starts");
+    let read = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = read(Box::new(child.stdout.take().unwrap()));
+    let err = read(Box::new(child.stderr.take().unwrap()));
+    (Reaped(child), move || {
+        (out.join().unwrap(), err.join().unwrap())
+    })
+}
+
+/// The `.t48` files in `dir`, sorted.
+fn t48_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".t48"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The file holds the game played: its rules, seed and moves, complete or not.
+fn holds(path: &Path, played: &Played, complete: bool) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let log = MoveLog::decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(
+        (log.rules, log.seed),
+        (played.rules, played.seed),
+        "{}",
+        path.display()
+    );
+    assert_eq!(log.moves, played.moves, "{}", path.display());
+    assert_eq!(log.complete, complete, "{}", path.display());
+}
+
+/// `twenty48 pull --port` against the board, served until it exits.
+fn pull_by_port(player: &mut Player, elf: &Path, out: &Path) -> (i32, String, String) {
+    let mut pty = Pty::open().unwrap_or_else(|e| panic!("{e}"));
+    let port = pty.path().to_string_lossy().into_owned();
+    let (mut child, output) = start(&[
+        "pull",
+        "--elf",
+        &elf.to_string_lossy(),
+        "--port",
+        &port,
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < PULL_LIMIT,
+            "twenty48 pull took over {PULL_LIMIT:?}"
+        );
+        pty.serve(&mut player.sim, 5_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    let (stdout, stderr) = output();
+    (status.code().unwrap_or(-1), stdout, stderr)
+}
+
+fn pulled_live_and_from_the_store(board: &Board) {
+    let image = Image::shipped(board).unwrap_or_else(|e| panic!("{e}"));
+    let dir = scratch(board.name);
+    let options = Options {
+        noise: 0xC11 ^ board.eeprom as u64,
+        bounce: 9,
+        ..Options::default()
+    };
+    let mut first = Player::boot(&image, &options);
+    let over = first
+        .game(Direction::Right, Plan::ToGameOver { noop_every: 6 })
+        .expect("a game starts");
+    let cut = first
+        .game(
+            Direction::Up,
+            Plan::Cycle {
+                letters: "LDRU",
+                moves: 4,
+            },
+        )
+        .expect("a game starts");
+    let (dev, _) = first.hello();
+    // The live log, captured and pulled from the file.
+    let capture = dir.join("live.bin");
+    std::fs::write(&capture, &first.sim.uart).unwrap();
+    let live = dir.join("live");
+    let (mut child, output) = start(&[
+        "pull",
+        "--elf",
+        &image.elf.to_string_lossy(),
+        "--capture",
+        &capture.to_string_lossy(),
+        "-o",
+        &live.to_string_lossy(),
+        "--keep-partial",
+    ]);
+    let status = child.0.wait().unwrap();
+    let (_, err) = output();
+    let name = |n: u32, partial: &str| format!("{dev:016x}-g{n:06}{partial}.t48");
+    // The game the power cut is unfinished in the capture: its verified moves kept (named
+    // damaged: the capture alone cannot tell a cut game from a lost end frame), and
+    // reported (exit 1).
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("game {}: truncated after move 4", cut.number)),
+        "{err}"
+    );
+    assert_eq!(
+        t48_files(&live),
+        [name(over.number, ""), name(cut.number, ".damaged")],
+        "{err}"
+    );
+    holds(&live.join(name(over.number, "")), &over, true);
+    holds(&live.join(name(cut.number, ".damaged")), &cut, false);
+    // The power goes off; on the next boot the real pull asks the board on its port.
+    let eeprom = first.off();
+    let mut second = Player::boot(
+        &image,
+        &Options {
+            eeprom: Some(eeprom),
+            ..options
+        },
+    );
+    let stored = dir.join("stored");
+    let (code, _, err) = pull_by_port(&mut second, &image.elf, &stored);
+    assert_eq!(code, 0, "{err}");
+    if board.store {
+        assert_eq!(
+            t48_files(&stored),
+            [name(over.number, ""), name(cut.number, ".partial")],
+            "{err}"
+        );
+        holds(&stored.join(name(over.number, "")), &over, true);
+        holds(&stored.join(name(cut.number, ".partial")), &cut, false);
+        // Acknowledged: the next pull gets nothing.
+        let (code, _, err) = pull_by_port(&mut second, &image.elf, &stored);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("pull reply of 0 games"), "{err}");
+    } else {
+        assert!(
+            err.contains("note: the device keeps no game store"),
+            "{err}"
+        );
+        assert!(t48_files(&stored).is_empty(), "{err}");
+    }
+    assert!(
+        second.sim.violations.is_empty(),
+        "{:?}",
+        second.sim.violations
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mega2560_games_pulled_live_and_from_the_store_by_twenty48_pull() {
+    pulled_live_and_from_the_store(&board::MEGA2560);
+}
+
+#[test]
+fn mega1280_games_pulled_live_and_from_the_store_by_twenty48_pull() {
+    pulled_live_and_from_the_store(&board::MEGA1280);
+}
+
+#[test]
+fn uno_games_pulled_live_by_twenty48_pull() {
+    pulled_live_and_from_the_store(&board::UNO);
+}
