@@ -75,16 +75,19 @@ setup-avr:
     fi
     cd crates/firmware-avr && rustup show active-toolchain >/dev/null && rustup component add rust-src >/dev/null
 
-# The AVR firmware end to end (its test also runs in `just test`): the Megas and the Uno built
-# with the pinned nightly, a scripted session under qemu-system-avr -M mega2560, -M mega
-# (ATmega1280) and -M uno, every game replayed on the host, damaged captures, and the ELFs
-# scanned for functions taking stack arguments (LLVM misreads them on the 2560,
-# docs/firmware.md). Fails, never skips, without the AVR tools.
-[doc("The AVR firmware under qemu-system-avr (both Megas, the Uno), every game replayed on the host")]
-firmware-avr-test: setup-avr
+# The AVR firmware end to end (its tests also run in `just test`): the Megas and the Uno built
+# with the pinned nightly; a scripted session under qemu-system-avr -M mega2560 and -M uno,
+# every game replayed on the host, damaged captures, and the ELFs scanned for functions taking
+# stack arguments (LLVM misreads them on the 2560, docs/firmware.md); then the shipped images
+# of all three in simavr on their chip path (games by the buttons, the store, the screens,
+# power cuts, `twenty48 pull` on a pseudo-terminal). Fails, never skips, without the tools.
+[doc("The AVR firmware under qemu-system-avr and in simavr (both Megas, the Uno), every game replayed on the host")]
+firmware-avr-test: setup-avr avr-sim
     cd crates/firmware-avr && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test avr
+    cargo test -p twenty48-sim-avr
+    cargo test -p twenty48-cli --test avr_sim
 
 # What the Nano's emulator tests need (crates/sim-rp2040): Node and npm (apt, as root on
 # Debian), rp2040js pinned by crates/sim-rp2040/js/package-lock.json (`npm ci`), and the

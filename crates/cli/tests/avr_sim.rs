@@ -92,6 +92,21 @@ fn holds(path: &Path, played: &Played, complete: bool) {
     assert_eq!(log.complete, complete, "{}", path.display());
 }
 
+/// No hardware rule broken, the stack off the static data.
+fn kept_the_rules(player: &mut Player) {
+    let name = player.sim.image().board.name;
+    assert!(
+        player.sim.violations.is_empty(),
+        "{name}: {:?}",
+        player.sim.violations
+    );
+    let stack = player.sim.stack().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        player.sim.stack_breach.is_none() && stack.untouched > 0,
+        "{name}: the stack reached the static data: {stack:?}"
+    );
+}
+
 /// `twenty48 pull --port` against the board, served until it exits.
 fn pull_by_port(player: &mut Player, elf: &Path, out: &Path) -> (i32, String, String) {
     let mut pty = Pty::open().unwrap_or_else(|e| panic!("{e}"));
@@ -176,6 +191,7 @@ fn pulled_live_and_from_the_store(board: &Board) {
     holds(&live.join(name(over.number, "")), &over, true);
     holds(&live.join(name(cut.number, ".damaged")), &cut, false);
     // The power goes off; on the next boot the real pull asks the board on its port.
+    kept_the_rules(&mut first);
     let eeprom = first.off();
     let mut second = Player::boot(
         &image,

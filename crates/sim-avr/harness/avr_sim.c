@@ -401,7 +401,8 @@ static void eecr_write(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 	if (H.ee_busy) {
 		if ((v ^ old) & eepm)
 			violation("eeprom-mode-changed-while-busy");
-		if (v & eepe)
+		/* A start (EEPE within four cycles of EEMPE); EEPE written back as read is not. */
+		if ((v & eepe) && (old & eempe) && (v & eempe))
 			violation("eeprom-started-while-busy");
 		if (v & eere)
 			violation("eeprom-read-while-busy");

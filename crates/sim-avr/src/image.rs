@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use object::elf::{FileHeader32, EM_AVR, PT_LOAD};
 use object::read::elf::{FileHeader, ProgramHeader};
-use object::{LittleEndian, Object, ObjectSymbol};
+use object::{LittleEndian, Object, ObjectSection, ObjectSymbol};
 
 use crate::board::Board;
 use crate::error::{io, Error};
@@ -61,9 +61,9 @@ pub struct Image {
     pub flash: Vec<u8>,
     /// The ELF's bytes (the defmt table the host decodes the log with).
     pub elf_bytes: Vec<u8>,
-    /// The first RAM address of the static data (`__data_start`).
+    /// The first RAM address of the static data (the `.data` section's).
     pub data_start: u16,
-    /// The first RAM address past the static data (`__heap_start`: the end of .bss).
+    /// The first RAM address past the static data (`_end`: the end of .bss and .noinit).
     pub static_end: u16,
 }
 
@@ -100,23 +100,28 @@ impl Image {
             }
         }
         let file = object::File::parse(&*elf_bytes).map_err(|e| bad(&e.to_string()))?;
-        let symbol = |name: &str| -> Result<u16, Error> {
+        let ram = |address: u64| (address as u32 & 0xFFFF) as u16;
+        let symbol = |name: &str| {
             file.symbols()
                 .find(|s| s.name() == Ok(name))
-                .map(|s| (s.address() as u32 & 0xFFFF) as u16)
-                .ok_or_else(|| {
-                    bad(&format!(
-                        "no symbol {name} (avr-libc's start-up defines it)"
-                    ))
-                })
+                .map(|s| ram(s.address()))
         };
+        // avr-libc's linker scripts always define `_end` (after .bss and .noinit); its
+        // `__heap_start` is the same address, when the program refers to it.
+        let static_end = symbol("_end")
+            .or_else(|| symbol("__heap_start"))
+            .ok_or_else(|| bad("no symbol _end (avr-libc's linker scripts define it)"))?;
+        let data_start = file
+            .section_by_name(".data")
+            .map(|s| ram(s.address()))
+            .ok_or_else(|| bad("no .data section"))?;
         Ok(Image {
             board: *board,
             hex: hex.to_path_buf(),
             elf: elf.to_path_buf(),
             flash: image.bytes,
-            data_start: symbol("__data_start")?,
-            static_end: symbol("__heap_start")?,
+            data_start,
+            static_end,
             elf_bytes,
         })
     }

@@ -125,6 +125,15 @@ fn session(board: &Board) {
     assert!(unknown
         .iter()
         .any(|e| matches!(e, Event::Device(DeviceFact::Error { code, .. }) if *code == ErrorCode::Unknown as u8)));
+    // A touch shorter than the debounce starts nothing.
+    let glitch = first.touch(Direction::Up, 12);
+    assert!(
+        !glitch
+            .iter()
+            .any(|e| matches!(e, Event::GameStarted { .. })),
+        "{}: a 12 ms touch started a game",
+        board.name
+    );
     let g1 = first
         .game(Direction::Up, Plan::ToGameOver { noop_every: 5 })
         .expect("game 1 starts");

@@ -3,7 +3,7 @@
 
 use twenty48_devicelog::{CaptureDecoder, DeviceFact, Event};
 use twenty48_engine::{Direction, Game, Rules};
-use twenty48_sim_avr::{Button, Image, Options, Panel, Sim, Stop};
+use twenty48_sim_avr::{Button, Image, Options, Panel, Sim, Stop, DEBOUNCE_MS};
 
 use super::plan::{presses, Plan};
 
@@ -109,6 +109,28 @@ impl Player {
             .unwrap_or_else(|e| panic!("{}: {e}", self.sim.image().board.name));
         self.follow(stop == Stop::Samples);
         stop == Stop::Samples
+    }
+
+    /// A touch of the button of `d` held `ms` (shorter than the debounce: a glitch), then
+    /// the firmware's next samples; returns the events meanwhile.
+    pub fn touch(&mut self, d: Direction, ms: u64) -> Vec<Event> {
+        let name = self.sim.image().board.name;
+        let from = self.events.len();
+        self.sim
+            .button(button(d), true)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        self.sim
+            .run_for(ms * 1_000_000)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        self.sim
+            .button(button(d), false)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let stop = self
+            .sim
+            .settle(DEBOUNCE_MS + 5, WITHIN_NS)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        self.follow(stop == Stop::Samples);
+        self.events[from..].to_vec()
     }
 
     /// From the start screen: a press of `starter` starts a game; the seed comes in its
