@@ -97,7 +97,16 @@ fn uncut(image: &Image) -> Uncut {
             _ => None,
         })
         .expect("a hello at boot");
-    let _ = player.sim.stats();
+    assert!(
+        player.sim.violations.is_empty(),
+        "{:?}",
+        player.sim.violations
+    );
+    let stack = player.sim.stack().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        player.sim.stack_breach.is_none() && stack.untouched > 0,
+        "{stack:?}"
+    );
     Uncut {
         ops: player.sim.eeprom_ops.clone(),
         uart: player.sim.uart.clone(),
