@@ -508,7 +508,7 @@ static void run(uint64_t until, uint64_t frames, uint64_t samples)
 		if (why)
 			break;
 		int state = avr_run(avr);
-		if (state == cpu_Crashed)
+		if (state == cpu_Crashed || state == cpu_Stopped)
 			why = "crashed";
 		else if (state == cpu_Done)
 			why = "done";

@@ -209,12 +209,17 @@ impl Sim {
             violations: Vec::new(),
             stack_breach: None,
         };
-        match sim.next_line("starting")? {
+        match sim.next_line(Instant::now(), "starting")? {
             Line::Hello { protocol } if protocol == PROTOCOL => Ok(sim),
             other => Err(Error::Protocol {
                 line: format!("{other:?} (expected hello, protocol {PROTOCOL})"),
             }),
         }
+    }
+
+    /// The harness's process id (the leader of its process group).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The image it runs.
@@ -254,9 +259,11 @@ impl Sim {
         Ok(())
     }
 
-    fn next_line(&mut self, doing: &str) -> Result<Line, Error> {
-        let started = Instant::now();
-        let line = match self.lines.recv_timeout(self.limit) {
+    /// The next line, if it comes before the command that asked for it (started at
+    /// `started`) has taken the limit.
+    fn next_line(&mut self, started: Instant, doing: &str) -> Result<Line, Error> {
+        let left = self.limit.saturating_sub(started.elapsed());
+        let line = match self.lines.recv_timeout(left) {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
@@ -285,8 +292,9 @@ impl Sim {
     pub fn run(&mut self, until_ns: u64, frames: u64, samples: u64) -> Result<Stop, Error> {
         self.send_line(&format!("run {until_ns} {frames} {samples}"))?;
         let doing = format!("running the {} to {until_ns} ns", self.image.board.name);
+        let started = Instant::now();
         loop {
-            match self.next_line(&doing)? {
+            match self.next_line(started, &doing)? {
                 Line::Uart { at_ns, byte } => {
                     self.uart.push(byte);
                     self.uart_at.push(at_ns);
@@ -384,7 +392,7 @@ impl Sim {
     pub fn eeprom(&mut self) -> Result<Vec<u8>, Error> {
         let path = self.scratch.join("eeprom-now.bin");
         self.send_line(&format!("eeprom {}", path.display()))?;
-        match self.next_line("saving the EEPROM")? {
+        match self.next_line(Instant::now(), "saving the EEPROM")? {
             Line::Saved => std::fs::read(&path).map_err(io(format!("reading {}", path.display()))),
             other => Err(Error::Protocol {
                 line: format!("{other:?} (expected saved)"),
@@ -395,7 +403,7 @@ impl Sim {
     /// The harness's counters.
     pub fn stats(&mut self) -> Result<Stats, Error> {
         self.send_line("stats")?;
-        match self.next_line("reading the counters")? {
+        match self.next_line(Instant::now(), "reading the counters")? {
             Line::Stats(stats) => Ok(stats),
             other => Err(Error::Protocol {
                 line: format!("{other:?} (expected stats)"),

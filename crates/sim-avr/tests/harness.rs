@@ -169,3 +169,34 @@ fn a_hex_that_is_not_its_elf_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Whether process `pid` still exists (not yet reaped).
+fn alive(pid: u32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn the_harness_is_killed_on_drop_and_when_it_takes_too_long() {
+    // The Uno's firmware, which runs until the power goes.
+    let image = Image::shipped(&board::UNO).unwrap_or_else(|e| panic!("{e}"));
+    let sim = Sim::start(&image, &Options::default()).unwrap();
+    let pid = sim.pid();
+    assert!(alive(pid));
+    drop(sim);
+    assert!(!alive(pid), "dropped, the harness is gone");
+    let mut sim = Sim::start(
+        &image,
+        &Options {
+            limit: std::time::Duration::from_millis(50),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let pid = sim.pid();
+    // Ten minutes of emulated time take far longer than 50 ms.
+    match sim.run(600_000_000_000, 0, 0) {
+        Err(Error::Timeout { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert!(!alive(pid), "timed out, the harness is gone");
+}
