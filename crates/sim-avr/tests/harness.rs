@@ -18,7 +18,8 @@ fn probe() -> (PathBuf, PathBuf) {
 }
 
 fn build() -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("t48-avrsim-probe-{}", std::process::id()));
+    // Under target/, rebuilt each run: nothing left in the temporary directory.
+    let dir = twenty48_sim_avr::repo_root().join("target/avr-sim/probe");
     std::fs::create_dir_all(&dir).unwrap();
     let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/probe/probe.c");
     let (elf, hex) = (dir.join("probe.elf"), dir.join("probe.hex"));
