@@ -182,11 +182,31 @@ fn session(board: &Board) {
         ended(same_game(&stored, &g2), &g2);
         let cut = same_game(&stored, &g3);
         assert!(cut.is_partial(), "game 3 comes as interrupted");
-        // Acknowledged games leave the plain pull.
+        // Acknowledged games leave the plain pull; a wrong check or an unknown game is
+        // refused.
         let g1_check = same_game(&stored, &g1)
             .end
             .and_then(|e| e.check)
             .expect("a check");
+        for (request, refusal) in [
+            (
+                format!("{{ack 1 {}}}", g1_check ^ 1),
+                ErrorCode::CheckMismatch,
+            ),
+            ("{ack 99 0}".to_string(), ErrorCode::NoGame),
+        ] {
+            let reply = second.request(
+                &request,
+                |e| matches!(e, Event::Device(DeviceFact::Error { .. })),
+                2_000_000_000,
+            );
+            assert!(
+                reply.iter().any(|e| matches!(e,
+                    Event::Device(DeviceFact::Error { code, .. }) if *code == refusal as u8)),
+                "{}: {request} got {reply:?}",
+                board.name
+            );
+        }
         second.request(
             &format!("{{ack 1 {g1_check}}}"),
             |e| matches!(e, Event::Device(DeviceFact::Acked { game: 1, .. })),
