@@ -67,19 +67,9 @@ fn line(path: &Path, verdict: &Verdict, ui: &Ui) -> String {
     let (ok, failed, error) = (ui.good("ok"), ui.bad("FAILED"), ui.bad("ERROR"));
     match verdict {
         Verdict::Replayed(r) => match (&r.problem, &r.last) {
-            (None, Some(last)) => format!(
-                "{ok}      {path}  ({}, score {}, hash {:016x}{})",
-                count(last.move_number, "move", "moves"),
-                last.score,
-                last.hash,
-                if r.complete {
-                    ""
-                } else {
-                    "; a partial log: these moves are a verified beginning of the game"
-                }
-            ),
+            (None, Some(_)) => format!("{ok}      {path}  ({})", r.summary()),
             (None, None) => format!("{ok}      {path}"),
-            (Some(p), _) => format!("{failed}  {path}: {p}"),
+            (Some(_), _) => format!("{failed}  {path}: {}", r.summary()),
         },
         Verdict::Unreadable(e) => format!("{error}   {path}: cannot read: {e}"),
         Verdict::Undecodable(e) => format!("{error}   {path}: {e}"),

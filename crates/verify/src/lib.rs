@@ -39,6 +39,6 @@ mod verdict;
 pub use diff::{diff, Difference, Divergence, Trace};
 pub use engines::{verify, EngineChoice};
 pub use problem::{ClaimField, Problem};
-pub use replay::{replay, Report};
+pub use replay::{replay, Report, Summary};
 pub use source::{Log, Stretch, STRETCH};
 pub use state::State;

@@ -7,6 +7,7 @@
 //! again from the start). [`replay`] is the move-by-move walk for callers that want every
 //! state.
 
+use core::fmt;
 use core::ops::Range;
 
 use twenty48_engine::{tile_value, Direction, Engine, Game, PlayError, Refusal};
@@ -34,6 +35,55 @@ impl Report {
     /// Whether the log verifies.
     pub fn is_ok(&self) -> bool {
         self.problem.is_none()
+    }
+
+    /// The verdict in words, as `twenty48 verify` and the web page print it after the file's
+    /// name: for a log that verifies, its moves, score and hash (`8 moves, score 20, hash
+    /// b0dc11b9f783233d`, and a note when the log is partial); else the problem.
+    ///
+    /// ```
+    /// use twenty48_engine::{Direction, Rules};
+    /// use twenty48_movelog::MoveLog;
+    /// use twenty48_verify::{verify, EngineChoice};
+    ///
+    /// let log = MoveLog::from_moves(Rules::CLASSIC, 1, &[Direction::Left], 2).unwrap();
+    /// let report = verify(&log, EngineChoice::Fast);
+    /// assert!(report.summary().to_string().starts_with("1 move, score "));
+    /// ```
+    pub fn summary(&self) -> Summary<'_> {
+        Summary(self)
+    }
+}
+
+/// [`Report::summary`]: a report's verdict in words.
+#[derive(Clone, Copy, Debug)]
+pub struct Summary<'a>(&'a Report);
+
+impl fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let report = self.0;
+        match (&report.problem, &report.last) {
+            (Some(problem), _) => problem.fmt(f),
+            (None, Some(last)) => {
+                let noun = if last.move_number == 1 {
+                    "move"
+                } else {
+                    "moves"
+                };
+                write!(
+                    f,
+                    "{} {noun}, score {}, hash {:016x}",
+                    last.move_number, last.score, last.hash
+                )?;
+                if !report.complete {
+                    f.write_str(
+                        "; a partial log: these moves are a verified beginning of the game",
+                    )?;
+                }
+                Ok(())
+            }
+            (None, None) => f.write_str("verified"),
+        }
     }
 }
 
