@@ -1,0 +1,249 @@
+//! What the page asks of the engine, answered as JSON text: the calls behind the
+//! WebAssembly exports (src/exports.rs), kept here so that the host's tests run them.
+
+use twenty48_engine::{tile_value, Direction};
+use twenty48_verify::{diff, Trace};
+
+use crate::frame::{write_events, Frame};
+use crate::json::Json;
+use crate::link;
+use crate::session::Session;
+use crate::viewer::{Opened, Verdict, Viewer};
+
+/// The games open in the page: viewers by number (from 1), and the game being played.
+#[derive(Debug, Default)]
+pub struct Host {
+    viewers: Vec<Option<Viewer>>,
+    session: Option<Session>,
+}
+
+/// The JSON of an answer that is an error: `{"error": message}`.
+fn error(message: impl core::fmt::Display) -> String {
+    let mut j = Json::new();
+    j.open().field_string("error", message).close();
+    j.finish()
+}
+
+fn write_verdict(j: &mut Json, verdict: &Verdict) {
+    j.key("verdict")
+        .open()
+        .field_string("word", verdict.kind.word())
+        .field_string("message", &verdict.message)
+        .close();
+}
+
+impl Host {
+    /// No game open.
+    pub fn new() -> Host {
+        Host::default()
+    }
+
+    /// Opens a file's bytes. The answer: `id` (0 when there is nothing to show),
+    /// `verdict` {`word`, `message`}, and for a game its `rules`, `preset`, `size`, `seed`
+    /// (a string: seeds pass 2^53), `moves` (shown), `logged` (in the file), `complete`,
+    /// `hinted`, the claims, and `first` (the opening's frame).
+    pub fn open(&mut self, bytes: &[u8]) -> String {
+        if bytes.len() > crate::MAX_FILE_BYTES {
+            return error(format_args!(
+                "the file is {} bytes; the page opens logs of up to {} bytes (use twenty48 verify for larger ones)",
+                bytes.len(),
+                crate::MAX_FILE_BYTES
+            ));
+        }
+        let Opened { verdict, viewer } = Viewer::open(bytes);
+        let mut j = Json::new();
+        j.open();
+        write_verdict(&mut j, &verdict);
+        match viewer {
+            None => {
+                j.field_number("id", 0u32);
+            }
+            Some(mut v) => {
+                let log = v.log();
+                let rules = log.rules;
+                j.field_string("rules", rules).key("preset");
+                match rules.preset() {
+                    Some(p) => j.string(p.name()),
+                    None => j.null(),
+                };
+                j.field_number("size", rules.size)
+                    .field_string("seed", log.seed)
+                    .field_number("logged", log.moves.len() as u64)
+                    .key("complete")
+                    .boolean(log.complete)
+                    .key("hinted")
+                    .boolean(log.hinted);
+                j.key("claims")
+                    .open()
+                    .field_number("moves", log.claims.move_count)
+                    .field_number("score", log.claims.score)
+                    .field_number("max_tile", tile_value(log.claims.max_exponent))
+                    .field_string("status", log.claims.status)
+                    .field_string("hash", format_args!("{:016x}", log.claims.final_hash))
+                    .close();
+                j.field_number("moves", v.moves());
+                j.key("first");
+                v.frame(0).write(&mut j);
+                self.viewers.push(Some(v));
+                j.field_number("id", self.viewers.len() as u64);
+            }
+        }
+        j.close();
+        j.finish()
+    }
+
+    /// Opens the game in a link's fragment (as [`Host::open`]).
+    pub fn open_link(&mut self, fragment: &str) -> String {
+        match link::game_from_fragment(fragment) {
+            Ok(bytes) => self.open(&bytes),
+            Err(e) => error(e),
+        }
+    }
+
+    fn viewer(&mut self, id: u32) -> Option<&mut Viewer> {
+        let slot = (id as usize).checked_sub(1)?;
+        self.viewers.get_mut(slot)?.as_mut()
+    }
+
+    /// Closes viewer `id`.
+    pub fn close(&mut self, id: u32) {
+        if let Some(slot) = (id as usize).checked_sub(1) {
+            if let Some(v) = self.viewers.get_mut(slot) {
+                *v = None;
+            }
+        }
+    }
+
+    /// Viewer `id` at move `n` (clamped): `{frame, events}`; with `animate`, `events` are
+    /// move `n`'s animation events, else none.
+    pub fn show(&mut self, id: u32, n: u32, animate: bool) -> String {
+        let Some(v) = self.viewer(id) else {
+            return error(format_args!("no game {id} is open"));
+        };
+        let (frame, events) = if animate {
+            v.step(n)
+        } else {
+            (v.frame(n), Vec::new())
+        };
+        answer(&frame, &events)
+    }
+
+    /// The first move at which games `a` and `b` part, as `twenty48 diff` finds it:
+    /// `{same: true}`, or `{same: false, move, differences: [text...]}`.
+    pub fn diff(&mut self, a: u32, b: u32) -> String {
+        let (Some(va), Some(vb)) = (
+            self.viewer(a).map(|v| v.log().clone()),
+            self.viewer(b).map(|v| v.log().clone()),
+        ) else {
+            return error("two games must be open to compare them");
+        };
+        let (ta, tb) = (
+            Trace::from_log("first", &va),
+            Trace::from_log("second", &vb),
+        );
+        let mut j = Json::new();
+        j.open();
+        match diff(&ta, &tb) {
+            None => {
+                j.key("same").boolean(true);
+            }
+            Some(d) => {
+                j.key("same")
+                    .boolean(false)
+                    .field_number("move", d.move_number)
+                    .key("differences")
+                    .open_array();
+                for difference in &d.differences {
+                    j.string(difference);
+                }
+                j.close_array();
+            }
+        }
+        j.close();
+        j.finish()
+    }
+
+    /// Replays viewer `id`'s game `times` times (the speed measure): the moves played.
+    pub fn replay_all(&mut self, id: u32, times: u32) -> u64 {
+        self.viewer(id).map_or(0, |v| v.replay_all(times))
+    }
+
+    /// Starts a new game: `{frame}` or `{error}`.
+    pub fn new_game(&mut self, preset: &str, seed: &str) -> String {
+        match Session::new(preset, seed) {
+            Ok(s) => {
+                let frame = s.frame();
+                self.session = Some(s);
+                self.session_answer(&frame, &[])
+            }
+            Err(e) => error(e),
+        }
+    }
+
+    /// Resumes a saved game: `{frame}` or `{error}`.
+    pub fn resume(&mut self, bytes: &[u8]) -> String {
+        match Session::resume(bytes) {
+            Ok(s) => {
+                let frame = s.frame();
+                self.session = Some(s);
+                self.session_answer(&frame, &[])
+            }
+            Err(e) => error(e),
+        }
+    }
+
+    /// Plays `dir` (0 up, 1 right, 2 down, 3 left: the engine's codes) in the game being
+    /// played: `{frame, events, rules, seed, preset}`.
+    pub fn play(&mut self, code: u8) -> String {
+        let Some(dir) = Direction::from_code(code) else {
+            return error(format_args!("no direction has code {code}"));
+        };
+        let Some(s) = self.session.as_mut() else {
+            return error("no game is being played");
+        };
+        let (frame, events) = s.play(dir);
+        self.session_answer(&frame, &events)
+    }
+
+    fn session_answer(&self, frame: &Frame, events: &[twenty48_engine::Event]) -> String {
+        let Some(s) = &self.session else {
+            return error("no game is being played");
+        };
+        let mut j = Json::new();
+        j.open().key("frame");
+        frame.write(&mut j);
+        j.key("events");
+        write_events(&mut j, events);
+        let rules = s.game().rules();
+        j.field_string("rules", rules).key("preset");
+        match rules.preset() {
+            Some(p) => j.string(p.name()),
+            None => j.null(),
+        };
+        j.field_string("seed", s.game().seed()).close();
+        j.finish()
+    }
+
+    /// The game being played as a `.t48` file (empty when none).
+    pub fn saved(&self) -> Vec<u8> {
+        self.session.as_ref().map_or_else(Vec::new, Session::bytes)
+    }
+
+    /// The fragment that carries the game being played (empty when none).
+    pub fn session_fragment(&self) -> String {
+        self.session
+            .as_ref()
+            .map_or_else(String::new, |s| link::fragment(&s.bytes()))
+    }
+}
+
+/// `{frame, events}`.
+fn answer(frame: &Frame, events: &[twenty48_engine::Event]) -> String {
+    let mut j = Json::new();
+    j.open().key("frame");
+    frame.write(&mut j);
+    j.key("events");
+    write_events(&mut j, events);
+    j.close();
+    j.finish()
+}
