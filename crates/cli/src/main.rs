@@ -16,6 +16,7 @@ mod record;
 mod recover;
 mod replay;
 mod rules_args;
+mod share;
 mod stats;
 mod style;
 mod svg;
@@ -54,6 +55,7 @@ Examples:
   twenty48 diff game.t48 b.t48
   twenty48 play --rules console -o game.t48
   twenty48 replay game.t48 --watch
+  twenty48 share game.t48 --open
 
 Every command that reports takes --json; its shape is in that command's --help and in
 docs/schema/ (JSON Schema). `-` is standard input or output wherever a file is named.")]
@@ -81,6 +83,7 @@ enum Command {
     Play(play::PlayArgs),
     Stats(stats::StatsArgs),
     Recover(recover::RecoverArgs),
+    Share(share::ShareArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
 }
@@ -119,6 +122,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Play(args) => play::run(args, &ui),
         Command::Stats(args) => stats::run(args, &ui),
         Command::Recover(args) => recover::run(args, &ui),
+        Command::Share(args) => share::run(args, &ui),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
     };
