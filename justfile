@@ -320,6 +320,40 @@ qemu-elf: setup
     cd crates/firmware && cargo build -q --release -p twenty48-firmware-qemu
     @echo "$(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
 
+# The web page (web/, with crates/web compiled to WebAssembly) into target/web/: open
+# target/web/index.html from disk or serve the folder from any static host (docs/web.md). The
+# module is built with the engine's row tables made at first use (--cfg
+# twenty48_runtime_tables: the same tables, 2.5 MB less to download) and embedded in
+# js/wasm.js as base64, since browsers fetch nothing from file:// pages.
+[doc("Build the web page into target/web/ (open target/web/index.html)")]
+web:
+    @rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+    RUSTFLAGS='--cfg twenty48_runtime_tables' cargo build -q --profile web --target wasm32-unknown-unknown -p twenty48-web
+    rm -rf target/web && mkdir -p target/web/js
+    cp web/index.html web/style.css target/web/
+    cp web/js/*.js target/web/js/
+    cp target/wasm32-unknown-unknown/web/twenty48_web.wasm target/web/
+    { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`).\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
+    @echo "web page: file://$(pwd)/target/web/index.html"
+
+# The web page in headless Chromium (its test also runs in `just test`): every fixture
+# opened by its `twenty48 share` link ends as `replay --json` ends, the broken ones show
+# `verify`'s verdicts, a game played by keys downloads and verifies, a reload resumes it;
+# screenshots into target/web-screenshots/ (T48_SCREENSHOTS=DIR elsewhere). Needs
+# /usr/bin/chromium (Debian's chromium) and node 20 with npm; the driver, playwright-core,
+# comes from npm by the lockfile in web/test/ (it downloads no browser).
+[doc("The web page's tests in headless Chromium (web/test/browser.test.mjs)")]
+web-test: web
+    @command -v node >/dev/null && command -v npm >/dev/null || { echo "error: node and npm are missing (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+    @test -x "${T48_CHROMIUM:-/usr/bin/chromium}" || { echo "error: /usr/bin/chromium is missing (Debian: apt-get install chromium)" >&2; exit 1; }
+    cargo build -q -p twenty48-cli
+    cd web/test && npm ci --no-audit --no-fund --loglevel=error
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 300 node --test-reporter=spec browser.test.mjs
+
+# The screenshots in docs/images/ (web-*.png), taken by the web page's test.
+web-screenshots:
+    T48_SCREENSHOTS="$(pwd)/docs/images" just web-test
+
 # Regenerate the fixture corpus (see fixtures/README.md).
 fixtures:
     bash fixtures/make.sh

@@ -1,0 +1,73 @@
+// The page's flow: loads the engine, switches modes, opens what the address or a dropped
+// file holds, and sends key presses to the mode shown.
+"use strict";
+window.T48 = window.T48 || {};
+
+T48.app = (function () {
+  const MODES = ["watch", "play", "compare"];
+  let mode = "watch";
+
+  function setMode(next) {
+    mode = next;
+    for (const m of MODES) {
+      document.getElementById(m).hidden = m !== mode;
+      document.getElementById("tab-" + m).setAttribute("aria-pressed", String(m === mode));
+    }
+    T48.storage.saveMode(mode);
+    if (mode === "play" && !T48.play.started() && !T48.play.resume()) {
+      document.getElementById("play-seed").focus();
+    }
+  }
+
+  // Opens the game a link carries (#g=...), if any.
+  function openFragment() {
+    const fragment = location.hash.slice(1);
+    if (!/(^|&)g=/.test(fragment)) return false;
+    setMode("watch");
+    T48.watch.opened(T48.engine.openLink(fragment), "a linked game");
+    return true;
+  }
+
+  function fatal(text) {
+    const p = document.getElementById("fatal");
+    p.hidden = false;
+    p.textContent = text;
+  }
+
+  async function start() {
+    try {
+      await T48.engine.load();
+    } catch (e) {
+      return fatal("This browser cannot run the game engine (WebAssembly): " + e);
+    }
+    T48.watch.init();
+    T48.play.init();
+    T48.compare.init();
+    for (const m of MODES) {
+      document.getElementById("tab-" + m).addEventListener("click", () => setMode(m));
+    }
+    T48.input.keys(T48.watch.KEYS, (action) => T48.watch.act(action), () => mode === "watch");
+    T48.input.keys(T48.watch.KEYS, (action) => T48.compare.act(action), () => mode === "compare");
+    T48.input.keys(T48.play.KEYS, (action) => T48.play.act(action), () => mode === "play");
+    document.addEventListener("dragover", (e) => e.preventDefault());
+    document.addEventListener("drop", (e) => {
+      e.preventDefault();
+      const file = e.dataTransfer.files[0];
+      if (!file) return;
+      setMode("watch");
+      T48.watch.openFile(file);
+    });
+    window.addEventListener("hashchange", openFragment);
+    if (!openFragment()) {
+      const saved = T48.storage.loadMode();
+      setMode(MODES.includes(saved) ? saved : "watch");
+    }
+    // The first board is drawn: the time since the page was opened.
+    T48.app.ready = performance.now();
+    document.body.dataset.ready = "1";
+  }
+
+  return { start: start, mode: () => mode };
+})();
+
+T48.app.start();

@@ -1,0 +1,157 @@
+// Watching a recorded game: the verdict first, then the board at any move, played,
+// stepped or jumped to, with the keys of `twenty48 replay --watch`.
+"use strict";
+window.T48 = window.T48 || {};
+
+T48.watch = (function () {
+  const SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64];
+  const KEYS = {
+    " ": "toggle", p: "toggle",
+    ArrowRight: "forward", l: "forward", n: "forward",
+    ArrowLeft: "back", h: "back", b: "back",
+    "+": "faster", "=": "faster", ArrowUp: "faster",
+    "-": "slower", ArrowDown: "slower",
+    g: "jump", Home: "start", 0: "start", End: "end", $: "end",
+    Escape: "pause", q: "pause",
+  };
+  const el = (name) => document.getElementById("watch-" + name);
+  let board = null;
+  let game = null; // {id, moves, ...} as the engine opened it
+  let at = 0;
+  let speed = 3;
+  let timer = null;
+
+  function show(answer, animate) {
+    const frame = answer.frame;
+    at = frame.move;
+    const ms = animate ? Math.min(120, 700 / SPEEDS[speed]) : 0;
+    if (animate && SPEEDS[speed] < 32) board.animate(frame, answer.events, ms);
+    else board.draw(frame);
+    el("score").textContent = frame.score;
+    el("gained").textContent = frame.gained ? "+" + frame.gained : "";
+    el("move").textContent = frame.move;
+    el("status").textContent = frame.status;
+    el("hash").textContent = frame.hash;
+    el("timeline").value = frame.move;
+    el("timeline").setAttribute("aria-valuetext", "move " + frame.move + " of " + game.moves);
+  }
+
+  function go(n, animate) {
+    if (!game) return;
+    n = Math.max(0, Math.min(game.moves, n));
+    show(T48.engine.show(game.id, n, animate && n === at + 1), animate && n === at + 1);
+  }
+
+  function setPlaying(on) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const toggle = el("toggle");
+    toggle.textContent = on ? "Pause" : "Play";
+    if (!on || !game) return;
+    const tick = () => {
+      if (at >= game.moves) return setPlaying(false);
+      go(at + 1, true);
+      timer = setTimeout(tick, 1000 / SPEEDS[speed]);
+    };
+    timer = setTimeout(tick, 0);
+  }
+
+  function setSpeed(i) {
+    speed = Math.max(0, Math.min(SPEEDS.length - 1, i));
+    el("speed").value = String(speed);
+  }
+
+  function act(action) {
+    if (!game) return;
+    switch (action) {
+      case "toggle": return setPlaying(!timer);
+      case "pause": return setPlaying(false);
+      case "forward": setPlaying(false); return go(at + 1, true);
+      case "back": setPlaying(false); return go(at - 1, false);
+      case "faster": return setSpeed(speed + 1);
+      case "slower": return setSpeed(speed - 1);
+      case "start": setPlaying(false); return go(0, false);
+      case "end": setPlaying(false); return go(game.moves, false);
+      case "jump": setPlaying(false); el("jump-to").focus(); el("jump-to").select(); return;
+    }
+  }
+
+  function verdict(answer) {
+    const p = el("verdict");
+    p.hidden = false;
+    if (answer.error) {
+      p.className = "verdict bad";
+      p.dataset.word = "ERROR";
+      p.textContent = "ERROR: " + answer.error;
+      return;
+    }
+    const v = answer.verdict;
+    p.className = "verdict " + (v.word === "ok" ? "good" : "bad");
+    p.dataset.word = v.word;
+    p.dataset.message = v.message;
+    p.textContent = (v.word === "ok" ? "ok, verified: " : v.word + ": ") + v.message;
+  }
+
+  return {
+    KEYS: KEYS,
+    init: function () {
+      board = new T48.Board(el("board"));
+      SPEEDS.forEach((s, i) => {
+        const o = document.createElement("option");
+        o.value = String(i);
+        o.textContent = s + " moves/s";
+        el("speed").append(o);
+      });
+      setSpeed(speed);
+      el("speed").addEventListener("change", () => setSpeed(Number(el("speed").value)));
+      el("start").addEventListener("click", () => act("start"));
+      el("back").addEventListener("click", () => act("back"));
+      el("toggle").addEventListener("click", () => act("toggle"));
+      el("forward").addEventListener("click", () => act("forward"));
+      el("end").addEventListener("click", () => act("end"));
+      el("timeline").addEventListener("input", () => {
+        setPlaying(false);
+        go(Number(el("timeline").value), false);
+      });
+      el("jump").addEventListener("submit", (e) => {
+        e.preventDefault();
+        go(Number(el("jump-to").value) || 0, false);
+        el("board").focus();
+      });
+      el("file").addEventListener("change", () => {
+        const file = el("file").files[0];
+        if (file) T48.watch.openFile(file);
+      });
+    },
+    act: act,
+    // Shows what the engine said of a file or a link: the verdict, then the game.
+    opened: function (answer, name) {
+      setPlaying(false);
+      if (game) T48.engine.close(game.id);
+      game = null;
+      verdict(answer);
+      el("game").hidden = !answer.id;
+      if (!answer.id) return;
+      game = answer;
+      el("total").textContent = answer.moves;
+      el("timeline").max = answer.moves;
+      el("jump-to").max = answer.moves;
+      el("rules").textContent = (answer.preset ? answer.preset + " rules: " : "") + answer.rules;
+      el("seed").textContent = answer.seed;
+      show({ frame: answer.first, events: [] }, false);
+      document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";
+    },
+    openBytes: function (bytes, name) {
+      T48.watch.opened(T48.engine.open(bytes), name);
+    },
+    openFile: function (file) {
+      const reader = new FileReader();
+      reader.onload = () => T48.watch.openBytes(new Uint8Array(reader.result), file.name);
+      reader.onerror = () => T48.watch.opened({ error: "cannot read " + file.name + ": " + reader.error }, file.name);
+      reader.readAsArrayBuffer(file);
+    },
+    game: function () {
+      return game;
+    },
+  };
+})();
