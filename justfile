@@ -36,9 +36,10 @@ replay file="target/game.t48" *flags="":
     {{twenty48}} replay {{file}} {{flags}}
 
 # Every check: formatting, clippy (host and firmware), the engine's no_std build for thumbv6m,
-# all tests (unit, property, snapshots, fixtures, the firmware under QEMU), and the
-# independent Python implementation of docs/ against the fixtures.
-[doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware")]
+# all tests (unit, property, snapshots, fixtures, the firmware under QEMU), the
+# independent Python implementation of docs/ against the fixtures, and the web page in
+# headless Chromium.
+[doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware, the web page")]
 test: setup setup-avr avr-sim
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
@@ -53,6 +54,7 @@ test: setup setup-avr avr-sim
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
     just nano-test
+    just web-test
 
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them

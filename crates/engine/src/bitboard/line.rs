@@ -125,7 +125,9 @@ pub(super) struct Pairs([[u64; 2]; 65536]);
 /// The same tables from the same functions, built on the heap at first use: only under
 /// `--cfg twenty48_runtime_tables`, which `just mutants` sets so that a mutant of the slide
 /// code costs a run-time loop of a few milliseconds instead of minutes of compile-time
-/// evaluation. Needs the `std` feature. Shipped builds never set it and keep the static tables above.
+/// evaluation; and `just web`, whose WebAssembly would otherwise carry 2.5 MB of tables the
+/// page can build in a few milliseconds. Needs the `std` feature. The other shipped builds
+/// never set it and keep the static tables above.
 #[cfg(all(feature = "row-tables", twenty48_runtime_tables))]
 pub(super) mod tables {
     use super::{column_pair, line_entry, row_pair, Pairs};
