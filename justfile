@@ -352,6 +352,16 @@ web-test: web
     cd web/test && npm ci --no-audit --no-fund --loglevel=error
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 300 node --test-reporter=spec browser.test.mjs
 
+# The web page's figures in headless Chromium (web/test/bench.mjs): the WebAssembly's size
+# raw and gzipped, link to first board drawn, decode and verify of the 20,449-move fixture and
+# its jumps, and the replay speed in the browser against the same code natively (play_all).
+[doc("The web page's size and speed figures, in headless Chromium")]
+web-bench: web
+    cargo build -q -p twenty48-cli
+    cargo build -q --release -p twenty48-web --example native_replay
+    cd web/test && npm ci --no-audit --no-fund --loglevel=error
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 400 node bench.mjs
+
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
 web-screenshots:
     T48_SCREENSHOTS="$(pwd)/docs/images" just web-test

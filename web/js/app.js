@@ -35,8 +35,10 @@ T48.app = (function () {
   }
 
   async function start() {
+    T48.app.timings = { start: performance.now() };
     try {
       await T48.engine.load();
+      T48.app.timings.loaded = performance.now();
     } catch (e) {
       return fatal("This browser cannot run the game engine (WebAssembly): " + e);
     }
@@ -63,7 +65,7 @@ T48.app = (function () {
       setMode(MODES.includes(saved) ? saved : "watch");
     }
     // The first board is drawn: the time since the page was opened.
-    T48.app.ready = performance.now();
+    T48.app.ready = T48.app.timings.ready = performance.now();
     document.body.dataset.ready = "1";
   }
 

@@ -1,0 +1,106 @@
+// The web page's figures (`just web-bench`), measured in headless Chromium here: the
+// WebAssembly's size raw and gzipped, the time from opening a link to the first board drawn,
+// the time to decode, verify and be ready to seek in the 20,449-move fixture, and the replay
+// speed in the browser against the same code natively (play_all). Prints figures; asserts
+// nothing about time (the machine is shared).
+
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CLI = process.env.T48_CLI || path.join(ROOT, "target/debug/twenty48");
+const NATIVE = path.join(ROOT, "target/release/examples/native_replay");
+const LONG = path.join(ROOT, "fixtures/games/classic-expectimax-32768.t48");
+const SHORT = path.join(ROOT, "fixtures/games/classic-expectimax-depth3-1000.t48");
+const TIMES = 50;
+const RUNS = 7;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => (x < 1 ? x.toFixed(2) : x.toFixed(1)) + " ms";
+
+const wasm = fs.readFileSync(path.join(ROOT, "target/web/twenty48_web.wasm"));
+const gzip = zlib.gzipSync(wasm, { level: 9 }).length;
+const embedded = fs.statSync(path.join(ROOT, "target/web/js/wasm.js")).size;
+const embeddedGzip = zlib.gzipSync(fs.readFileSync(path.join(ROOT, "target/web/js/wasm.js")), { level: 9 }).length;
+console.log(`wasm: ${wasm.length} bytes raw, ${gzip} bytes gzip -9 (goal under 150 KB gzip); as base64 in js/wasm.js: ${embedded} bytes, ${embeddedGzip} gzip`);
+
+const browser = await chromium.launch({
+  executablePath: process.env.T48_CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  timeout: 30000,
+  chromiumSandbox: false,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const watchdog = setTimeout(() => browser.close().finally(() => process.exit(1)), 300000);
+try {
+  for (const [name, file] of [["1000-move game", SHORT], ["20,449-move game", LONG]]) {
+    const link = execFileSync(CLI, ["share", file], { encoding: "utf8" }).trim();
+    const times = [];
+    const parts = [];
+    for (let i = 0; i < RUNS; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(link);
+      await page.waitForSelector("body[data-ready]", { timeout: 20000 });
+      const t = await page.evaluate(() => T48.app.timings);
+      times.push(t.ready);
+      parts.push(t);
+      await context.close();
+    }
+    const part = (k) => ms(median(parts.map((t) => t[k])));
+    console.log(`  scripts run at ${part("start")}, engine compiled at ${part("loaded")}, board drawn at ${part("ready")} (medians)`);
+    console.log(`link to first board drawn, ${name} (${link.length} characters): median ${ms(median(times))}, best ${ms(Math.min(...times))} of ${RUNS} fresh pages (goal under 200 ms)`);
+  }
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const link = execFileSync(CLI, ["share", LONG], { encoding: "utf8" }).trim();
+  await page.goto(link);
+  await page.waitForSelector("body[data-ready]", { timeout: 20000 });
+  const figures = await page.evaluate(({ runs, times }) => {
+    const fragment = location.hash.slice(1);
+    const open = [];
+    const seek = [];
+    let id = 0;
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      const answer = T48.engine.openLink(fragment);
+      const t1 = performance.now();
+      T48.engine.show(answer.id, 17777, false);
+      const t2 = performance.now();
+      open.push(t1 - t0);
+      seek.push(t2 - t1);
+      if (id) T48.engine.close(id);
+      id = answer.id;
+    }
+    // Jumps anywhere once open: the same seek many times over.
+    const t3 = performance.now();
+    for (let i = 0; i < 200; i++) T48.engine.show(id, (i * 7919) % 20450, false);
+    const jump = (performance.now() - t3) / 200;
+    const replay = [];
+    let moves = 0;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      moves = T48.engine.replay(id, times);
+      replay.push(performance.now() - t);
+    }
+    return { open, seek, jump, replay, moves };
+  }, { runs: RUNS, times: TIMES });
+  console.log(`20,449-move game: decode and verify ${ms(median(figures.open))} (median of ${RUNS}), then the first jump (to move 17,777) ${ms(median(figures.seek))}; a jump anywhere afterwards ${ms(figures.jump)} on average`);
+  const best = Math.min(...figures.replay);
+  const browserNs = (best * 1e6) / figures.moves;
+  console.log(`replay in the browser (play_all from the opening, ${TIMES} times): ${figures.moves} moves in ${ms(best)} (best of ${RUNS}): ${browserNs.toFixed(1)} ns a move`);
+  const native = execFileSync(NATIVE, [LONG, String(TIMES)], { encoding: "utf8" }).trim();
+  console.log(native);
+  const nativeNs = Number(/([\d.]+) ns a move/.exec(native)[1]);
+  console.log(`browser speed against native play_all: ${((nativeNs / browserNs) * 100).toFixed(0)}% (goal at least 30%)`);
+  await context.close();
+} finally {
+  clearTimeout(watchdog);
+  await browser.close();
+}
