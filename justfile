@@ -345,9 +345,7 @@ web:
 # /usr/bin/chromium (Debian's chromium) and node 20 with npm; the driver, playwright-core,
 # comes from npm by the lockfile in web/test/ (it downloads no browser).
 [doc("The web page's tests in headless Chromium (web/test/browser.test.mjs)")]
-web-test: web
-    @command -v node >/dev/null && command -v npm >/dev/null || { echo "error: node and npm are missing (Debian: apt-get install nodejs npm)" >&2; exit 1; }
-    @test -x "${T48_CHROMIUM:-/usr/bin/chromium}" || { echo "error: /usr/bin/chromium is missing (Debian: apt-get install chromium)" >&2; exit 1; }
+web-test: setup-web web
     cargo build -q -p twenty48-cli
     cd web/test && npm ci --no-audit --no-fund --loglevel=error
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 300 node --test-reporter=spec browser.test.mjs
@@ -361,6 +359,22 @@ web-bench: web
     cargo build -q --release -p twenty48-web --example native_replay
     cd web/test && npm ci --no-audit --no-fund --loglevel=error
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 400 node bench.mjs
+
+# What the web page's tests need: the wasm target, Debian's chromium, node 20+ with npm
+# (installed with apt as root on Debian; otherwise it stops and says what to install).
+[doc("Install what the web page's tests need: the wasm target, chromium, node and npm")]
+setup-web:
+    @rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+    @if ! test -x "${T48_CHROMIUM:-/usr/bin/chromium}" || ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+            apt-get update -qq; \
+            test -x /usr/bin/chromium || apt-get install -y -qq chromium >/dev/null; \
+            command -v node >/dev/null && command -v npm >/dev/null || apt-get install -y -qq nodejs npm >/dev/null; \
+        else \
+            echo "error: the web page's tests need /usr/bin/chromium, node and npm (Debian: sudo apt-get install chromium nodejs npm)" >&2; exit 1; \
+        fi; \
+    fi
+    @test "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 || { echo "error: node $(node --version) is too old for the web page's tests (20 or newer)" >&2; exit 1; }
 
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
 web-screenshots:
