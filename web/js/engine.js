@@ -10,13 +10,6 @@ T48.engine = (function () {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  function bytesOf(base64) {
-    const text = atob(base64);
-    const out = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-    return out;
-  }
-
   // Writes `bytes` as the next call's input.
   function input(bytes) {
     const at = exports.t48_input(bytes.length);
@@ -35,7 +28,7 @@ T48.engine = (function () {
     // Compiles the module; resolves when the engine can be called.
     load: async function () {
       if (exports) return;
-      const { instance } = await WebAssembly.instantiate(bytesOf(window.T48_WASM), {});
+      const { instance } = await WebAssembly.instantiate(T48.base64.decode(window.T48_WASM), {});
       exports = instance.exports;
     },
     // Opens a .t48 file's bytes: {id, verdict: {word, message}, rules, seed, moves, first, ...}.

@@ -7,19 +7,6 @@ T48.storage = (function () {
   const GAME = "twenty48.game";
   const MODE = "twenty48.mode";
 
-  function base64(bytes) {
-    let text = "";
-    for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
-    return btoa(text);
-  }
-
-  function bytes(text) {
-    const raw = atob(text);
-    const out = new Uint8Array(raw.length);
-    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
-    return out;
-  }
-
   function get(key) {
     try {
       return window.localStorage.getItem(key);
@@ -40,14 +27,14 @@ T48.storage = (function () {
 
   return {
     saveGame: function (fileBytes) {
-      return set(GAME, base64(fileBytes));
+      return set(GAME, T48.base64.encode(fileBytes));
     },
     // The saved game's bytes, or null.
     loadGame: function () {
       const text = get(GAME);
       if (!text) return null;
       try {
-        return bytes(text);
+        return T48.base64.decode(text);
       } catch (e) {
         return null;
       }

@@ -145,6 +145,10 @@ T48.watch = (function () {
       T48.watch.opened(T48.engine.open(bytes), name);
     },
     openFile: function (file) {
+      // crates/web's MAX_FILE_BYTES: larger files are refused before they are read.
+      if (file.size > 64 * 1024 * 1024) {
+        return T48.watch.opened({ error: file.name + " is " + file.size + " bytes; the page opens logs of up to 67108864 bytes (use twenty48 verify for larger ones)" }, file.name);
+      }
       const reader = new FileReader();
       reader.onload = () => T48.watch.openBytes(new Uint8Array(reader.result), file.name);
       reader.onerror = () => T48.watch.opened({ error: "cannot read " + file.name + ": " + reader.error }, file.name);

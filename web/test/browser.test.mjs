@@ -219,6 +219,21 @@ test("every broken fixture shows `twenty48 verify`'s verdict", async () => {
   await page.context().close();
 });
 
+test("a damaged link, or one that holds no log, says what is wrong with it", async () => {
+  const page = await newPage();
+  await page.goto(PAGE_URL + "#g=VDQ4Gg*A");
+  await ready(page);
+  const v = await verdict(page);
+  assert.equal(v.word, "ERROR");
+  assert.match(v.message, /'\*' at character 6 after g= is not base64url/);
+  assert.equal(await page.$eval("#watch-game", (g) => g.hidden), true);
+  // A link holding bytes that are not a log gets the verifier's own error, with its offset.
+  await page.goto(PAGE_URL + "#g=" + Buffer.from("2048 is a game").toString("base64url"));
+  await ready(page);
+  assert.match((await verdict(page)).message, /^not a twenty48 move log: .* at byte 0/);
+  await page.context().close();
+});
+
 test("a game played by key presses is downloaded and verifies; a reload resumes it", async () => {
   const page = await newPage();
   await page.goto(PAGE_URL);
