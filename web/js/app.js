@@ -35,7 +35,8 @@ T48.app = (function () {
   }
 
   async function start() {
-    T48.app.timings = { start: performance.now() };
+    const navigation = performance.getEntriesByType("navigation")[0];
+    T48.app.timings = { fetched: navigation ? navigation.responseEnd : 0, start: performance.now() };
     try {
       await T48.engine.load();
       T48.app.timings.loaded = performance.now();

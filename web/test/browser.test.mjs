@@ -204,6 +204,45 @@ test("a 20,449-move game jumps to any move and steps with its events, as the CLI
   await page.context().close();
 });
 
+test("play and pause, speed, the timeline and a dropped file, by keys as in `replay --watch`", async () => {
+  const file = path.join(GAMES, "classic-greedy-2048-plays-on.t48");
+  const states = replayStates(cli(["replay", file, "--json"]).stdout);
+  const page = await newPage();
+  await page.goto(PAGE_URL);
+  await ready(page);
+  // Dropped on the page: a drop event carrying the file.
+  await page.evaluate(async (bytes) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(bytes)], "dropped.t48"));
+    document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, [...fs.readFileSync(file)]);
+  assert.equal((await verdict(page)).word, "ok");
+  await page.focus("#watch-board");
+  // Faster twice (4 -> 16 moves a second), play, let it run, pause.
+  await page.keyboard.press("+");
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await page.$eval("#watch-speed", (s) => s.options[s.selectedIndex].textContent), "16 moves/s");
+  await page.keyboard.press(" ");
+  await page.waitForFunction(() => Number(document.querySelector("#watch-board").dataset.move) >= 5, null, { timeout: WAIT });
+  await page.keyboard.press(" ");
+  const paused = await shown(page, "#watch-board");
+  await page.waitForTimeout(500);
+  assert.deepEqual(await shown(page, "#watch-board"), paused);
+  const { move, ...rest } = paused;
+  assert.deepEqual(rest, expected(states[Number(move)]));
+  assert.equal(await page.$eval("#watch-toggle", (b) => b.textContent), "Play");
+  // The timeline, dragged to move 700.
+  await page.$eval("#watch-timeline", (t) => {
+    t.value = 700;
+    t.dispatchEvent(new Event("input"));
+  });
+  const at700 = await shown(page, "#watch-board");
+  assert.deepEqual({ ...at700, move: undefined }, { ...expected(states[700]), move: undefined });
+  assert.equal(at700.move, "700");
+  assert.equal(await page.$eval("#watch-gained", (g) => g.textContent), states[700].gained ? "+" + states[700].gained : "");
+  await page.context().close();
+});
+
 test("every broken fixture shows `twenty48 verify`'s verdict", async () => {
   const page = await newPage();
   await page.goto(PAGE_URL);
@@ -251,6 +290,7 @@ test("a game played by key presses is downloaded and verifies; a reload resumes 
   const before = await shown(page, "#play-board");
   assert.ok(Number(before.move) > 20, "moves played: " + before.move);
 
+  assert.equal(await page.$eval("#play-seed-shown", (s) => s.textContent), "42");
   await tabTo(page, "#play-download");
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.keyboard.press("Enter")]);
   const saved = path.join(scratch, "played.t48");
@@ -286,6 +326,13 @@ test("a game played by key presses is downloaded and verifies; a reload resumes 
   const end = await shown(viewer, "#watch-board");
   assert.deepEqual({ ...end, move: 0 }, { ...now, move: 0 });
   await viewer.context().close();
+  // A new game with the seed left empty: one is drawn from the browser's random numbers.
+  await page.fill("#play-seed", "");
+  await page.click("#play-new button");
+  await page.waitForFunction(() => document.querySelector("#play-board").dataset.move === "0", null, { timeout: WAIT });
+  const drawn = await page.$eval("#play-seed-shown", (s) => s.textContent);
+  assert.match(drawn, /^\d+$/);
+  assert.notEqual(drawn, "42");
   await page.context().close();
 });
 
