@@ -330,11 +330,11 @@ qemu-elf: setup
 [doc("Build the web page into target/web/ (open target/web/index.html)")]
 web:
     @rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
-    RUSTFLAGS='--cfg twenty48_runtime_tables' cargo build -q --profile web --target wasm32-unknown-unknown -p twenty48-web
+    RUSTFLAGS='--cfg twenty48_runtime_tables' cargo build -q --profile wasm --target wasm32-unknown-unknown -p twenty48-web
     rm -rf target/web && mkdir -p target/web/js
     cp web/index.html web/style.css target/web/
     cp web/js/*.js target/web/js/
-    cp target/wasm32-unknown-unknown/web/twenty48_web.wasm target/web/
+    cp target/wasm32-unknown-unknown/wasm/twenty48_web.wasm target/web/
     { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`).\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
     @echo "web page: file://$(pwd)/target/web/index.html"
 
