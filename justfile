@@ -361,15 +361,18 @@ web-bench: web
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 400 node bench.mjs
 
 # What the web page's tests need: the wasm target, Debian's chromium, node 20+ with npm
-# (installed with apt as root on Debian; otherwise it stops and says what to install).
+# (installed with apt as root on Debian, one package a command; otherwise it stops and says
+# what to install).
 [doc("Install what the web page's tests need: the wasm target, chromium, node and npm")]
 setup-web:
     @rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
     @if ! test -x "${T48_CHROMIUM:-/usr/bin/chromium}" || ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
             apt-get update -qq; \
-            test -x /usr/bin/chromium || apt-get install -y -qq chromium >/dev/null; \
-            command -v node >/dev/null && command -v npm >/dev/null || apt-get install -y -qq nodejs npm >/dev/null; \
+            for pkg in chromium nodejs npm; do \
+                case $pkg in chromium) have=/usr/bin/chromium;; nodejs) have=$(command -v node || true);; *) have=$(command -v npm || true);; esac; \
+                test -n "$have" && test -x "$have" || apt-get install -y -qq "$pkg" >/dev/null; \
+            done; \
         else \
             echo "error: the web page's tests need /usr/bin/chromium, node and npm (Debian: sudo apt-get install chromium nodejs npm)" >&2; exit 1; \
         fi; \
