@@ -6,6 +6,7 @@ use std::process::{Command, ExitCode, Stdio};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use twenty48_movelog::MAGIC;
 use twenty48_web::{link, VerdictKind, Viewer};
 
 use crate::input;
@@ -14,12 +15,16 @@ use crate::style::Ui;
 /// The environment variable naming the page's address when --base is not given.
 pub const BASE_VARIABLE: &str = "TWENTY48_WEB";
 
+/// The largest file a link carries: 1 MiB (about 4 million moves), 1.4 MB of link text,
+/// under the 2 MB that browsers take in an address.
+pub const MAX_SHARED_BYTES: usize = 1 << 20;
+
 /// Print a link that opens a game in the web page (nothing is uploaded: the game is in the
 /// link itself).
 ///
 /// The page's address is --base, else $TWENTY48_WEB, else the local build's
-/// target/web/index.html (made by `just web`). A file that does not verify is still shared:
-/// the page shows the same verdict as `twenty48 verify`.
+/// target/web/index.html (made by `just web`). A move log that does not verify is still
+/// shared: the page shows the same verdict as `twenty48 verify`. Files of up to 1 MiB.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -44,13 +49,20 @@ pub struct ShareArgs {
 
 pub fn run(args: ShareArgs, ui: &Ui) -> Result<ExitCode> {
     let bytes = input::read_log_file(&args.file)?;
+    let name = input::name(&args.file);
+    if !bytes.starts_with(&MAGIC) {
+        bail!("{name} is not a twenty48 move log (it does not start with the magic T48\\x1a); there is no game to share");
+    }
+    if bytes.len() > MAX_SHARED_BYTES {
+        bail!(
+            "{name} is {} bytes; a link carries at most {MAX_SHARED_BYTES} (about 4 million moves): open the file in the page instead",
+            bytes.len()
+        );
+    }
     let base = base(args.base.as_deref())?;
     let verdict = Viewer::open(&bytes).verdict;
     if verdict.kind != VerdictKind::Ok && !ui.quiet {
-        eprintln!(
-            "note: {}: {verdict} (the page shows the same verdict)",
-            input::name(&args.file)
-        );
+        eprintln!("note: {name}: {verdict} (the page shows the same verdict)");
     }
     let address = base.split('#').next().unwrap_or(&base);
     let url = format!("{address}#{}", link::fragment(&bytes));

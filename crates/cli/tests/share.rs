@@ -79,6 +79,10 @@ fn a_file_that_does_not_verify_is_shared_with_a_note() {
         err.contains("FAILED: move 25 (up) does not change the board"),
         "{err}"
     );
+    // Not a log at all: nothing to share.
+    let (code, out, err) = share(&["/dev/zero", "--base", "http://x/"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("is not a twenty48 move log"), "{err}");
     let (code, _, err) = share(&["no-such.t48", "--base", "http://x/"], &[]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read no-such.t48"), "{err}");
