@@ -34,6 +34,9 @@ T48.app = (function () {
     p.textContent = text;
   }
 
+  // Anything that goes wrong unexpectedly is said on the page, not only in the console.
+  window.addEventListener("error", (e) => fatal("Something went wrong in this page: " + e.message + ". Reload to start again."));
+
   async function start() {
     const navigation = performance.getEntriesByType("navigation")[0];
     T48.app.timings = { fetched: navigation ? navigation.responseEnd : 0, start: performance.now() };
