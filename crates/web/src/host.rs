@@ -247,3 +247,114 @@ fn answer(frame: &Frame, events: &[twenty48_engine::Event]) -> String {
     j.close();
     j.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+    use twenty48_engine::Rules;
+    use twenty48_movelog::MoveLog;
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    fn game(seed: u64, moves: &str) -> Vec<u8> {
+        game_under(Rules::CLASSIC, seed, moves)
+    }
+
+    fn game_under(rules: Rules, seed: u64, moves: &str) -> Vec<u8> {
+        let moves: Vec<_> = moves
+            .chars()
+            .map(|c| Direction::from_letter(c).unwrap())
+            .collect();
+        MoveLog::from_moves(rules, seed, &moves, 4)
+            .unwrap()
+            .encode()
+    }
+
+    #[test]
+    fn a_game_opens_shows_its_moves_and_closes() {
+        let mut host = Host::new();
+        let bytes = game(42, "LURDLLUR");
+        let answer = parse(&host.open(&bytes));
+        assert_eq!(answer["id"], 1);
+        assert_eq!(answer["verdict"]["word"], "ok");
+        assert_eq!(answer["moves"], 8);
+        assert_eq!(answer["seed"], "42");
+        assert_eq!(answer["preset"], "classic");
+        assert_eq!(answer["first"]["move"], 0);
+        let last = parse(&host.show(1, 8, true));
+        assert_eq!(last["frame"]["move"], 8);
+        assert_eq!(last["frame"]["hash"], answer["claims"]["hash"]);
+        assert!(!last["events"].as_array().unwrap().is_empty());
+        // Past the end: the last move; without animation: no events.
+        let past = parse(&host.show(1, 99, false));
+        assert_eq!(past["frame"], last["frame"]);
+        assert_eq!(past["events"], Value::Array(vec![]));
+        host.close(1);
+        assert_eq!(parse(&host.show(1, 0, false))["error"], "no game 1 is open");
+        assert!(parse(&host.show(0, 0, false))["error"].is_string());
+    }
+
+    #[test]
+    fn what_is_not_a_game_gets_a_verdict_and_no_viewer() {
+        let mut host = Host::new();
+        let answer = parse(&host.open(b"T48 but not really"));
+        assert_eq!(
+            (answer["id"].clone(), answer["verdict"]["word"].clone()),
+            (Value::from(0), Value::from("ERROR"))
+        );
+        let answer = parse(&host.open_link("#g=@@"));
+        assert!(answer["error"].as_str().unwrap().contains("not base64url"));
+        let big = vec![0; crate::MAX_FILE_BYTES + 1];
+        assert!(parse(&host.open(&big))["error"]
+            .as_str()
+            .unwrap()
+            .contains("up to"));
+    }
+
+    #[test]
+    fn two_games_part_where_diff_says() {
+        let mut host = Host::new();
+        host.open(&game(42, "LURDLLUR"));
+        host.open(&game(42, "LURDLLUR"));
+        assert_eq!(parse(&host.diff(1, 2))["same"], true);
+        // README's tour: the same moves under the Arduino rules part at move 6.
+        host.open(&game_under(Rules::ARDUINO, 42, "LURDLLUR"));
+        let d = parse(&host.diff(1, 3));
+        assert_eq!(d["same"], false);
+        assert_eq!(d["move"], 6);
+        let differences = d["differences"].as_array().unwrap();
+        assert!(differences.contains(&Value::from("rules differ")), "{d}");
+        assert!(parse(&host.diff(1, 9))["error"].is_string());
+    }
+
+    #[test]
+    fn a_played_game_is_saved_linked_and_resumed() {
+        let mut host = Host::new();
+        assert!(parse(&host.play(0))["error"].is_string());
+        assert!(host.saved().is_empty() && host.session_fragment().is_empty());
+        let start = parse(&host.new_game("console", "7"));
+        assert_eq!(
+            (start["preset"].clone(), start["seed"].clone()),
+            ("console".into(), "7".into())
+        );
+        for code in [3, 0, 1, 2, 3, 3] {
+            let answer = parse(&host.play(code));
+            assert!(answer["frame"]["move"].is_u64());
+        }
+        assert!(parse(&host.play(4))["error"].is_string());
+        let saved = host.saved();
+        let moves = MoveLog::decode(&saved).unwrap().moves.len();
+        assert_eq!(
+            link::game_from_fragment(&host.session_fragment()).unwrap(),
+            saved
+        );
+        let mut again = Host::new();
+        let resumed = parse(&again.resume(&saved));
+        assert_eq!(resumed["frame"]["move"], moves);
+        assert!(parse(&again.resume(b"nothing"))["error"].is_string());
+        assert!(parse(&again.new_game("classic", "x"))["error"].is_string());
+    }
+}
