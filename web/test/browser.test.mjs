@@ -448,6 +448,8 @@ test("screenshots of the viewer and of play at desktop and phone widths", async 
       await page.waitForTimeout(400);
       assert.ok(Number((await shown(page, "#play-board")).move) > Number(before), "a swipe moved nothing");
       await page.screenshot({ path: path.join(SHOTS, "web-play-phone.png"), fullPage: true });
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      assert.equal(wide, false, "play on a phone: the page is wider than the screen");
     }
     await page.context().close();
   }
