@@ -117,6 +117,24 @@ def format_example():
 
 guarded("format example", format_example)
 
+
+# --- docs/format.md "Version 2": a reader reads both, and reports what the file states ------
+def version_2_without_hints():
+    one = t48.record(t48.PRESETS["classic"], 42, [t48.LEFT, t48.UP, t48.RIGHT, t48.DOWN])
+    check("format Version 2: a log without hints is written as version 1", one[4] == 1, f"{one[4]}")
+    two = bytearray(one)
+    two[4] = 2
+    two[-4:] = zlib.crc32(bytes(two[:-4])).to_bytes(4, "little")
+    log = t48.decode(bytes(two))
+    check("format Version 2: a version-2 file without hints reads as version 2, complete, no hints",
+          (log.version, log.complete, log.hinted) == (2, True, False),
+          f"{(log.version, log.complete, log.hinted)}")
+    check("format Version 2: it verifies, and a writer writes it back as version 1",
+          t48.verify(log) is not None and t48.encode(log) == one)
+
+
+guarded("format version 2 without hints", version_2_without_hints)
+
 # --- fixtures/expected.csv: replay from the row alone ---------------------------------------
 with open("fixtures/expected.csv", newline="") as f:
     rows = list(csv.DictReader(f))

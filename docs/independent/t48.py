@@ -269,6 +269,7 @@ class Log:
     complete: bool
     checkpoints: list = field(default_factory=list)   # low 32 bits, C = N // K
     hinted: bool = False          # F Version 2: bit 1 of the flags byte
+    version: int = 1              # F Layout byte 4: the version the file states (1 or 2)
 
 
 class LogError(Exception):
@@ -404,7 +405,8 @@ def decode(data: bytes) -> Log:
         slot = N + 1 + next(j for j in range(4 - N % 4) if (packed[-1] >> (2 * (N % 4 + j))) & 3)
         bad(moves_off + len(packed) - 1, f"move slot {slot} is past the end but not 0")
     moves = [(packed[i // 4] >> (2 * (i % 4))) & 3 for i in range(N)]
-    return Log(rules, seed, K, moves, score, max_exp, fhash, status, bool(complete), cps, hinted)
+    return Log(rules, seed, K, moves, score, max_exp, fhash, status, bool(complete), cps, hinted,
+               version)
 
 
 def verify(log: Log) -> Game:

@@ -454,3 +454,60 @@ fn record_with_the_expectimax_bot() {
     assert_eq!(code, 2, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// CRC-32 (zlib's, docs/format.md) of `bytes`, for tests that edit a log's bytes.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// `bytes` with their last four bytes replaced by the CRC-32 of the rest.
+fn with_crc(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len() - 4;
+    let crc = crc32(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// Issue 28, item 1: `inspect` reports the format version the file states (byte 4), so a
+/// version-2 file without hints is version 2, not the version a writer would choose.
+#[test]
+fn issue28_inspect_reports_the_version_the_file_states() {
+    let dir = scratch("v2");
+    let (code, _, err) = run(
+        &dir,
+        &["record", "--seed", "42", "--moves", "LURD", "-o", "g.t48"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut bytes = std::fs::read(dir.join("g.t48")).unwrap();
+    assert_eq!(bytes[4], 1, "a game without hints is written as version 1");
+    bytes[4] = 2;
+    std::fs::write(dir.join("v2.t48"), with_crc(bytes)).unwrap();
+    for (file, version) in [("g.t48", 1), ("v2.t48", 2)] {
+        let (code, out, err) = run(&dir, &["inspect", file, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["format_version"], version, "{file}: {doc}");
+        assert_eq!(doc["hints"], false, "{file}");
+        assert_eq!(doc["complete"], true, "{file}");
+        let (code, out, _) = run(&dir, &["inspect", file]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains(&format!("magic 54 34 38 1a), version {version}\n")),
+            "{file}: {out}"
+        );
+        let (code, _, err) = run(&dir, &["verify", file]);
+        assert_eq!(code, 0, "{file}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
