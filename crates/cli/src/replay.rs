@@ -86,7 +86,9 @@ fn max_exponent(state: &State) -> u8 {
         .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0))
 }
 
-fn state_text(state: &State, size: u8, won: bool) -> String {
+/// A state in words; `won_with`: the winning tile's exponent when the win was reached on it
+/// (with `--final`, at all), so the text names the rules' winning tile, not the largest.
+fn state_text(state: &State, size: u8, won_with: Option<u8>) -> String {
     let mut out = String::new();
     match state.direction {
         None => {
@@ -107,11 +109,8 @@ fn state_text(state: &State, size: u8, won: bool) -> String {
             ));
         }
     }
-    if won {
-        out.push_str(&format!(
-            "the win is reached: a {} tile\n",
-            tile_value(max_exponent(state))
-        ));
+    if let Some(win) = won_with {
+        out.push_str(&format!("the win is reached: a {} tile\n", tile_value(win)));
     }
     if let Some(cells) = &state.cells {
         for line in view::board_lines(cells) {
@@ -201,7 +200,7 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
             doc["reached_win"] = json!(won);
             write!(out, "{sep}{doc}")
         } else {
-            out.write_all(state_text(s, size, won).as_bytes())
+            out.write_all(state_text(s, size, win.filter(|_| won)).as_bytes())
         };
         shown += 1;
         written

@@ -511,3 +511,36 @@ fn issue28_inspect_reports_the_version_the_file_states() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/games")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Issue 28, item 3: `replay --final` names the winning tile of the rules (docs/json.md: "the
+/// win is reached: a 2048 tile"), not the largest tile at the end of a game that played on.
+#[test]
+fn issue28_replay_final_names_the_winning_tile() {
+    let dir = scratch("win-tile");
+    for (game, largest) in [
+        ("classic-expectimax-32768.t48", 32768),
+        ("classic-greedy-2048-plays-on.t48", 2048),
+        ("arduino-greedy-win-stops.t48", 2048),
+    ] {
+        let (code, out, err) = run(&dir, &["replay", "--final", &fixture(game)]);
+        assert_eq!(code, 0, "{game}: {err}");
+        assert!(
+            out.contains("\nthe win is reached: a 2048 tile\n"),
+            "{game}: {out}"
+        );
+        assert!(
+            out.contains(&format!(", max tile {largest}, ")),
+            "{game}: {out}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
