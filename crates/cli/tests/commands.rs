@@ -6,6 +6,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use twenty48_engine::Rules;
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("t48-cmd-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -233,7 +235,7 @@ fn replay_json_lists_every_state_and_the_verdict() {
 /// beginning, such as a device game a power cut interrupted) is `"complete": false`.
 #[test]
 fn verify_json_says_whether_a_log_is_complete() {
-    use twenty48_engine::{Direction, Rules};
+    use twenty48_engine::Direction;
     let dir = scratch("partial-json");
     let moves = [Direction::Left, Direction::Up, Direction::Right];
     let mut log = twenty48_movelog::MoveLog::from_moves(Rules::CLASSIC, 42, &moves, 256).unwrap();
@@ -393,7 +395,7 @@ fn issue13_colour_follows_color_no_color_and_clicolor_force() {
 /// seed and depth always give the same file), and a clear refusal of boards it cannot search.
 #[test]
 fn record_with_the_expectimax_bot() {
-    use twenty48_engine::{Game, Rules};
+    use twenty48_engine::Game;
     let dir = scratch("expectimax");
     let (code, _, err) = run(
         &dir,
@@ -541,6 +543,112 @@ fn issue28_replay_final_names_the_winning_tile() {
             out.contains(&format!(", max tile {largest}, ")),
             "{game}: {out}"
         );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The opening spawns of `log` under `rules`, as diff names them: `(row, col, value)`, row
+/// and col from 1 on that board.
+fn opening_cells(log: &twenty48_movelog::MoveLog, rules: Rules) -> Vec<(u64, u64, u64)> {
+    let state = twenty48_verify::Trace::replay("x", rules, log.seed, &[])
+        .state(0)
+        .unwrap();
+    let n = rules.size as u64;
+    state
+        .spawns
+        .iter()
+        .map(|s| {
+            (
+                s.cell as u64 / n + 1,
+                s.cell as u64 % n + 1,
+                s.value() as u64,
+            )
+        })
+        .collect()
+}
+
+fn spawns_of(doc: &serde_json::Value) -> Vec<(u64, u64, u64)> {
+    doc.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let n = |k: &str| s[k].as_u64().unwrap();
+            (n("row"), n("col"), n("value"))
+        })
+        .collect()
+}
+
+fn spawns_words(cells: &[(u64, u64, u64)]) -> String {
+    let words: Vec<String> = cells
+        .iter()
+        .map(|(r, c, v)| format!("{v} at row {r}, col {c}"))
+        .collect();
+    words.join(", ")
+}
+
+/// Issue 28, item 6: `diff` between boards of different sizes names each side's cells on
+/// that side's own board, and says the boards differ in size (text and JSON alike).
+#[test]
+fn issue28_diff_names_each_sides_cells_on_its_own_board() {
+    let dir = scratch("sizes");
+    for args in [
+        "--size 2 --win 16 --seed 1 --moves LURD -o small.t48",
+        "--size 8 --seed 1 --bot greedy --max-moves 30 -o big8.t48",
+    ] {
+        let mut all = vec!["record", "-q"];
+        all.extend(args.split(' '));
+        let (code, _, err) = run(&dir, &all);
+        assert_eq!(code, 0, "{err}");
+    }
+    let read =
+        |f: &str| twenty48_movelog::MoveLog::decode(&std::fs::read(dir.join(f)).unwrap()).unwrap();
+    let (small, big) = (read("small.t48"), read("big8.t48"));
+    // Two logs: a 2x2 against an 8x8, and the one log against its moves on a 4x4 board.
+    for (args, a, b, sizes) in [
+        (
+            vec!["small.t48", "big8.t48"],
+            opening_cells(&small, small.rules),
+            opening_cells(&big, big.rules),
+            (2, 8),
+        ),
+        (
+            vec!["big8.t48", "--rules", "classic"],
+            opening_cells(&big, big.rules),
+            opening_cells(&big, Rules::CLASSIC),
+            (8, 4),
+        ),
+    ] {
+        let mut all = vec!["diff", "--json"];
+        all.extend(&args);
+        let (code, out, err) = run(&dir, &all);
+        assert_eq!(code, 1, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["move"], 0, "{doc}");
+        assert_eq!(spawns_of(&doc["a"]["spawns"]), a, "{args:?}: {doc}");
+        assert_eq!(spawns_of(&doc["b"]["spawns"]), b, "{args:?}: {doc}");
+        let kinds = doc["differences"].as_array().unwrap();
+        let spawn = kinds.iter().find(|d| d["kind"] == "spawn").unwrap();
+        assert_eq!(
+            (spawns_of(&spawn["a"]), spawns_of(&spawn["b"])),
+            (a.clone(), b.clone())
+        );
+        let board = kinds.iter().find(|d| d["kind"] == "board").unwrap();
+        assert_eq!(
+            board,
+            &serde_json::json!({"kind": "board", "cells": [],
+                "sizes": {"a": sizes.0, "b": sizes.1}}),
+            "{args:?}"
+        );
+        all.retain(|a| *a != "--json");
+        let (code, out, _) = run(&dir, &all);
+        assert_eq!(code, 1);
+        let want = format!("spawn: {} against {}\n", spawns_words(&a), spawns_words(&b));
+        assert!(out.contains(&want), "{args:?}: no {want:?} in\n{out}");
+        let want = format!(
+            "boards differ in size: {0}x{0} against {1}x{1}\n",
+            sizes.0, sizes.1
+        );
+        assert!(out.contains(&want), "{args:?}: no {want:?} in\n{out}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -233,6 +233,8 @@ fn issue13_every_json_output_matches_its_schema() {
         &dir,
         &["record", "--seed", "42", "--moves", "LURDLL", "-o", "c.t48"],
     );
+    let small = "record --size 2 --win 16 --seed 1 --moves LURD -o small.t48";
+    run(&dir, &small.split(' ').collect::<Vec<_>>());
     for game in [
         "a.t48",
         &f(&games.join("classic-greedy-2048-plays-on.t48")),
@@ -273,6 +275,7 @@ fn issue13_every_json_output_matches_its_schema() {
     for (args, parting) in [
         (vec!["a.t48", "a.t48"], None),
         (vec!["a.t48", "b.t48"], Some("state")),
+        (vec!["a.t48", "small.t48"], Some("state")),
         (vec!["a.t48", "c.t48"], Some("prefix")),
         (
             vec!["a.t48", "--rules", "console", "--win", "4096"],
