@@ -652,3 +652,85 @@ fn issue28_diff_names_each_sides_cells_on_its_own_board() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `log` with one more move, `dir`, written after its last (the claims left as they were).
+fn with_extra_move(log: &[u8], dir: twenty48_engine::Direction) -> Vec<u8> {
+    let mut parsed = twenty48_movelog::MoveLog::decode(log).unwrap();
+    parsed.moves.push(dir);
+    parsed.claims.move_count += 1;
+    if parsed.checkpoints.len() < (parsed.moves.len() / 256) {
+        parsed.checkpoints.push(0);
+    }
+    let bytes = parsed.encode();
+    assert_eq!(bytes.len(), log.len(), "the move fits in the last byte");
+    bytes
+}
+
+/// Issue 28, item 5: a log whose replay stops at a move it cannot play (one after the end, or
+/// one that does not change the board) does not verify: against its source, diff reports it
+/// `invalid` with the verifier's problem, not as a game that ends where the other goes on.
+/// A replay under other rules that ends where the log goes on is still a `prefix`.
+#[test]
+fn issue28_diff_reports_a_log_with_a_bad_move_invalid() {
+    use twenty48_engine::Direction;
+    let dir = scratch("bad-move");
+    let source = fixture("arduino-greedy-win-stops.t48");
+    let bytes = std::fs::read(&source).unwrap();
+    std::fs::write(
+        dir.join("after-end.t48"),
+        with_extra_move(&bytes, Direction::Left),
+    )
+    .unwrap();
+    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/broken");
+    let illegal = broken.join("illegal-move.t48");
+    let illegal = illegal.to_str().unwrap();
+    let plays_on = fixture("classic-greedy-2048-plays-on.t48");
+    for (a, b, invalid, problem) in [
+        (
+            "after-end.t48",
+            source.as_str(),
+            "after-end.t48",
+            "move 811",
+        ),
+        (
+            source.as_str(),
+            "after-end.t48",
+            "after-end.t48",
+            "move 811",
+        ),
+        (
+            "after-end.t48",
+            "after-end.t48",
+            "after-end.t48",
+            "move 811",
+        ),
+        (illegal, plays_on.as_str(), illegal, "move 25 (up)"),
+        (plays_on.as_str(), illegal, illegal, "move 25 (up)"),
+    ] {
+        let (code, out, err) = run(&dir, &["diff", "--json", a, b]);
+        assert_eq!(code, 1, "{a} {b}: {err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["identical"], false);
+        assert_eq!(doc["invalid"], invalid, "{a} {b}: {doc}");
+        let text = doc["problem"].as_str().unwrap();
+        assert!(text.contains(problem), "{a} {b}: {text}");
+        assert!(doc.get("parting").is_none(), "{doc}");
+        let (code, out, _) = run(&dir, &["diff", a, b]);
+        assert_eq!(code, 1);
+        assert!(
+            out.starts_with(&format!("invalid: {invalid} does not verify")),
+            "{a} {b}: {out}"
+        );
+    }
+    // The log is valid; the replay under rules whose win ends the game stops at 2048.
+    let (code, out, _) = run(&dir, &["diff", "--json", &plays_on, "--win-ends"]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["parting"], "prefix", "{doc}");
+    let ended = &doc["differences"].as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (&ended["kind"], &ended["game"]),
+        (&"ended".into(), &"b".into())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
