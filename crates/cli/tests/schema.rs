@@ -175,11 +175,60 @@ fn check(value: &Value, schema: &Value, top: &Value, at: &str, problems: &mut Ve
 
 fn assert_valid(name: &str, json: &str) {
     let value: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: {e}\n{json}"));
+    // docs/json.md: one pretty-printed document (two-space indents), then a newline.
+    assert!(
+        json.starts_with("{\n  \"") && json.ends_with("\n}\n"),
+        "{name}: not one pretty-printed document:\n{json}"
+    );
     assert_eq!(value["schema_version"], 1, "{name}: {value}");
     let schema = schema(name);
     let mut problems = Vec::new();
     check(&value, &schema, &schema, "$", &mut problems);
     assert!(problems.is_empty(), "{name}:\n{}", problems.join("\n"));
+}
+
+/// Checks a JSON Lines output (`replay --json`): every line valid against the schema, the
+/// head first (its schema version `version`), the verdict last, the states between in order
+/// of their move numbers. Returns the parsed lines.
+fn assert_valid_lines(name: &str, out: &str, version: u64) -> Vec<Value> {
+    let schema = schema(name);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{name}: {e}\n{l}")))
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        let mut problems = Vec::new();
+        check(
+            line,
+            &schema,
+            &schema,
+            &format!("line {}", i + 1),
+            &mut problems,
+        );
+        assert!(problems.is_empty(), "{name}:\n{}", problems.join("\n"));
+    }
+    assert!(lines.len() >= 2, "{name}: a head and a verdict at least");
+    assert_eq!(
+        lines[0]["schema_version"], version,
+        "{name}: the head first"
+    );
+    assert!(
+        lines[lines.len() - 1].get("verdict").is_some(),
+        "{name}: the verdict last"
+    );
+    let moves: Vec<u64> = lines[1..lines.len() - 1]
+        .iter()
+        .map(|s| {
+            s["move"]
+                .as_u64()
+                .expect("a state between head and verdict")
+        })
+        .collect();
+    assert!(
+        moves.windows(2).all(|w| w[1] == w[0] + 1),
+        "{name}: {moves:?}"
+    );
+    lines
 }
 
 fn scratch() -> PathBuf {
@@ -241,9 +290,9 @@ fn issue13_every_json_output_matches_its_schema() {
         &f(&games.join("custom-2x2.t48")),
     ] {
         let (_, out) = run(&dir, &["replay", game, "--json"]);
-        assert_valid("replay", &out);
+        assert_valid_lines("replay", &out, 2);
         let (_, out) = run(&dir, &["replay", game, "--json", "--final"]);
-        assert_valid("replay", &out);
+        assert_eq!(assert_valid_lines("replay", &out, 2).len(), 3);
         let (_, out) = run(&dir, &["inspect", game, "--json"]);
         assert_valid("inspect", &out);
     }
@@ -256,15 +305,16 @@ fn issue13_every_json_output_matches_its_schema() {
             "--json",
         ],
     );
-    let doc: Value = serde_json::from_str(&out).unwrap();
-    let wins: Vec<&Value> = doc["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["reached_win"] == true)
-        .collect();
+    let lines = assert_valid_lines("replay", &out, 2);
+    let wins: Vec<&Value> = lines.iter().filter(|s| s["reached_win"] == true).collect();
     assert_eq!(wins.len(), 1);
     assert_eq!(wins[0]["max_tile"], 2048);
+    // A replay that stops at a problem: its states up to there, then the verdict.
+    let illegal = f(&fixtures.join("broken/illegal-move.t48"));
+    let (code, out) = run(&dir, &["replay", &illegal, "--json"]);
+    assert_eq!(code, 1);
+    let lines = assert_valid_lines("replay", &out, 2);
+    assert_eq!(lines.last().unwrap()["verdict"]["ok"], false);
     let (code, out) = run(
         &dir,
         &["verify", "--json", &f(&games), &f(&fixtures.join("broken"))],
