@@ -28,8 +28,8 @@ whether the file is a valid log.
 
 JSON shape (--json; docs/schema/inspect.json): {schema_version, file, bytes, format_version,
 rules: {preset, size, four_chance: [p, q], opening, win: {tile, ends_game} | null, scoring},
-seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count), complete, claims:
-{moves, score, max_tile, hash, status}}")]
+seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count), complete, hints,
+claims: {moves, score, max_tile, hash, status}}")]
 pub struct InspectArgs {
     /// The log to inspect, `-` for standard input
     pub file: PathBuf,

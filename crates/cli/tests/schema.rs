@@ -389,3 +389,279 @@ fn issue13_every_json_output_matches_its_schema() {
     assert_valid("stats", &out);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A `--help` JSON shape, as written: `{name, name: value, ...}`.
+#[derive(Debug)]
+enum Shape {
+    /// An object: its field names, each with the shape given for it (if any). `open`: the
+    /// help lists only some (`...`); `map`: the names are examples of keys (`"2048": N`).
+    Object {
+        fields: Vec<(String, Option<Shape>)>,
+        open: bool,
+        map: bool,
+    },
+    /// A list of things of one shape.
+    Array(Box<Shape>),
+    /// Anything else (`N`, `[p, q]`, `values`): not compared.
+    Other,
+}
+
+#[derive(Debug, PartialEq)]
+enum Token {
+    Punct(char),
+    Name(String),
+    Quoted(String),
+    Ellipsis,
+}
+
+/// The tokens of a help shape; parenthesised remarks (`(a count)`, `("state" | "prefix")`)
+/// are left out.
+fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut depth = 0;
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ if depth > 0 => {}
+            '{' | '}' | '[' | ']' | ':' | ',' | '|' => out.push(Token::Punct(c)),
+            '"' => {
+                let s: String = chars.by_ref().take_while(|&c| c != '"').collect();
+                out.push(Token::Quoted(s));
+            }
+            '.' => {
+                while chars.peek() == Some(&'.') {
+                    chars.next();
+                }
+                out.push(Token::Ellipsis);
+            }
+            c if c.is_alphanumeric() || c == '_' => {
+                let mut s = c.to_string();
+                while let Some(&n) = chars.peek().filter(|n| n.is_alphanumeric() || **n == '_') {
+                    s.push(n);
+                    chars.next();
+                }
+                out.push(Token::Name(s));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Parses one value at `at`: an object, a list, or a word, with `| null` alternatives.
+fn value(t: &[Token], at: &mut usize) -> Shape {
+    let mut shape = Shape::Other;
+    loop {
+        match t.get(*at) {
+            Some(Token::Punct('{')) => shape = object(t, at),
+            Some(Token::Punct('[')) => {
+                *at += 1;
+                let inner = value(t, at);
+                // `[p, q]`: a list of words.
+                while t.get(*at) != Some(&Token::Punct(']')) {
+                    *at += 1;
+                }
+                *at += 1;
+                shape = Shape::Array(Box::new(inner));
+            }
+            Some(Token::Name(_) | Token::Quoted(_)) => *at += 1,
+            _ => {}
+        }
+        if t.get(*at) == Some(&Token::Punct('|')) {
+            *at += 1;
+            continue;
+        }
+        return shape;
+    }
+}
+
+/// Parses `{...}` at `at`.
+fn object(t: &[Token], at: &mut usize) -> Shape {
+    assert_eq!(t[*at], Token::Punct('{'));
+    *at += 1;
+    let (mut fields, mut open, mut map) = (Vec::new(), false, false);
+    loop {
+        match &t[*at] {
+            Token::Punct('}') => {
+                *at += 1;
+                return Shape::Object { fields, open, map };
+            }
+            Token::Punct(',') => *at += 1,
+            Token::Ellipsis => {
+                open = true;
+                *at += 1;
+            }
+            Token::Name(name) | Token::Quoted(name) => {
+                map |= matches!(t[*at], Token::Quoted(_));
+                *at += 1;
+                let mut shape = None;
+                if t[*at] == Token::Punct(':') {
+                    *at += 1;
+                    shape = Some(value(t, at));
+                }
+                // `win_tile|null`
+                while t[*at] == Token::Punct('|') {
+                    *at += 2;
+                }
+                fields.push((name.clone(), shape));
+            }
+            other => panic!("unexpected {other:?} in a shape"),
+        }
+    }
+}
+
+/// The alternatives a schema node allows, `$ref`s followed, nulls left out.
+fn alternatives<'a>(node: &'a Value, top: &'a Value) -> Vec<&'a Value> {
+    if let Some(r) = node["$ref"].as_str() {
+        let name = r.strip_prefix("#/$defs/").unwrap();
+        return alternatives(&top["$defs"][name], top);
+    }
+    if let Some(branches) = node["oneOf"].as_array() {
+        return branches.iter().flat_map(|b| alternatives(b, top)).collect();
+    }
+    if node["type"] == "null" {
+        return Vec::new();
+    }
+    vec![node]
+}
+
+/// Every property an object may have (over all its alternatives), with its schemas.
+fn properties<'a>(nodes: &[&'a Value]) -> Vec<(&'a str, Vec<&'a Value>)> {
+    let mut out: Vec<(&str, Vec<&Value>)> = Vec::new();
+    for node in nodes {
+        for (name, sub) in node["properties"].as_object().into_iter().flatten() {
+            match out.iter_mut().find(|(n, _)| n == name) {
+                Some((_, subs)) => subs.push(sub),
+                None => out.push((name, vec![sub])),
+            }
+        }
+    }
+    out
+}
+
+/// What differs between a help shape and the schema nodes it describes.
+fn compare(shape: &Shape, nodes: &[&Value], top: &Value, at: &str, problems: &mut Vec<String>) {
+    let nodes: Vec<&Value> = nodes.iter().flat_map(|n| alternatives(n, top)).collect();
+    match shape {
+        Shape::Other => {}
+        Shape::Array(inner) => {
+            let items: Vec<&Value> = nodes.iter().filter_map(|n| n.get("items")).collect();
+            if items.is_empty() {
+                problems.push(format!("{at}: --help says a list, the schema does not"));
+            }
+            compare(inner, &items, top, &format!("{at}[]"), problems);
+        }
+        Shape::Object { map: true, .. } => {}
+        Shape::Object { fields, open, .. } => {
+            let known = properties(&nodes);
+            for (name, sub) in fields {
+                match known.iter().find(|(n, _)| n == name) {
+                    None => {
+                        problems.push(format!("{at}: --help names {name}, the schema does not"))
+                    }
+                    Some((_, subs)) => {
+                        if let Some(sub) = sub {
+                            compare(sub, subs, top, &format!("{at}.{name}"), problems);
+                        }
+                    }
+                }
+            }
+            if !open {
+                for (name, _) in &known {
+                    if !fields.iter().any(|(n, _)| n == name) {
+                        problems.push(format!("{at}: the schema has {name}, --help does not"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The subcommands `twenty48 --help` lists.
+fn subcommands() -> Vec<String> {
+    let (_, help) = run(Path::new("."), &["--help"]);
+    let list = help.split("Commands:\n").nth(1).unwrap();
+    list.lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .filter(|c| c != "help")
+        .collect()
+}
+
+/// Issue 28, item 4: the JSON shape every `--help` shows is the schema's: the same fields
+/// at every level it spells out, for every command that takes `--json`, and every schema
+/// in docs/schema/ is one such command's.
+#[test]
+fn issue28_every_help_json_shape_is_its_schema() {
+    let mut with_json = Vec::new();
+    let mut problems = Vec::new();
+    for command in subcommands() {
+        let (code, help) = run(Path::new("."), &[&command, "--help"]);
+        assert_eq!(code, 0, "{command} --help");
+        if !help.contains("\n      --json") {
+            assert!(
+                !help.contains("JSON shape"),
+                "{command}: a shape without --json"
+            );
+            continue;
+        }
+        with_json.push(command.clone());
+        let paragraph = help
+            .split("\n\n")
+            .find(|p| p.starts_with("JSON shape"))
+            .unwrap_or_else(|| panic!("{command} --help has no JSON shape paragraph"));
+        assert!(
+            paragraph.contains(&format!("docs/schema/{command}.json")),
+            "{command}: the shape names its schema:\n{paragraph}"
+        );
+        let t = tokens(paragraph);
+        let mut groups = Vec::new();
+        let mut at = 0;
+        while at < t.len() {
+            if t[at] == Token::Punct('{') {
+                groups.push(object(&t, &mut at));
+            } else {
+                at += 1;
+            }
+        }
+        let schema = schema(&command);
+        let top = alternatives(&schema, &schema);
+        match groups.len() {
+            0 => problems.push(format!("{command}: --help gives no shape:\n{paragraph}")),
+            // One shape for a document with alternatives (diff): all their fields.
+            1 => compare(&groups[0], &top, &schema, &command, &mut problems),
+            // One shape per alternative (replay's lines), in the schema's order.
+            n => {
+                if n != top.len() {
+                    problems.push(format!(
+                        "{command}: {n} shapes, {} in the schema",
+                        top.len()
+                    ));
+                }
+                for (i, (shape, node)) in groups.iter().zip(&top).enumerate() {
+                    compare(
+                        shape,
+                        &[node],
+                        &schema,
+                        &format!("{command}#{i}"),
+                        &mut problems,
+                    );
+                }
+            }
+        }
+    }
+    let mut schemas: Vec<String> = std::fs::read_dir(root().join("docs/schema"))
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".json").unwrap().to_string()
+        })
+        .collect();
+    schemas.sort();
+    with_json.sort();
+    assert_eq!(schemas, with_json, "a schema for every command with --json");
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
