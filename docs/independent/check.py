@@ -13,26 +13,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import t48  # noqa: E402
-
-passed = failed = 0
-
-
-def check(name: str, ok: bool, detail: str = "") -> bool:
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"{'PASS' if ok else 'FAIL'} {name}" + (f": {detail}" if detail and not ok else ""))
-    return ok
-
-
-def guarded(name, fn):
-    """Run one check; an exception is a failure, not a crash."""
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001
-        check(name, False, f"{type(e).__name__}: {e}")
+from tally import check, finish, guarded  # noqa: E402
 
 
 def letters(moves) -> str:
@@ -197,5 +178,4 @@ for row in broken:
             check(f"broken {row['file']}: message contains '{row['phrase']}'", row["phrase"] in str(e), str(e))
     guarded(f"broken {row['file']}", broken_file)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(0 if failed == 0 else 1)
+finish()

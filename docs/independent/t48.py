@@ -177,8 +177,11 @@ class Game:
         self.rng = ChaCha8(seed)
         self.win_reached = False     # R6 step 3 (set at most once)
         self.spawns: list = []       # every spawn so far (for the worked example)
+        self.last = (0, 0)           # the last move's (gained, merges); none at the opening
         for kind in rules.opening:   # R6 Start
             self._spawn(kind)
+        # R6 Start: a win tile placed by the opening (only when w = 2) is reached at move 0
+        self.win_reached = rules.win is not None and self.max_exp() >= rules.win
         self._status_check()
 
     def _spawn(self, kind: int) -> None:
@@ -218,7 +221,9 @@ class Game:
         if not moved:
             return False
         self.cells = new
-        self.score += len(made) if self.rules.scoring == SCORE_MERGES else sum(1 << e for e in made)
+        gained = len(made) if self.rules.scoring == SCORE_MERGES else sum(1 << e for e in made)
+        self.last = (gained, len(made))   # docs/json.md "state": gained, merges
+        self.score += gained
         self.moves += 1
         self._spawn(NORMAL)
         w = self.rules.win

@@ -665,3 +665,24 @@ fn issue28_every_help_json_shape_is_its_schema() {
     assert_eq!(schemas, with_json, "a schema for every command with --json");
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
+
+/// Issue 28: the independent implementation (docs/independent/, written from the docs alone)
+/// reads what the program prints as docs/json.md says: every fixture game's `replay --json`
+/// lines state by state, `--final`, the win line, `inspect --json` field by field.
+#[test]
+fn issue28_the_independent_implementation_agrees_with_the_programs_output() {
+    let out = support::output(
+        Command::new("python3")
+            .arg("docs/independent/program.py")
+            .arg(env!("CARGO_BIN_EXE_twenty48"))
+            .current_dir(root()),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failures: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("PASS ")).collect();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        failures.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
