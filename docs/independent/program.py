@@ -155,4 +155,20 @@ def version_2_without_hints():
 
 
 guarded("version 2 without hints", version_2_without_hints)
+
+
+def win_at_the_opening():
+    """rules.md 6, Start: a win tile placed by the opening (w = 2) is reached at move 0."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for how in ("--win-ends", "--win-plays-on"):
+            path = os.path.join(tmp, f"{how.strip('-')}.t48")
+            made = run("record", "--four-chance", "1/1", "--win", "4", how, "--seed", "1",
+                       "--moves", "LURD", "-o", path)
+            check(f"record {how}: a game whose opening makes the winning 4", made.returncode == 0,
+                  made.stderr)
+            data = open(path, "rb").read()
+            replay_game(path, t48.decode(data), True)
+
+
+guarded("a win at the opening", win_at_the_opening)
 finish()
