@@ -769,6 +769,18 @@ fn issue28_diff_reports_a_log_with_a_bad_move_invalid() {
             "{a} {b}: {out}"
         );
     }
+    // Every move agrees and only the rules differ: still a log that does not verify.
+    let false_claim = broken.join("false-claim.t48");
+    for (log, problem) in [
+        (illegal, "move 25 (up)"),
+        (false_claim.to_str().unwrap(), "claims score"),
+    ] {
+        let (code, out, _) = run(&dir, &["diff", "--json", log, "--win", "4096"]);
+        assert_eq!(code, 1);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["invalid"], log, "{doc}");
+        assert!(doc["problem"].as_str().unwrap().contains(problem), "{doc}");
+    }
     // The log is valid; the replay under rules whose win ends the game stops at 2048.
     let (code, out, _) = run(&dir, &["diff", "--json", &plays_on, "--win-ends"]);
     assert_eq!(code, 1);

@@ -40,9 +40,9 @@ Examples:
   twenty48 diff capture.bin game.t48 --elf twenty48-qemu --game 2
 
 (`just qemu-elf` builds twenty48-qemu and prints its path.) A log that does not verify is
-never identical, nor a prefix: when the games agree up to a move the log cannot play (one
-that does not change the board, or one after the end), or all the way, diff reports it
-invalid, with the verifier's problem. Cells are named by row and col, from 1 at the top
+never identical, nor a prefix, nor apart by rules alone: when every move agrees, all the
+way or up to a move the log cannot play (one that does not change the board, or one after
+the end), diff reports it invalid, with the verifier's problem. Cells are named by row and col, from 1 at the top
 left, each game's on its own board.
 
 JSON shape (--json; docs/schema/diff.json): {schema_version, identical, moves (when
@@ -300,10 +300,12 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
     if let (Some(second), Some(b)) = (&second_side, &args.b) {
         sides.push((second, b.as_path(), &tb));
     }
-    // Identical traces, or traces that part only where a log stops at a move it cannot
-    // play: a log that does not verify is reported invalid, with the verifier's problem.
+    // Traces whose every move agrees (identical, or only their rules or seeds differ), or
+    // that part only where a log stops at a move it cannot play: a log that does not verify
+    // is reported invalid, with the verifier's problem.
     let invalid = match &divergence {
         None => invalid_side(&sides),
+        Some(d) if report::Parting::of(d) == report::Parting::Rules => invalid_side(&sides),
         Some(d) => stopped_log(d, &sides).and_then(|side| invalid_side(&[side])),
     };
     if let Some((path, problem)) = invalid {
