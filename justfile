@@ -56,6 +56,17 @@ test: setup setup-avr avr-sim
     just nano-test
     just web-test
 
+# "Did my engine change alter any recorded game?" in about a minute: builds only what the
+# engine, move-log and verify tests need (no CLI, no firmware) and runs them: every fixture
+# game replayed on both engines against its transcript snapshot and fixtures/expected.csv,
+# the broken fixtures' reasons, value stability, the fast-vs-reference properties (at their
+# full budget: about a second here), then the independent Python implementation. `just test`
+# stays the whole suite (the CLI's output, the compact-rng engine, the firmware).
+[doc("Did my engine change alter any recorded game? Engine, move-log and verify tests, fixtures, the Python implementation")]
+check:
+    INSTA_UPDATE=no cargo test -q --no-fail-fast -p twenty48-engine -p twenty48-movelog -p twenty48-verify --tests
+    python3 docs/independent/check.py | grep -v '^PASS '
+
 # The firmware end to end (its test also runs in `just test`): clippy on the firmware
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
 # and verify every game on the host. Fails, never skips, without qemu-system-arm.

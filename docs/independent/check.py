@@ -13,26 +13,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import t48  # noqa: E402
-
-passed = failed = 0
-
-
-def check(name: str, ok: bool, detail: str = "") -> bool:
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"{'PASS' if ok else 'FAIL'} {name}" + (f": {detail}" if detail and not ok else ""))
-    return ok
-
-
-def guarded(name, fn):
-    """Run one check; an exception is a failure, not a crash."""
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001
-        check(name, False, f"{type(e).__name__}: {e}")
+from tally import check, finish, guarded  # noqa: E402
 
 
 def letters(moves) -> str:
@@ -117,6 +98,24 @@ def format_example():
 
 guarded("format example", format_example)
 
+
+# --- docs/format.md "Version 2": a reader reads both, and reports what the file states ------
+def version_2_without_hints():
+    one = t48.record(t48.PRESETS["classic"], 42, [t48.LEFT, t48.UP, t48.RIGHT, t48.DOWN])
+    check("format Version 2: a log without hints is written as version 1", one[4] == 1, f"{one[4]}")
+    two = bytearray(one)
+    two[4] = 2
+    two[-4:] = zlib.crc32(bytes(two[:-4])).to_bytes(4, "little")
+    log = t48.decode(bytes(two))
+    check("format Version 2: a version-2 file without hints reads as version 2, complete, no hints",
+          (log.version, log.complete, log.hinted) == (2, True, False),
+          f"{(log.version, log.complete, log.hinted)}")
+    check("format Version 2: it verifies, and a writer writes it back as version 1",
+          t48.verify(log) is not None and t48.encode(log) == one)
+
+
+guarded("format version 2 without hints", version_2_without_hints)
+
 # --- fixtures/expected.csv: replay from the row alone ---------------------------------------
 with open("fixtures/expected.csv", newline="") as f:
     rows = list(csv.DictReader(f))
@@ -179,5 +178,4 @@ for row in broken:
             check(f"broken {row['file']}: message contains '{row['phrase']}'", row["phrase"] in str(e), str(e))
     guarded(f"broken {row['file']}", broken_file)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(0 if failed == 0 else 1)
+finish()

@@ -177,8 +177,11 @@ class Game:
         self.rng = ChaCha8(seed)
         self.win_reached = False     # R6 step 3 (set at most once)
         self.spawns: list = []       # every spawn so far (for the worked example)
+        self.last = (0, 0)           # the last move's (gained, merges); none at the opening
         for kind in rules.opening:   # R6 Start
             self._spawn(kind)
+        # R6 Start: a win tile placed by the opening (only when w = 2) is reached at move 0
+        self.win_reached = rules.win is not None and self.max_exp() >= rules.win
         self._status_check()
 
     def _spawn(self, kind: int) -> None:
@@ -218,7 +221,9 @@ class Game:
         if not moved:
             return False
         self.cells = new
-        self.score += len(made) if self.rules.scoring == SCORE_MERGES else sum(1 << e for e in made)
+        gained = len(made) if self.rules.scoring == SCORE_MERGES else sum(1 << e for e in made)
+        self.last = (gained, len(made))   # docs/json.md "state": gained, merges
+        self.score += gained
         self.moves += 1
         self._spawn(NORMAL)
         w = self.rules.win
@@ -269,6 +274,7 @@ class Log:
     complete: bool
     checkpoints: list = field(default_factory=list)   # low 32 bits, C = N // K
     hinted: bool = False          # F Version 2: bit 1 of the flags byte
+    version: int = 1              # F Layout byte 4: the version the file states (1 or 2)
 
 
 class LogError(Exception):
@@ -404,7 +410,8 @@ def decode(data: bytes) -> Log:
         slot = N + 1 + next(j for j in range(4 - N % 4) if (packed[-1] >> (2 * (N % 4 + j))) & 3)
         bad(moves_off + len(packed) - 1, f"move slot {slot} is past the end but not 0")
     moves = [(packed[i // 4] >> (2 * (i % 4))) & 3 for i in range(N)]
-    return Log(rules, seed, K, moves, score, max_exp, fhash, status, bool(complete), cps, hinted)
+    return Log(rules, seed, K, moves, score, max_exp, fhash, status, bool(complete), cps, hinted,
+               version)
 
 
 def verify(log: Log) -> Game:

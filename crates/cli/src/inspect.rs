@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 use twenty48_engine::tile_value;
-use twenty48_movelog::{version_for, MAGIC};
+use twenty48_movelog::MAGIC;
 
 use crate::input;
 use crate::rules_args::rules_name;
@@ -28,8 +28,8 @@ whether the file is a valid log.
 
 JSON shape (--json; docs/schema/inspect.json): {schema_version, file, bytes, format_version,
 rules: {preset, size, four_chance: [p, q], opening, win: {tile, ends_game} | null, scoring},
-seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count), complete, claims:
-{moves, score, max_tile, hash, status}}")]
+seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count), complete, hints,
+claims: {moves, score, max_tile, hash, status}}")]
 pub struct InspectArgs {
     /// The log to inspect, `-` for standard input
     pub file: PathBuf,
@@ -50,7 +50,7 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
             "schema_version": view::SCHEMA_VERSION,
             "file": args.file.display().to_string(),
             "bytes": bytes.len(),
-            "format_version": version_for(log.hinted),
+            "format_version": log.format_version,
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
             "rng": twenty48_engine::RNG_NAME,
@@ -82,7 +82,7 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
     println!(
         "format:      twenty48 move log (magic {}), version {}",
         MAGIC.map(|b| format!("{b:02x}")).join(" "),
-        version_for(log.hinted)
+        log.format_version
     );
     println!("rules:       {} ({})", rules_name(&log.rules), log.rules);
     println!(

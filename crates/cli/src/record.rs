@@ -35,7 +35,10 @@ Move lists are letters U, R, D, L (any case); spaces, commas and newlines are ig
 `-` is standard input for --moves-file and standard output for -o (the summary then goes to
 standard error).
 
-JSON shape (--json): docs/schema/record.json.")]
+JSON shape (--json; docs/schema/record.json): {schema_version, file, bytes, rules: {preset,
+size, four_chance: [p, q], opening, win: {tile, ends_game} | null, scoring}, seed, moves,
+score, max_tile, status, hash, skipped_presses: [input positions, 1-based],
+ignored_after_end}; with -o - it goes to standard error.")]
 pub struct RecordArgs {
     #[command(flatten)]
     pub rules: RulesArgs,

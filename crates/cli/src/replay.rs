@@ -34,23 +34,24 @@ pub enum EngineName {
 Examples:
   twenty48 replay game.t48
   twenty48 replay game.t48 --final
-  twenty48 replay game.t48 --json > game.json
+  twenty48 replay game.t48 --json > game.jsonl
   twenty48 replay game.t48 --watch
   twenty48 replay game.t48 --svg board.svg --move 5
   twenty48 record --seed 42 --moves LURD -o - | twenty48 replay - --final
 
 `-` reads the game from standard input; `--svg -` writes the picture to standard output.
 
-JSON shape (--json; docs/schema/replay.json): {schema_version, file, rules, seed, complete,
-states: [{move, direction, gained, merges, spawns: [{row, col, value}], score, hash, status,
-max_tile, reached_win, board: [[values]]}], verdict: {ok, problem}}")]
+JSON shape (--json; docs/schema/replay.json): JSON Lines (application/jsonl), one object a
+line as the replay goes: the head {schema_version, file, rules, seed, complete, moves}, then
+each state {move, direction, gained, merges, spawns: [{row, col, value}], score, hash,
+status, max_tile, reached_win, board: [[values]]}, then {verdict: {ok, problem}}")]
 pub struct ReplayArgs {
     /// The game to replay, `-` for standard input
     pub file: PathBuf,
     /// Show only the final board and summary
     #[arg(long = "final")]
     pub final_only: bool,
-    /// Print JSON instead of text
+    /// Print JSON Lines instead of text: a head line, a line per state, a verdict line
     #[arg(long)]
     pub json: bool,
     /// Engine to replay on
@@ -86,7 +87,9 @@ fn max_exponent(state: &State) -> u8 {
         .map_or(0, |c| c.exponents().iter().copied().max().unwrap_or(0))
 }
 
-fn state_text(state: &State, size: u8, won: bool) -> String {
+/// A state in words; `won_with`: the winning tile's exponent when the win was reached on it
+/// (with `--final`, at all), so the text names the rules' winning tile, not the largest.
+fn state_text(state: &State, size: u8, won_with: Option<u8>) -> String {
     let mut out = String::new();
     match state.direction {
         None => {
@@ -107,11 +110,8 @@ fn state_text(state: &State, size: u8, won: bool) -> String {
             ));
         }
     }
-    if won {
-        out.push_str(&format!(
-            "the win is reached: a {} tile\n",
-            tile_value(max_exponent(state))
-        ));
+    if let Some(win) = won_with {
+        out.push_str(&format!("the win is reached: a {} tile\n", tile_value(win)));
     }
     if let Some(cells) = &state.cells {
         for line in view::board_lines(cells) {
@@ -157,16 +157,16 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
     // same however long the game.
     let mut out = crate::output::stdout();
     if args.json {
-        // The document's head; the states follow one a line, then the verdict.
+        // JSON Lines: the head, then one line per state, then the verdict.
         let head = json!({
-            "schema_version": view::SCHEMA_VERSION,
+            "schema_version": view::REPLAY_SCHEMA_VERSION,
             "file": args.file.display().to_string(),
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
             "complete": log.complete,
-        })
-        .to_string();
-        write!(out, "{},\"states\":[", head.trim_end_matches('}'))?;
+            "moves": log.move_count(),
+        });
+        writeln!(out, "{head}")?;
     } else if !ui.quiet {
         writeln!(
             out,
@@ -183,7 +183,6 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
             }
         )?;
     }
-    let mut shown = 0usize;
     let mut write_error = None;
     let win = log.rules.win.map(|w| w.exponent);
     let mut previous_max = 0u8;
@@ -193,18 +192,15 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
         // at all.
         let won = reached_win(s, win, previous_max);
         previous_max = max_exponent(s);
-        let written = if quiet {
+        if quiet {
             Ok(())
         } else if args.json {
-            let sep = if shown == 0 { "\n" } else { ",\n" };
             let mut doc = view::state_json(s, size);
             doc["reached_win"] = json!(won);
-            write!(out, "{sep}{doc}")
+            writeln!(out, "{doc}")
         } else {
-            out.write_all(state_text(s, size, won).as_bytes())
-        };
-        shown += 1;
-        written
+            out.write_all(state_text(s, size, win.filter(|_| won)).as_bytes())
+        }
     };
     let (last, problem) = if args.final_only {
         // Only the last state is shown: the verifier's report has it, without a state per
@@ -235,7 +231,7 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
     if args.json {
         let verdict =
             json!({"ok": problem.is_none(), "problem": problem.as_ref().map(|p| p.to_string())});
-        writeln!(out, "\n],\"verdict\":{verdict}}}")?;
+        writeln!(out, "{}", json!({ "verdict": verdict }))?;
     } else {
         if let (Some(last), false) = (&last, ui.quiet) {
             writeln!(

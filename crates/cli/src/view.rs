@@ -14,6 +14,10 @@ use twenty48_verify::State;
 /// raises it.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// The version of `replay --json`'s shape (docs/schema/replay.json): 2 since it became JSON
+/// Lines (a head line, a line per state, a verdict line) instead of one document.
+pub const REPLAY_SCHEMA_VERSION: u32 = 2;
+
 /// Prints a JSON document, pretty, on standard output (or standard error when standard
 /// output holds something else, as with `record -o -`), as it is serialized: a long list
 /// is never held as text, nor as a [`Value`] if `doc` is not one.

@@ -101,8 +101,8 @@ impl Viewer<'_> {
             speed: SPEEDS[self.speed],
             jump_input: self.jump.as_deref(),
         });
-        term.draw(&screen)?;
-        Ok(())
+        // Cut to the terminal, as `play` does: too small, it says the size it needs.
+        crate::play::draw_fitted(term, &screen)
     }
 
     fn last(&self) -> usize {

@@ -6,6 +6,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use twenty48_engine::Rules;
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("t48-cmd-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -207,8 +209,11 @@ fn verify_exit_status_is_0_1_or_2_and_every_file_is_reported() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 28, item 2: `replay --json` is JSON Lines (docs/json.md, `application/jsonl`): one
+/// compact JSON object a line, written as the replay reaches it: the head, every state in
+/// order, then the verdict. A stream without its verdict line was cut short.
 #[test]
-fn replay_json_lists_every_state_and_the_verdict() {
+fn issue28_replay_json_is_json_lines_head_states_verdict() {
     let dir = scratch("replay");
     let (code, _, _) = run(
         &dir,
@@ -217,15 +222,59 @@ fn replay_json_lists_every_state_and_the_verdict() {
         ],
     );
     assert_eq!(code, 0);
-    let (code, out, _) = run(&dir, &["replay", "g.t48", "--json"]);
-    assert_eq!(code, 0);
-    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let states = doc["states"].as_array().unwrap();
-    assert_eq!(states[0]["move"], 0, "the opening");
-    assert_eq!(states[0]["spawns"].as_array().unwrap().len(), 2);
-    assert_eq!(doc["verdict"]["ok"], true);
-    let last = states.last().unwrap();
-    assert_eq!(last["board"].as_array().unwrap().len(), 4);
+    for (flags, states) in [(&[][..], 0..=8), (&["--final"][..], 8..=8)] {
+        let mut args = vec!["replay", "g.t48", "--json"];
+        args.extend(flags);
+        let (code, out, _) = run(&dir, &args);
+        assert_eq!(code, 0);
+        assert!(out.ends_with("}\n"), "{out}");
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| {
+                assert!(
+                    l.starts_with('{') && l.ends_with('}'),
+                    "one object a line: {l}"
+                );
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))
+            })
+            .collect();
+        let (head, rest) = lines.split_first().unwrap();
+        let (verdict, rest) = rest.split_last().unwrap();
+        assert_eq!(head["schema_version"], 2, "{head}");
+        assert_eq!(head["moves"], 8, "{head}");
+        assert_eq!(head["rules"]["preset"], "classic");
+        assert_eq!(
+            verdict,
+            &serde_json::json!({"verdict": {"ok": true, "problem": null}})
+        );
+        let moves: Vec<u64> = rest.iter().map(|s| s["move"].as_u64().unwrap()).collect();
+        assert_eq!(moves, states.collect::<Vec<_>>(), "{flags:?}");
+        if flags.is_empty() {
+            assert_eq!(
+                rest[0]["spawns"].as_array().unwrap().len(),
+                2,
+                "the opening"
+            );
+        }
+        assert_eq!(rest.last().unwrap()["board"].as_array().unwrap().len(), 4);
+    }
+    // A problem is the verdict's.
+    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/broken");
+    let (code, out, _) = run(
+        &dir,
+        &[
+            "replay",
+            "--json",
+            broken.join("illegal-move.t48").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["verdict"]["ok"], false);
+    assert!(last["verdict"]["problem"]
+        .as_str()
+        .unwrap()
+        .contains("move 25"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -233,7 +282,7 @@ fn replay_json_lists_every_state_and_the_verdict() {
 /// beginning, such as a device game a power cut interrupted) is `"complete": false`.
 #[test]
 fn verify_json_says_whether_a_log_is_complete() {
-    use twenty48_engine::{Direction, Rules};
+    use twenty48_engine::Direction;
     let dir = scratch("partial-json");
     let moves = [Direction::Left, Direction::Up, Direction::Right];
     let mut log = twenty48_movelog::MoveLog::from_moves(Rules::CLASSIC, 42, &moves, 256).unwrap();
@@ -393,7 +442,7 @@ fn issue13_colour_follows_color_no_color_and_clicolor_force() {
 /// seed and depth always give the same file), and a clear refusal of boards it cannot search.
 #[test]
 fn record_with_the_expectimax_bot() {
-    use twenty48_engine::{Game, Rules};
+    use twenty48_engine::Game;
     let dir = scratch("expectimax");
     let (code, _, err) = run(
         &dir,
@@ -452,5 +501,295 @@ fn record_with_the_expectimax_bot() {
         ],
     );
     assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// CRC-32 (zlib's, docs/format.md) of `bytes`, for tests that edit a log's bytes.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// `bytes` with their last four bytes replaced by the CRC-32 of the rest.
+fn with_crc(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len() - 4;
+    let crc = crc32(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// Issue 28, item 1: `inspect` reports the format version the file states (byte 4), so a
+/// version-2 file without hints is version 2, not the version a writer would choose.
+#[test]
+fn issue28_inspect_reports_the_version_the_file_states() {
+    let dir = scratch("v2");
+    let (code, _, err) = run(
+        &dir,
+        &["record", "--seed", "42", "--moves", "LURD", "-o", "g.t48"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut bytes = std::fs::read(dir.join("g.t48")).unwrap();
+    assert_eq!(bytes[4], 1, "a game without hints is written as version 1");
+    bytes[4] = 2;
+    std::fs::write(dir.join("v2.t48"), with_crc(bytes)).unwrap();
+    for (file, version) in [("g.t48", 1), ("v2.t48", 2)] {
+        let (code, out, err) = run(&dir, &["inspect", file, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["format_version"], version, "{file}: {doc}");
+        assert_eq!(doc["hints"], false, "{file}");
+        assert_eq!(doc["complete"], true, "{file}");
+        let (code, out, _) = run(&dir, &["inspect", file]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains(&format!("magic 54 34 38 1a), version {version}\n")),
+            "{file}: {out}"
+        );
+        let (code, _, err) = run(&dir, &["verify", file]);
+        assert_eq!(code, 0, "{file}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/games")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Issue 28, item 3: `replay --final` names the winning tile of the rules (docs/json.md: "the
+/// win is reached: a 2048 tile"), not the largest tile at the end of a game that played on.
+#[test]
+fn issue28_replay_final_names_the_winning_tile() {
+    let dir = scratch("win-tile");
+    for (game, largest) in [
+        ("classic-expectimax-32768.t48", 32768),
+        ("classic-greedy-2048-plays-on.t48", 2048),
+        ("arduino-greedy-win-stops.t48", 2048),
+    ] {
+        let (code, out, err) = run(&dir, &["replay", "--final", &fixture(game)]);
+        assert_eq!(code, 0, "{game}: {err}");
+        assert!(
+            out.contains("\nthe win is reached: a 2048 tile\n"),
+            "{game}: {out}"
+        );
+        assert!(
+            out.contains(&format!(", max tile {largest}, ")),
+            "{game}: {out}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The opening spawns of `log` under `rules`, as diff names them: `(row, col, value)`, row
+/// and col from 1 on that board.
+fn opening_cells(log: &twenty48_movelog::MoveLog, rules: Rules) -> Vec<(u64, u64, u64)> {
+    let state = twenty48_verify::Trace::replay("x", rules, log.seed, &[])
+        .state(0)
+        .unwrap();
+    let n = rules.size as u64;
+    state
+        .spawns
+        .iter()
+        .map(|s| {
+            (
+                s.cell as u64 / n + 1,
+                s.cell as u64 % n + 1,
+                s.value() as u64,
+            )
+        })
+        .collect()
+}
+
+fn spawns_of(doc: &serde_json::Value) -> Vec<(u64, u64, u64)> {
+    doc.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let n = |k: &str| s[k].as_u64().unwrap();
+            (n("row"), n("col"), n("value"))
+        })
+        .collect()
+}
+
+fn spawns_words(cells: &[(u64, u64, u64)]) -> String {
+    let words: Vec<String> = cells
+        .iter()
+        .map(|(r, c, v)| format!("{v} at row {r}, col {c}"))
+        .collect();
+    words.join(", ")
+}
+
+/// Issue 28, item 6: `diff` between boards of different sizes names each side's cells on
+/// that side's own board, and says the boards differ in size (text and JSON alike).
+#[test]
+fn issue28_diff_names_each_sides_cells_on_its_own_board() {
+    let dir = scratch("sizes");
+    for args in [
+        "--size 2 --win 16 --seed 1 --moves LURD -o small.t48",
+        "--size 8 --seed 1 --bot greedy --max-moves 30 -o big8.t48",
+    ] {
+        let mut all = vec!["record", "-q"];
+        all.extend(args.split(' '));
+        let (code, _, err) = run(&dir, &all);
+        assert_eq!(code, 0, "{err}");
+    }
+    let read =
+        |f: &str| twenty48_movelog::MoveLog::decode(&std::fs::read(dir.join(f)).unwrap()).unwrap();
+    let (small, big) = (read("small.t48"), read("big8.t48"));
+    // Two logs: a 2x2 against an 8x8, and the one log against its moves on a 4x4 board.
+    for (args, a, b, sizes) in [
+        (
+            vec!["small.t48", "big8.t48"],
+            opening_cells(&small, small.rules),
+            opening_cells(&big, big.rules),
+            (2, 8),
+        ),
+        (
+            vec!["big8.t48", "--rules", "classic"],
+            opening_cells(&big, big.rules),
+            opening_cells(&big, Rules::CLASSIC),
+            (8, 4),
+        ),
+    ] {
+        let mut all = vec!["diff", "--json"];
+        all.extend(&args);
+        let (code, out, err) = run(&dir, &all);
+        assert_eq!(code, 1, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["move"], 0, "{doc}");
+        assert_eq!(spawns_of(&doc["a"]["spawns"]), a, "{args:?}: {doc}");
+        assert_eq!(spawns_of(&doc["b"]["spawns"]), b, "{args:?}: {doc}");
+        let kinds = doc["differences"].as_array().unwrap();
+        let spawn = kinds.iter().find(|d| d["kind"] == "spawn").unwrap();
+        assert_eq!(
+            (spawns_of(&spawn["a"]), spawns_of(&spawn["b"])),
+            (a.clone(), b.clone())
+        );
+        let board = kinds.iter().find(|d| d["kind"] == "board").unwrap();
+        assert_eq!(
+            board,
+            &serde_json::json!({"kind": "board", "cells": [],
+                "sizes": {"a": sizes.0, "b": sizes.1}}),
+            "{args:?}"
+        );
+        all.retain(|a| *a != "--json");
+        let (code, out, _) = run(&dir, &all);
+        assert_eq!(code, 1);
+        let want = format!("spawn: {} against {}\n", spawns_words(&a), spawns_words(&b));
+        assert!(out.contains(&want), "{args:?}: no {want:?} in\n{out}");
+        let want = format!(
+            "boards differ in size: {0}x{0} against {1}x{1}\n",
+            sizes.0, sizes.1
+        );
+        assert!(out.contains(&want), "{args:?}: no {want:?} in\n{out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `log` with one more move, `dir`, written after its last (the claims left as they were).
+fn with_extra_move(log: &[u8], dir: twenty48_engine::Direction) -> Vec<u8> {
+    let mut parsed = twenty48_movelog::MoveLog::decode(log).unwrap();
+    parsed.moves.push(dir);
+    parsed.claims.move_count += 1;
+    if parsed.checkpoints.len() < (parsed.moves.len() / 256) {
+        parsed.checkpoints.push(0);
+    }
+    let bytes = parsed.encode();
+    assert_eq!(bytes.len(), log.len(), "the move fits in the last byte");
+    bytes
+}
+
+/// Issue 28, item 5: a log whose replay stops at a move it cannot play (one after the end, or
+/// one that does not change the board) does not verify: against its source, diff reports it
+/// `invalid` with the verifier's problem, not as a game that ends where the other goes on.
+/// A replay under other rules that ends where the log goes on is still a `prefix`.
+#[test]
+fn issue28_diff_reports_a_log_with_a_bad_move_invalid() {
+    use twenty48_engine::Direction;
+    let dir = scratch("bad-move");
+    let source = fixture("arduino-greedy-win-stops.t48");
+    let bytes = std::fs::read(&source).unwrap();
+    std::fs::write(
+        dir.join("after-end.t48"),
+        with_extra_move(&bytes, Direction::Left),
+    )
+    .unwrap();
+    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/broken");
+    let illegal = broken.join("illegal-move.t48");
+    let illegal = illegal.to_str().unwrap();
+    let plays_on = fixture("classic-greedy-2048-plays-on.t48");
+    for (a, b, invalid, problem) in [
+        (
+            "after-end.t48",
+            source.as_str(),
+            "after-end.t48",
+            "move 811",
+        ),
+        (
+            source.as_str(),
+            "after-end.t48",
+            "after-end.t48",
+            "move 811",
+        ),
+        (
+            "after-end.t48",
+            "after-end.t48",
+            "after-end.t48",
+            "move 811",
+        ),
+        (illegal, plays_on.as_str(), illegal, "move 25 (up)"),
+        (plays_on.as_str(), illegal, illegal, "move 25 (up)"),
+    ] {
+        let (code, out, err) = run(&dir, &["diff", "--json", a, b]);
+        assert_eq!(code, 1, "{a} {b}: {err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["identical"], false);
+        assert_eq!(doc["invalid"], invalid, "{a} {b}: {doc}");
+        let text = doc["problem"].as_str().unwrap();
+        assert!(text.contains(problem), "{a} {b}: {text}");
+        assert!(doc.get("parting").is_none(), "{doc}");
+        let (code, out, _) = run(&dir, &["diff", a, b]);
+        assert_eq!(code, 1);
+        assert!(
+            out.starts_with(&format!("invalid: {invalid} does not verify")),
+            "{a} {b}: {out}"
+        );
+    }
+    // Every move agrees and only the rules differ: still a log that does not verify.
+    let false_claim = broken.join("false-claim.t48");
+    for (log, problem) in [
+        (illegal, "move 25 (up)"),
+        (false_claim.to_str().unwrap(), "claims score"),
+    ] {
+        let (code, out, _) = run(&dir, &["diff", "--json", log, "--win", "4096"]);
+        assert_eq!(code, 1);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["invalid"], log, "{doc}");
+        assert!(doc["problem"].as_str().unwrap().contains(problem), "{doc}");
+    }
+    // The log is valid; the replay under rules whose win ends the game stops at 2048.
+    let (code, out, _) = run(&dir, &["diff", "--json", &plays_on, "--win-ends"]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["parting"], "prefix", "{doc}");
+    let ended = &doc["differences"].as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (&ended["kind"], &ended["game"]),
+        (&"ended".into(), &"b".into())
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

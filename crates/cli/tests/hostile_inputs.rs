@@ -303,9 +303,13 @@ fn issue10_replay_json_of_a_long_game_streams_in_bounded_memory() {
     assert_eq!(code, 0, "{err}");
     let (code, out, err) = run_limited(&dir, 200_000, "replay long.t48 --json");
     assert_eq!(code, 0, "{err}");
-    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(doc["states"].as_array().unwrap().len(), 60_001);
-    assert_eq!(doc["verdict"]["ok"], true);
+    // JSON Lines: the head, 60,001 states (the opening and every move), the verdict.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 60_001 + 1);
+    let last: serde_json::Value = serde_json::from_str(lines[60_001]).unwrap();
+    assert_eq!(last["move"], 60_000);
+    let verdict: serde_json::Value = serde_json::from_str(lines[60_002]).unwrap();
+    assert_eq!(verdict["verdict"]["ok"], true);
     let (code, out, err) = run_limited(&dir, 200_000, "replay long.t48");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("final: move 60000,"), "{err}");

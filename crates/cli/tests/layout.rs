@@ -180,3 +180,90 @@ fn every_integration_test_file_is_built() {
         left_out.join(", ")
     );
 }
+
+/// The `twenty48-*` crates a package's manifest names in `sections` (`[dependencies]`,
+/// `[dev-dependencies]`, ...), by package name.
+fn local_dependencies(package: &str, sections: &[&str]) -> BTreeSet<String> {
+    let dir = package.strip_prefix("twenty48-").unwrap();
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest = fs::read_to_string(crates.join(dir).join("Cargo.toml")).unwrap();
+    let mut section = String::new();
+    let mut out = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else if sections.contains(&section.as_str()) {
+            if let Some(name) = line.split(['.', ' ', '=']).next() {
+                if name.starts_with("twenty48-") {
+                    out.insert(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Issue 28, item 10: `just check` answers "did my engine change alter any recorded game?"
+/// without building the CLI: it tests only the engine, the move log and the verifier (whose
+/// tests replay every fixture game against its transcript), whose tests need no crate beyond
+/// those and the bots, and then runs the independent implementation. The README names it
+/// beside `just test`.
+#[test]
+fn issue28_just_check_tests_the_games_without_the_cli() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let justfile = fs::read_to_string(root.join("justfile")).unwrap();
+    let recipe: Vec<&str> = justfile
+        .split("\ncheck:\n")
+        .nth(1)
+        .expect("a `check` recipe")
+        .lines()
+        .take_while(|l| l.starts_with("    "))
+        .collect();
+    let tested: Vec<&str> = recipe
+        .iter()
+        .filter(|l| l.contains("cargo test"))
+        .flat_map(|l| l.split(" -p ").skip(1))
+        .map(|p| p.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        tested,
+        ["twenty48-engine", "twenty48-movelog", "twenty48-verify"],
+        "{recipe:?}"
+    );
+    assert!(
+        recipe.iter().any(|l| l.contains("INSTA_UPDATE=no")),
+        "snapshots are checked, never written"
+    );
+    assert!(recipe
+        .iter()
+        .any(|l| l.contains("python3 docs/independent/check.py")));
+    // What those tests build: the three, their dev-dependencies, and what those depend on.
+    let mut built: BTreeSet<String> = tested.iter().map(|p| p.to_string()).collect();
+    for p in &tested {
+        built.extend(local_dependencies(p, &["[dev-dependencies]"]));
+    }
+    loop {
+        let more: BTreeSet<String> = built
+            .iter()
+            .flat_map(|p| local_dependencies(p, &["[dependencies]"]))
+            .collect();
+        if more.is_subset(&built) {
+            break;
+        }
+        built.extend(more);
+    }
+    let expected = [
+        "twenty48-bot",
+        "twenty48-engine",
+        "twenty48-movelog",
+        "twenty48-verify",
+    ];
+    assert_eq!(built.iter().collect::<Vec<_>>(), expected);
+    // The verifier's tests hold the fixture replays.
+    let tests = fs::read_to_string(root.join("crates/verify/tests/main.rs")).unwrap();
+    assert!(tests.contains("\nmod fixtures;\n"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let setup = readme.split("## Set-up for development").nth(1).unwrap();
+    let setup = setup.split("\n## ").next().unwrap();
+    assert!(setup.contains("just test") && setup.contains("`just check`"));
+}

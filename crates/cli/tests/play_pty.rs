@@ -115,6 +115,25 @@ impl Pty {
         (self.rows, self.cols) = (rows, cols);
     }
 
+    /// Resizes the terminal and waits until what the program draws after that shows every
+    /// one of `texts`.
+    fn resize_and_wait(&mut self, rows: u16, cols: u16, texts: &[&str]) {
+        let mark = self.raw().len();
+        self.resize(rows, cols);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let shown = self.screen_of(&self.raw()[mark..]);
+            if texts.iter().all(|t| shown.contains(t)) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "never redrawn at {cols}x{rows}:\n{shown}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     fn send(&mut self, keys: &str) {
         self.master.write_all(keys.as_bytes()).unwrap();
         self.master.flush().unwrap();
@@ -689,20 +708,7 @@ fn issue13_a_too_small_terminal_says_the_size_it_needs() {
         !screen.contains("┌"),
         "no board in a terminal too small:\n{screen}"
     );
-    let mark = pty.raw().len();
-    pty.resize(24, 80);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let shown = pty.screen_of(&pty.raw()[mark..]);
-        if shown.contains("moves 0") && shown.contains("└──────┴") {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "never redrawn at 80x24:\n{shown}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    pty.resize_and_wait(24, 80, &["moves 0", "└──────┴"]);
     pty.resize(12, 40);
     pty.wait_for(&["terminal too small: 40x12"]);
     pty.send("qy");
@@ -803,5 +809,41 @@ fn hints_show_the_bots_move_and_mark_the_saved_game() {
     let bytes = std::fs::read(&plain).unwrap();
     assert_eq!(bytes[4], 1);
     assert!(!MoveLog::decode(&bytes).unwrap().hinted);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28, item 7: `replay --watch` respects the terminal's size as `play` does: an 8x8
+/// game in a 60x15 terminal says the size it needs instead of a wrapped, scrolled board;
+/// enlarged, it shows the board; Q still quits and the terminal is given back.
+#[test]
+fn issue28_watch_in_a_too_small_terminal_says_the_size_it_needs() {
+    let dir = temp_dir("watch-small");
+    let file = dir.join("big.t48");
+    let rules = Rules {
+        size: 8,
+        ..Rules::CLASSIC
+    };
+    let mut game = Game::new(rules, 8).unwrap();
+    let mut moves = Vec::new();
+    for dir in Direction::ALL.iter().cycle().take(12) {
+        if game.play(*dir).unwrap().moved {
+            moves.push(*dir);
+        }
+    }
+    let log = MoveLog::from_moves(rules, 8, &moves, 256).unwrap();
+    std::fs::write(&file, log.encode()).unwrap();
+    let mut pty = Pty::spawn_sized(&["replay", s(&file), "--watch"], &[], 15, 60);
+    // The 8x8 board is 17 lines (8 rows of 2 and a border) and 57 columns; with four lines
+    // of text around it, the keys line the widest: 74 columns while playing, 73 once the
+    // replay has reached its end and paused ("space: play").
+    let screen = pty.wait_for(&["terminal too small: 60x15", "twenty48 needs 73x21"]);
+    assert!(
+        !screen.contains('┌') && !screen.contains('│'),
+        "no board in a terminal too small:\n{screen}"
+    );
+    pty.resize_and_wait(40, 100, &["twenty48 replay", "└──────┴"]);
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
     std::fs::remove_dir_all(&dir).unwrap();
 }

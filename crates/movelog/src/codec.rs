@@ -305,6 +305,7 @@ impl<'a> PackedLog<'a> {
         })?;
 
         Ok(PackedLog {
+            format_version: lead.version,
             rules,
             seed: tail.seed,
             packed,

@@ -25,6 +25,10 @@ use crate::moves::{move_at, unpack_into};
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackedLog<'a> {
+    /// The format version the file states (bytes 4-5): 1 or 2. A version-2 file need not
+    /// have hints ([`PackedLog::hinted`]): this is what the file says, not the version a
+    /// writer would choose for the log ([`version_for`](crate::version_for)).
+    pub format_version: u16,
     /// The full rule set.
     pub rules: Rules,
     /// The game's seed.

@@ -74,7 +74,13 @@ fn version_2_reads_each_flag_from_its_own_bit() {
         );
         let packed = PackedLog::decode(&bytes).unwrap();
         assert_eq!((packed.complete, packed.hinted), (log.complete, log.hinted));
+        // Issue 28: the version is the one the file states, hints or not.
+        assert_eq!(packed.format_version, 2, "flags {flags:#04b}");
     }
+    assert_eq!(
+        PackedLog::decode(&example_bytes()).unwrap().format_version,
+        1
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! memory.rs counts every allocation of its process, so it stays a binary of its own. With
 //! `autotests = false` in Cargo.toml, every other file in tests/ must be listed here.
 
+mod fixtures;
 mod listing;
 mod stepwise;
 mod verify;

@@ -9,7 +9,7 @@ use serde_json::json;
 use twenty48_devicelog::{decode_capture, DeviceGame};
 use twenty48_engine::{Direction, Engine, Game, Refusal, Rules};
 use twenty48_movelog::{PackedLog, MAGIC};
-use twenty48_verify::{diff, verify, EngineChoice, State, Trace};
+use twenty48_verify::{diff, verify, Difference, Divergence, EngineChoice, State, Trace};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::rules_args::RulesArgs;
@@ -40,8 +40,10 @@ Examples:
   twenty48 diff capture.bin game.t48 --elf twenty48-qemu --game 2
 
 (`just qemu-elf` builds twenty48-qemu and prints its path.) A log that does not verify is
-never identical: diff reports it invalid, with the verifier's problem. Cells are named by
-row and col, from 1 at the top left.
+never identical, nor a prefix, nor apart by rules alone: when every move agrees, all the
+way or up to a move the log cannot play (one that does not change the board, or one after
+the end), diff reports it invalid, with the verifier's problem. Cells are named by row and col, from 1 at the top
+left, each game's on its own board.
 
 JSON shape (--json; docs/schema/diff.json): {schema_version, identical, moves (when
 identical), invalid, problem (a log that does not verify), move, parting (\"state\" |
@@ -215,14 +217,31 @@ fn trace(side: &Side, label: String) -> Trace {
     }
 }
 
+/// One side of a diff: what was read, its name, and its trace.
+type Compared<'a> = (&'a Side, &'a Path, &'a Trace);
+
 /// A log side that does not verify can never be "identical": its first problem, if any.
-fn invalid_side<'a>(sides: &[(&'a Side, &'a Path)]) -> Option<(&'a Path, String)> {
-    sides.iter().find_map(|(side, path)| match side {
+fn invalid_side<'a>(sides: &[Compared<'a>]) -> Option<(&'a Path, String)> {
+    sides.iter().find_map(|(side, path, _)| match side {
         Side::Log(bytes) => verify(&packed(bytes), EngineChoice::Fast)
             .problem
             .map(|p| (*path, p.to_string())),
         Side::Device(_) => None,
     })
+}
+
+/// The log whose replay stopped at a move it cannot play (one that does not change the
+/// board, or one after the end) where the games part, if that is how they part. Such a log
+/// does not verify: it neither ends there nor goes on, so diff reports it invalid rather than
+/// as a prefix of the other game. (A replay under other rules, or a device capture, that
+/// stops is not a log: that stays a prefix.)
+fn stopped_log<'a>(d: &Divergence, sides: &[Compared<'a>]) -> Option<Compared<'a>> {
+    let first = d.differences.iter().find_map(|x| match x {
+        Difference::Ended { first, .. } => Some(*first),
+        _ => None,
+    })?;
+    let side = *sides.get(if first { 0 } else { 1 })?;
+    (matches!(side.0, Side::Log(_)) && side.2.stopped.is_some()).then_some(side)
 }
 
 pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
@@ -277,29 +296,35 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
         }
     };
     let divergence = diff(&ta, &tb);
-    if divergence.is_none() {
-        let mut sides = vec![(&first, args.a.as_path())];
-        if let (Some(second), Some(b)) = (&second_side, &args.b) {
-            sides.push((second, b.as_path()));
+    let mut sides = vec![(&first, args.a.as_path(), &ta)];
+    if let (Some(second), Some(b)) = (&second_side, &args.b) {
+        sides.push((second, b.as_path(), &tb));
+    }
+    // Traces whose every move agrees (identical, or only their rules or seeds differ), or
+    // that part only where a log stops at a move it cannot play: a log that does not verify
+    // is reported invalid, with the verifier's problem.
+    let invalid = match &divergence {
+        None => invalid_side(&sides),
+        Some(d) if report::Parting::of(d) == report::Parting::Rules => invalid_side(&sides),
+        Some(d) => stopped_log(d, &sides).and_then(|side| invalid_side(&[side])),
+    };
+    if let Some((path, problem)) = invalid {
+        if args.json {
+            let doc = json!({
+                "schema_version": crate::view::SCHEMA_VERSION,
+                "identical": false,
+                "invalid": path.display().to_string(),
+                "problem": problem,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        } else {
+            println!(
+                "{}: {} does not verify, so it cannot be identical to anything: {problem}",
+                ui.bad("invalid"),
+                input::name(path)
+            );
         }
-        if let Some((path, problem)) = invalid_side(&sides) {
-            if args.json {
-                let doc = json!({
-                    "schema_version": crate::view::SCHEMA_VERSION,
-                    "identical": false,
-                    "invalid": path.display().to_string(),
-                    "problem": problem,
-                });
-                println!("{}", serde_json::to_string_pretty(&doc)?);
-            } else {
-                println!(
-                    "{}: {} does not verify, so it cannot be identical to anything: {problem}",
-                    ui.bad("invalid"),
-                    input::name(path)
-                );
-            }
-            return Ok(ExitCode::from(EXIT_FAILED));
-        }
+        return Ok(ExitCode::from(EXIT_FAILED));
     }
     if let Some(out) = &args.svg {
         let inputs: Vec<&Path> = [

@@ -55,7 +55,13 @@ fn dir_name(d: &Option<Direction>) -> &'static str {
     d.map_or("none", |d| d.name())
 }
 
-/// One difference in words, cells by row and col.
+/// The boards' sizes, when the two games are played on boards of different sizes: then no
+/// cell of one board is a cell of the other, and each side's cells are named on its own.
+fn sizes_differ(a: &Trace, b: &Trace) -> bool {
+    a.rules.size != b.rules.size
+}
+
+/// One difference in words, cells by row and col (each side's on its own board).
 fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> String {
     let size = a.rules.size;
     match x {
@@ -65,15 +71,19 @@ fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Stri
         ),
         Difference::Seed => format!("seeds differ: {} against {}", a.seed, b.seed),
         Difference::Direction { a, b } => format!("move: {} against {}", dir_name(a), dir_name(b)),
-        Difference::Spawn { a, b } => format!(
+        Difference::Spawn { a: sa, b: sb } => format!(
             "spawn: {} against {}",
-            spawns_text(a, size),
-            spawns_text(b, size)
+            spawns_text(sa, a.rules.size),
+            spawns_text(sb, b.rules.size)
         ),
         Difference::Merge { a, b } => {
             format!("merges: {} (+{}) against {} (+{})", a.0, a.1, b.0, b.1)
         }
         Difference::Score { a, b } => format!("score: {a} against {b}"),
+        Difference::Board if sizes_differ(a, b) => {
+            let (na, nb) = (a.rules.size, b.rules.size);
+            format!("boards differ in size: {na}x{na} against {nb}x{nb}")
+        }
         Difference::Board => {
             let cells = crate::svg::differing_cells(d.a.as_ref(), d.b.as_ref());
             let at: Vec<String> = cells
@@ -97,8 +107,9 @@ fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Stri
 /// One difference as JSON: `{kind, a, b}`, plus `cells` for a board.
 fn difference_json(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Value {
     let size = a.rules.size;
-    let spawns =
-        |s: &[Spawn]| -> Vec<Value> { s.iter().map(|s| view::spawn_json(s, size)).collect() };
+    let spawns = |s: &[Spawn], size: u8| -> Vec<Value> {
+        s.iter().map(|s| view::spawn_json(s, size)).collect()
+    };
     match x {
         Difference::Rules => {
             json!({"kind": "rules", "a": view::rules_json(&a.rules), "b": view::rules_json(&b.rules)})
@@ -107,7 +118,14 @@ fn difference_json(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Valu
         Difference::Direction { a, b } => {
             json!({"kind": "direction", "a": a.map(|d| d.name()), "b": b.map(|d| d.name())})
         }
-        Difference::Spawn { a, b } => json!({"kind": "spawn", "a": spawns(a), "b": spawns(b)}),
+        Difference::Spawn { a: sa, b: sb } => {
+            json!({"kind": "spawn", "a": spawns(sa, a.rules.size), "b": spawns(sb, b.rules.size)})
+        }
+        Difference::Board if sizes_differ(a, b) => json!({
+            "kind": "board",
+            "cells": [],
+            "sizes": {"a": a.rules.size, "b": b.rules.size},
+        }),
         Difference::Merge { a, b } => json!({
             "kind": "merges",
             "a": {"merges": a.0, "gained": a.1},
@@ -157,7 +175,7 @@ pub(super) fn json(a: &Trace, b: &Trace, d: &Divergence) -> Value {
         "differences": d.differences.iter().map(|x| difference_json(x, a, b, d)).collect::<Vec<_>>(),
         "before": d.before.as_ref().map(|s| view::state_json(s, size)),
         "a": d.a.as_ref().map(|s| view::state_json(s, size)),
-        "b": d.b.as_ref().map(|s| view::state_json(s, size)),
+        "b": d.b.as_ref().map(|s| view::state_json(s, b.rules.size)),
     })
 }
 

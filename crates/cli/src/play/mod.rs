@@ -23,7 +23,8 @@ use crate::rules_args::{rules_name, RulesArgs};
 
 mod screen;
 
-use screen::{animate, ask, draw_fitted, Answer, Still};
+pub(crate) use screen::draw_fitted;
+use screen::{animate, ask, Answer, Still};
 
 /// Play 2048 in the terminal; the game is recorded to a .t48 file as you play.
 ///

@@ -53,8 +53,8 @@ pub(super) fn ask(term: &mut Terminal, lines: &[String]) -> Result<Answer> {
 }
 
 /// Draws a screen cut to the terminal's size: a terminal too small for the board is told
-/// the size it needs instead of a wrapped, scrolled board.
-pub(super) fn draw_fitted(term: &mut Terminal, screen: &Screen) -> Result<()> {
+/// the size it needs instead of a wrapped, scrolled board (`play` and `replay --watch`).
+pub(crate) fn draw_fitted(term: &mut Terminal, screen: &Screen) -> Result<()> {
     let screen = match term.size() {
         Some((cols, rows)) => fit(screen, cols, rows),
         None => screen.clone(),

@@ -33,10 +33,10 @@ Examples:
   twenty48 stats fixtures/games --json > stats.json
   twenty48 stats fixtures/games --csv --svg tiles.svg
 
-JSON shape (--json; docs/schema/stats.json): {schema_version, files, games, verified, failed: [{file, problem}], unreadable: [{file, problem}],
-moves, score: {mean, median, max, max_file}, max_tiles: {\"2048\": N, ...},
-longest: {file, moves}|null, rules: [{rules, games, moves, score: {...}, max_tiles,
-win_tile|null, wins|null, win_rate|null}]}.
+JSON shape (--json; docs/schema/stats.json): {schema_version, files, games, verified,
+failed: [{file, problem}], unreadable: [{file, problem}], moves, score: {mean, median, max,
+max_file}, max_tiles: {\"2048\": N, ...}, longest: {file, moves}|null, rules: [{rules,
+games, moves, score: {...}, max_tiles, longest, win_tile|null, wins|null, win_rate|null}]}.
 CSV: one row per rule set, then `all`: rules,games,moves,score_mean,score_median,score_max,
 win_tile,wins,win_rate, then one column per tile (games whose max tile it is).")]
 pub struct StatsArgs {
