@@ -7,7 +7,7 @@ use std::io;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use twenty48_movelog::{write_atomic, write_new};
+use twenty48_movelog::{write_atomic, write_new, WriteError};
 
 /// What kind of file, in words, for an error.
 fn kind_of(file_type: fs::FileType) -> &'static str {
@@ -102,11 +102,12 @@ pub(crate) fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<()>
         write_new(path, bytes)
     };
     match written {
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => bail!(
+        Err(WriteError::Exists { .. }) => bail!(
             "{} already exists (it appeared while this command ran; use --force to overwrite it)",
             crate::input::shown(path)
         ),
-        r => r.with_context(|| format!("cannot write {}", crate::input::shown(path))),
+        // The error names the file.
+        r => Ok(r?),
     }
 }
 

@@ -89,20 +89,7 @@ pub fn name(path: &Path) -> String {
 /// escape sequence would drive the terminal), and bytes that are not UTF-8 as `\xff` (not
 /// all as one replacement character). JSON shows names as strings instead, escaped by JSON.
 pub fn shown(path: &Path) -> String {
-    let mut out = String::new();
-    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
-        for ch in chunk.valid().chars() {
-            if ch.is_control() {
-                out.extend(ch.escape_default());
-            } else {
-                out.push(ch);
-            }
-        }
-        for byte in chunk.invalid() {
-            out.push_str(&format!("\\x{byte:02x}"));
-        }
-    }
-    out
+    twenty48_movelog::shown(path)
 }
 
 /// Reads a file, naming it in the error: a move log (it starts with the magic) as far as

@@ -28,7 +28,10 @@
 //! against committed bytes, so no library change can silently change a file.
 //!
 //! # Feature flags
-//! - `std` (default): [`write_atomic`], to save a log so that a crash never leaves half a file.
+//! - `std` (default): the one writer of every file the project creates ([`write_new`],
+//!   [`write_free`], [`write_atomic`] for `--force`, [`create_dirs`]): temp file, fsync, link
+//!   or rename into place, directory synced; never through a symbolic link, never over a file
+//!   unless asked; every error ([`WriteError`]) names the file.
 #![deny(missing_docs)]
 
 mod claims;
@@ -45,7 +48,10 @@ mod recorder;
 pub use claims::{checkpoint_hash, Claims};
 pub use error::{DecodeError, EncodeError, RecordError};
 #[cfg(feature = "std")]
-pub use file::{write_atomic, write_new};
+pub use file::{
+    create_dirs, free_name, holds, shown, write_atomic, write_free, write_free_except, write_new,
+    Placed, WriteError, MAX_FREE_NAMES,
+};
 pub use header::{version_for, MAGIC};
 pub use log::{checkpoint_count, MoveLog};
 pub use packed::PackedLog;

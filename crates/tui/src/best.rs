@@ -185,14 +185,14 @@ impl BestScores {
             source,
         };
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).map_err(write)?;
+            twenty48_movelog::create_dirs(dir).map_err(|e| write(e.into_cause()))?;
         }
         let mut text = String::from(HEADER);
         text.push('\n');
         for (rules, score) in &self.scores {
             text.push_str(&format!("{score}\t{rules}\n"));
         }
-        write_atomic(&self.path, text.as_bytes()).map_err(write)
+        write_atomic(&self.path, text.as_bytes()).map_err(|e| write(e.into_cause()))
     }
 }
 

@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use crossterm::event::Event;
 use twenty48_engine::{tile_value, Rules, Status};
-use twenty48_movelog::{write_new, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
+use twenty48_movelog::{write_free_except, Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 use twenty48_tui::{
     action, journal_path, render_play, BestScores, BoardView, ColorMode, Flow, Journal,
     JournalError, PlayView, Step, Terminal,
@@ -120,17 +120,8 @@ pub fn draw_seed() -> Result<u64> {
 /// nor as a journal.
 fn free_path(base: &Path) -> PathBuf {
     let taken = |p: &Path| p.exists() || journal_path(p).exists();
-    if !taken(base) {
-        return base.to_path_buf();
-    }
-    let stem = base
-        .file_stem()
-        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
-    let ext = base
-        .extension()
-        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
-    (2..)
-        .map(|n| base.with_file_name(format!("{stem}-{n}{ext}")))
+    (1..)
+        .map(|n| twenty48_movelog::free_name(base, n))
         .find(|p| !taken(p))
         .expect("some number is free")
 }
@@ -230,22 +221,13 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     if current.replace {
         crate::destination::write_output(&current.target, &bytes, true)?;
     } else {
-        // Never replace a file: if the name is taken (even since the game began), the game
-        // goes to the next free name, and the player is told.
+        // Never replace a file: if the name is taken (even since the game began, or by
+        // another game's journal), the game goes to the next free name, and the player is
+        // told.
         let wanted = current.target.clone();
-        loop {
-            match write_new(&current.target, &bytes) {
-                Ok(()) => break,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    current.target = free_path(&wanted);
-                }
-                Err(e) => {
-                    return Err(e).with_context(|| {
-                        format!("cannot write {}", crate::input::shown(&current.target))
-                    })
-                }
-            }
-        }
+        let journal_of_another = |p: &Path| p != wanted && journal_path(p).exists();
+        let placed = write_free_except(&wanted, &bytes, &journal_of_another)?;
+        current.target = placed.path().to_path_buf();
         if current.target != wanted {
             report.notes.push(format!(
                 "{} already exists and is left as it is; the game is saved as {}",
