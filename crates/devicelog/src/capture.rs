@@ -37,7 +37,19 @@ pub enum DamageKind {
         /// The bytes left over after the first frame.
         trailing: usize,
     },
+    /// More bytes without a separator than any frame of the firmware has
+    /// ([`MAX_FRAME_BYTES`]): not a frame, whatever follows; skipped up to the next
+    /// separator without being kept.
+    Oversized,
 }
+
+/// The longest frame, in bytes on the line without its separator, that the decoder takes:
+/// more is damage ([`DamageKind::Oversized`]), so a stream without separators costs no
+/// memory. The largest frame of protocol v2 (the game start) is 48 bytes; the firmware's
+/// other messages (a panic's file and message) stay under 300; a frame can never be larger
+/// than the board's log ring (256 bytes on the AVR boards, 4,096 on the others). A later
+/// protocol whose frames are larger raises this.
+pub const MAX_FRAME_BYTES: usize = 4096;
 
 /// A damaged stretch of the capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +76,10 @@ impl fmt::Display for Damage {
             DamageKind::Orphan => f.write_str(": frame of a game whose start was lost, skipped"),
             DamageKind::Unterminated => f.write_str(": capture ends inside a frame"),
             DamageKind::CheckMismatch => f.write_str(": check mismatch, damaged frame skipped"),
+            DamageKind::Oversized => write!(
+                f,
+                ": more than {MAX_FRAME_BYTES} bytes without a frame separator, skipped"
+            ),
             DamageKind::Merged { trailing } => write!(
                 f,
                 ": merged frames (a lost separator; {trailing} bytes after the first frame), skipped"
@@ -252,8 +268,10 @@ pub enum Event {
 /// frame separator.
 pub struct CaptureDecoder {
     table: Table,
-    /// Bytes of the frame being received.
+    /// Bytes of the frame being received (at most [`MAX_FRAME_BYTES`]).
     pending: Vec<u8>,
+    /// Skipping an oversized stretch up to the next separator.
+    oversized: bool,
     /// Offset of `pending[0]` in the capture.
     pending_offset: usize,
     /// Bytes fed so far.
@@ -293,6 +311,7 @@ impl CaptureDecoder {
         Ok(CaptureDecoder {
             table,
             pending: Vec::new(),
+            oversized: false,
             pending_offset: 0,
             fed: 0,
             open: None,
@@ -326,7 +345,20 @@ impl CaptureDecoder {
                     let frame = std::mem::take(&mut self.pending);
                     self.frame(&frame, self.pending_offset, &mut events);
                 }
+                self.oversized = false;
                 self.pending_offset = self.fed;
+            } else if self.oversized {
+            } else if self.pending.len() == MAX_FRAME_BYTES {
+                // No frame is this long: damage now, and nothing kept until the next
+                // separator.
+                events.push(Event::Damaged(Damage {
+                    offset: self.pending_offset,
+                    len: MAX_FRAME_BYTES + 1,
+                    game: self.open.as_ref().map(|g| g.number).or(self.last_game),
+                    kind: DamageKind::Oversized,
+                }));
+                self.pending = Vec::new();
+                self.oversized = true;
             } else {
                 self.pending.push(b);
             }

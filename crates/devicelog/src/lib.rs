@@ -48,6 +48,7 @@ mod rzcobs;
 
 pub use capture::{
     decode_capture, Capture, CaptureDecoder, Damage, DamageKind, DeviceFact, Event, Message,
+    MAX_FRAME_BYTES,
 };
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;

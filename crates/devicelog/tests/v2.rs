@@ -396,37 +396,32 @@ fn a_deferred_pull_writes_each_game_once_when_the_capture_ends() {
     assert!(!summary.is_ok());
 }
 
-/// The same device numbers (a fresh flash) with other games: a different copy of a game
-/// already pulled is a conflict, and neither copy is overwritten or written over.
+/// The same device numbers (a fresh flash) with other games: a game whose name holds
+/// another game pulled before goes to a free name, with a note, and is acknowledged (it is
+/// on disk); the file there is never overwritten (issue 26: one writer for every file).
 #[test]
-fn a_game_that_differs_from_its_pulled_copy_is_a_conflict_and_nothing_is_overwritten() {
+fn a_game_that_differs_from_its_pulled_copy_goes_to_a_free_name_and_nothing_is_overwritten() {
     let dir = Scratch::new("conflict");
     pull(capture("session"), &dir.0, LIVE);
     let before = std::fs::read(dir.0.join(name(2, true))).unwrap();
     let (puller, pulled) = pull(capture("stall"), &dir.0, LIVE);
-    for p in &pulled {
-        assert!(
-            p.ack.is_none(),
-            "game {}: a conflict is never acknowledged",
-            p.game.number
-        );
-    }
+    assert_acks_only_what_is_on_disk(&pulled);
     for n in 1..=3 {
-        assert!(
-            outcomes(&pulled, n)
-                .iter()
-                .any(|o| matches!(o, Outcome::Conflict { .. })),
-            "game {n}: {:?}",
-            outcomes(&pulled, n)
-        );
+        let free = dir.0.join(name(n, true).replace(".t48", "-2.t48"));
+        let written: Vec<&Pulled> = pulled
+            .iter()
+            .filter(|p| p.game.number == n && p.outcome == Outcome::Written)
+            .collect();
+        assert_eq!(written.len(), 1, "game {n}: {:?}", outcomes(&pulled, n));
+        assert_eq!(written[0].path.as_deref(), Some(&*free));
+        assert!(written[0].ack.is_some(), "game {n}");
     }
     assert_eq!(std::fs::read(dir.0.join(name(2, true))).unwrap(), before);
     assert_on_disk(&dir.0, 1, true, &games()[0]);
     let summary = puller.summary();
-    assert!(!summary.is_ok());
-    assert_eq!(summary.received, 0);
-    let conflicts: Vec<u32> = summary.conflicts.iter().map(|c| c.1).collect();
-    assert_eq!(conflicts, [1, 2, 3]);
+    assert!(summary.is_ok(), "{summary:#?}");
+    assert_eq!(summary.received, 3);
+    assert_eq!(summary.conflicts, []);
     let mut snapshot = render_summary(&summary, &dir.0);
 
     // Both captures in one file: the copies conflict before anything is written, and
@@ -539,14 +534,19 @@ fn a_game_never_received_is_a_gap_and_its_replies_are_short() {
     assert_eq!(summary.gaps, [gap(3, 3)]);
     assert!(!summary.is_ok(), "{summary:#?}");
     assert_eq!(summary.received, 5);
-    // With a conflict besides (another game 1 in the directory): still the gap.
-    let dir = Scratch::new("gap-and-conflict");
+    // With another game 1 in the directory besides (it goes to a free name, with a
+    // note): still the gap.
+    let dir = Scratch::new("gap-and-other-file");
     std::fs::create_dir_all(&dir.0).unwrap();
     std::fs::write(dir.0.join(name(1, true)), other_game()).unwrap();
     let (puller, _) = pull(&edit::without_game(capture("ended"), 3), &dir.0, DEFER);
-    let with_conflict = puller.summary();
-    assert_eq!(with_conflict.conflicts.len(), 1);
-    assert_eq!(with_conflict.gaps, [gap(3, 3)]);
+    let with_other = puller.summary();
+    assert_eq!(with_other.conflicts, []);
+    assert!(with_other
+        .notes
+        .iter()
+        .any(|n| n.contains("already there with other contents")));
+    assert_eq!(with_other.gaps, [gap(3, 3)]);
     snapshot.push_str("== ended, game 3 never received\n");
     snapshot.push_str(&render_summary(&summary, &dir.0));
     insta::assert_snapshot!("v2_gap", snapshot);
@@ -779,22 +779,20 @@ fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conf
     assert!(!dir.names().contains(&name(6, false)));
     assert!(puller.summary().is_ok());
 
-    // A whole file of game 6 that is another game: the partial copy is a conflict.
+    // A whole file of game 6 that is another game (another flash): the partial copy is
+    // written beside it, never over it, and acknowledged.
     let dir = Scratch::new("whole-other");
     std::fs::create_dir_all(&dir.0).unwrap();
     std::fs::write(dir.0.join(name(6, true)), other_game()).unwrap();
     let (puller, pulled) = pull(capture("restart"), &dir.0, LIVE);
-    let reason = format!(
-        "{} differs from this copy",
-        dir.0.join(name(6, true)).display()
+    assert_eq!(outcomes(&pulled, 6)[0], Outcome::Written);
+    assert_acks_only_what_is_on_disk(&pulled);
+    assert_eq!(
+        std::fs::read(dir.0.join(name(6, true))).unwrap(),
+        other_game()
     );
-    assert_eq!(outcomes(&pulled, 6)[0], Outcome::Conflict { reason });
-    assert!(pulled
-        .iter()
-        .filter(|p| p.game.number == 6)
-        .all(|p| p.ack.is_none()));
-    assert!(!dir.names().contains(&name(6, false)));
-    assert_eq!(puller.summary().conflicts.len(), 1);
+    assert_on_disk(&dir.0, 6, false, &games()[5]);
+    assert_eq!(puller.summary().conflicts, []);
 
     // Two whole copies that end differently, and the partial one: on a port, the first
     // whole copy is written and the second is a conflict; from a capture file, neither.

@@ -1,38 +1,15 @@
-//! The files a pull writes: their names, written durably and never over another file.
+//! The files a pull writes: their names, and the one writer (`twenty48_movelog`'s) that
+//! puts them in place durably, never through a link and never over another file.
 
-use std::fs::{self, File};
-use std::io::{self, Write};
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use twenty48_movelog::{write_atomic, MoveLog, EXTENSION};
+use twenty48_movelog::{create_dirs, free_name, write_free, MoveLog, Placed, EXTENSION};
 
 use crate::check::check;
 use crate::game::DeviceGame;
 
 use super::{Outcome, Pulled};
-
-/// Why two verified copies of one game are not the same game, or `None` when they are
-/// (a partial copy that is a prefix of a complete one is the same game).
-pub(super) fn differs(a: &MoveLog, b: &MoveLog) -> Option<String> {
-    if a.rules != b.rules || a.seed != b.seed {
-        return Some("the copies have different rules or seeds".into());
-    }
-    let (short, long) = if a.moves.len() <= b.moves.len() {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    if long.moves[..short.moves.len()] != short.moves[..] {
-        return Some("the copies have different moves".into());
-    }
-    if short.moves.len() != long.moves.len() && short.complete {
-        return Some("a complete copy is shorter than another copy".into());
-    }
-    if a.complete && b.complete && a.encode() != b.encode() {
-        return Some("the copies differ".into());
-    }
-    None
-}
 
 /// The file name of a pulled v1 game: `game-NNN-seed-SEED.t48`, or `...partial.t48` for an
 /// incomplete log.
@@ -49,6 +26,8 @@ pub fn file_name(game: &DeviceGame, complete: bool) -> String {
 
 /// The file name of a protocol v2 game: `DEVICE-gNNNNNN.t48` (device id in 16 hex digits,
 /// game number in at least 6 digits), `.partial.t48` for a stored game that was interrupted.
+/// When the name holds another file, the game goes to the first free name after it
+/// (`DEVICE-gNNNNNN-2.t48`, `DEVICE-gNNNNNN.partial-2.t48`).
 pub fn file_name_v2(dev: u64, game: u32, complete: bool) -> String {
     v2_name(dev, game, if complete { "" } else { "partial" })
 }
@@ -58,73 +37,80 @@ pub(super) fn v2_name(dev: u64, game: u32, kind: &str) -> String {
     format!("{dev:016x}-g{game:06}{dot}{kind}.{EXTENSION}")
 }
 
-/// What [`write_new`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Written {
-    /// The file is new.
-    New,
-    /// The file was there with the same bytes.
-    Identical,
-    /// The file was there with other bytes; left as it was.
-    Differs,
-}
-
-/// Writes `bytes` to `path` durably (synced, then linked into place, then the directory
-/// synced) unless `path` exists; never overwrites.
-pub(super) fn write_new(path: &Path, bytes: &[u8]) -> io::Result<Written> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let existing = |path: &Path| -> io::Result<Written> {
-        Ok(if fs::read(path)? == bytes {
-            Written::Identical
-        } else {
-            Written::Differs
-        })
+/// The device and game number of a file name a pull gives a whole or interrupted v2 game
+/// (at its own name or a free name after it; not a damaged game's `.damaged.t48`).
+pub(super) fn parse_v2_name(name: &str) -> Option<(u64, u32)> {
+    let (dev, rest) = (name.get(..16)?, name.get(16..)?);
+    let dev = u64::from_str_radix(dev, 16).ok()?;
+    let rest = rest.strip_prefix("-g")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let number: u32 = rest[..digits].parse().ok()?;
+    let tail = &rest[digits..];
+    let tail = tail.strip_prefix(".partial").unwrap_or(tail);
+    let tail = tail.strip_suffix(EXTENSION)?.strip_suffix('.')?;
+    let free = match tail.strip_prefix('-') {
+        Some(n) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        None => tail.is_empty(),
     };
-    if path.exists() {
-        return existing(path);
-    }
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        // A hard link fails when the name exists: no exists-then-rename race.
-        match fs::hard_link(&tmp, path) {
-            Ok(()) => {
-                #[cfg(unix)]
-                File::open(dir)?.sync_all()?;
-                Ok(Written::New)
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => existing(path),
-            Err(e) => Err(e),
-        }
-    })();
-    let _ = fs::remove_file(&tmp);
-    result
+    free.then_some((dev, number))
 }
 
-/// Checks a game and writes what is certain of it into `out_dir` (atomically): the v1
-/// path, one file per game received.
+/// Writes `log` into `dir` under `name`, or the first free name after it when that holds
+/// another file; the directory (and every directory made on the way) is made durably
+/// first. The path written, and whether it is new or was there with these very bytes.
+pub(super) fn place(dir: &Path, name: &str, log: &MoveLog) -> io::Result<Placed> {
+    create_dirs(dir)?;
+    Ok(write_free(&dir.join(name), &log.encode())?)
+}
+
+/// The files in `dir` at `name` and the free names after it, in order, up to the first
+/// name that is not there: where an earlier pull may have put a game of that name.
+pub(super) fn taken_names(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let base = dir.join(name);
+    (1..=twenty48_movelog::MAX_FREE_NAMES)
+        .map(|n| free_name(&base, n))
+        .take_while(|p| std::fs::symlink_metadata(p).is_ok())
+        .collect()
+}
+
+/// The largest file read back as an earlier pull's game: a device game's log is far smaller;
+/// anything larger planted under a game's name is not read.
+const MAX_LOG_READ: u64 = 16 << 20;
+
+/// The move log in the regular file `path` (not a link), if it is one.
+pub(super) fn read_log(path: &Path) -> Option<MoveLog> {
+    use std::io::Read;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_file() || meta.len() > MAX_LOG_READ {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_LOG_READ)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    MoveLog::decode(&bytes).ok()
+}
+
+/// Checks a game and writes what is certain of it into `dir`: the v1 path, one file per
+/// game received, never over another file (a name taken by other contents sends the game
+/// to a free name).
 ///
 /// # Errors
-/// When the directory or the file cannot be written.
-pub fn save(game: DeviceGame, out_dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
+/// When the directory or the file cannot be written (the error names it).
+pub fn save(game: DeviceGame, dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
     let check = check(&game);
     let mut path = None;
     let mut outcome = Outcome::NotWritten;
     if let Some(log) = game.to_movelog(keep_partial) {
-        fs::create_dir_all(out_dir)?;
-        let p = out_dir.join(file_name(&game, log.complete));
-        write_atomic(&p, &log.encode())?;
-        path = Some(p);
-        outcome = if check.is_verified() {
-            Outcome::Written
-        } else {
-            Outcome::DamagedPrefix
+        let placed = place(dir, &file_name(&game, log.complete), &log)?;
+        outcome = match (&placed, check.is_verified()) {
+            (_, false) => Outcome::DamagedPrefix,
+            (Placed::Identical(_), true) => Outcome::AlreadyPulled,
+            (_, true) => Outcome::Written,
         };
+        path = Some(placed.path().to_path_buf());
     }
     Ok(Pulled {
         game,
@@ -133,4 +119,31 @@ pub fn save(game: DeviceGame, out_dir: &Path, keep_partial: bool) -> io::Result<
         outcome,
         ack: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v2_names_read_back_at_their_own_and_free_names_only() {
+        let dev = 0x7e57_0000_0000_0001;
+        for (name, read) in [
+            ("7e57000000000001-g000012.t48", Some((dev, 12))),
+            ("7e57000000000001-g000012.partial.t48", Some((dev, 12))),
+            ("7e57000000000001-g000012-2.t48", Some((dev, 12))),
+            (
+                "7e57000000000001-g4294967295.partial-31.t48",
+                Some((dev, u32::MAX)),
+            ),
+            ("7e57000000000001-g000012.damaged.t48", None),
+            ("7e57000000000001-g000012-.t48", None),
+            ("7e57000000000001-g.t48", None),
+            ("7e57000000000001-g000012.t48.tmp-1-2", None),
+            ("capture-1.bin", None),
+            ("é", None),
+        ] {
+            assert_eq!(parse_v2_name(name), read, "{name}");
+        }
+    }
 }

@@ -3,13 +3,16 @@
 //!
 //! Protocol v2 games are keyed by (device id, game number). A game may arrive more than
 //! once (live while it was played, then from the store in a pull reply; or the same capture
-//! twice): the first verified copy is written, an identical later copy is a duplicate, a
-//! different one a conflict (neither written as complete when the pull sees both before
-//! writing, as from a capture file; a file already in the directory is never overwritten).
-//! Protocol v1 games have no identity and are written as before, one file per game.
+//! twice): which copy is kept is decided by content, never by arrival: the longer verified
+//! prefix wins (a copy whose moves are all in the kept one is a duplicate), and copies that
+//! part are a conflict (neither written when the pull sees both before writing, as from a
+//! capture file). An acknowledgement names a copy only once every move of it is in a file
+//! on disk. Protocol v1 games have no identity and are written one file per game.
+//!
+//! Nothing in the directory is ever replaced: a name that holds other contents sends the
+//! game to the first free name after it, with a note (`twenty48_movelog::write_free`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -20,12 +23,17 @@ use crate::check::{check, Problem};
 use crate::error::DeviceLogError;
 use crate::game::DeviceGame;
 
+mod copies;
 mod files;
+mod gaps;
 mod report;
+mod summary;
 
-use files::{differs, v2_name, write_new, Written};
+use copies::{choose, relation, Relation};
 pub use files::{file_name, file_name_v2, save};
+use files::{place, read_log, taken_names, v2_name};
 pub use report::{Gap, Outcome, Progress, Pulled, Summary};
+use twenty48_movelog::Placed;
 
 /// How a pull writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,8 +63,10 @@ pub struct Puller {
     pending: Vec<DeviceGame>,
     /// Every game closed, with what became of it.
     pulled: Vec<Pulled>,
-    /// v2: the first verified copy of each game: its log bytes and its moves.
-    verified: BTreeMap<(u64, u32), MoveLog>,
+    /// v2: the copy kept of each game (the longest verified one so far) and its file.
+    kept: BTreeMap<(u64, u32), (MoveLog, PathBuf)>,
+    /// Names that held other contents, and where the game went instead: notes.
+    free_names: Vec<String>,
     /// v2: games found in conflict.
     conflicts: BTreeMap<(u64, u32), String>,
     /// The first [`LISTED_DAMAGE`] damaged stretches (after the first frame).
@@ -104,7 +114,8 @@ impl Puller {
             options,
             pending: Vec::new(),
             pulled: Vec::new(),
-            verified: BTreeMap::new(),
+            kept: BTreeMap::new(),
+            free_names: Vec::new(),
             conflicts: BTreeMap::new(),
             damage: Vec::new(),
             unlisted_damage: 0,
@@ -149,9 +160,20 @@ impl Puller {
         let mut out = handled?;
         if self.options.defer {
             let pending = std::mem::take(&mut self.pending);
-            self.find_conflicts(&pending);
-            for game in pending {
-                let pulled = self.save(game)?;
+            // The kept copy of each game is written first, so that the copies it holds are
+            // its duplicates whatever their order; then the rest, in closing order.
+            let first = self.choose_copies(&pending);
+            let mut saved: Vec<Option<Pulled>> = vec![None; pending.len()];
+            for &i in &first {
+                saved[i] = Some(self.save(pending[i].clone())?);
+            }
+            for (i, game) in pending.into_iter().enumerate() {
+                if saved[i].is_none() {
+                    saved[i] = Some(self.save(game)?);
+                }
+            }
+            for pulled in saved.into_iter().flatten() {
+                self.pulled.push(pulled.clone());
                 out.push(Progress::Pulled(Box::new(pulled)));
             }
         }
@@ -190,12 +212,18 @@ impl Puller {
                         })));
                     } else {
                         let pulled = self.save(game)?;
+                        self.pulled.push(pulled.clone());
                         out.push(Progress::Pulled(Box::new(pulled)));
                     }
                 }
                 Event::Damaged(d) => {
                     let noise = !self.decoded_any
-                        && matches!(d.kind, DamageKind::Malformed | DamageKind::Unterminated);
+                        && matches!(
+                            d.kind,
+                            DamageKind::Malformed
+                                | DamageKind::Unterminated
+                                | DamageKind::Oversized
+                        );
                     if noise {
                     } else if self.damage.len() < LISTED_DAMAGE {
                         self.damage.push(d.clone());
@@ -252,39 +280,39 @@ impl Puller {
         }
     }
 
-    /// Deferred pulls: games whose verified copies differ are conflicts before anything
-    /// is written.
-    fn find_conflicts(&mut self, games: &[DeviceGame]) {
-        let mut first: BTreeMap<(u64, u32), MoveLog> = BTreeMap::new();
-        for game in games {
+    /// Deferred pulls: of each game's verified copies, the one to keep (their indices in
+    /// `games`); games whose copies part are conflicts before anything is written.
+    fn choose_copies(&mut self, games: &[DeviceGame]) -> BTreeSet<usize> {
+        let mut copies: BTreeMap<(u64, u32), Vec<(usize, MoveLog)>> = BTreeMap::new();
+        for (i, game) in games.iter().enumerate() {
             let Some(dev) = game.dev else { continue };
-            if !check(game).is_verified() {
-                continue;
+            if let Some(log) = game.to_movelog(false) {
+                copies.entry((dev, game.number)).or_default().push((i, log));
             }
-            let Some(log) = game.to_movelog(false) else {
-                continue;
-            };
-            let key = (dev, game.number);
-            match first.get(&key) {
-                None => {
-                    first.insert(key, log);
+        }
+        let mut first = BTreeSet::new();
+        for (key, logs) in copies {
+            match choose(logs.iter().map(|(i, log)| (*i, log))) {
+                Ok(Some(i)) => {
+                    first.insert(i);
                 }
-                Some(other) => {
-                    if let Some(reason) = differs(other, &log) {
-                        self.conflicts.entry(key).or_insert(reason);
-                    } else if !other.complete && log.complete {
-                        first.insert(key, log);
-                    }
+                Ok(None) => {}
+                Err(reason) => {
+                    self.conflicts.insert(key, reason);
                 }
             }
         }
+        first
     }
 
     /// Checks a game and writes what is certain of it.
     fn save(&mut self, game: DeviceGame) -> io::Result<Pulled> {
         let Some(dev) = game.dev else {
             let pulled = save(game, &self.out_dir, self.options.keep_partial)?;
-            self.pulled.push(pulled.clone());
+            if let Some(path) = &pulled.path {
+                let complete = pulled.is_verified() && !pulled.game.is_partial();
+                self.note_free_name(&file_name(&pulled.game, complete), path);
+            }
             return Ok(pulled);
         };
         let check = check(&game);
@@ -296,15 +324,13 @@ impl Puller {
         {
             // A live game still being played when a port pull ends (not one cut off inside a
             // pull reply): it is stored on the device.
-            let pulled = Pulled {
+            return Ok(Pulled {
                 check,
                 path: None,
                 outcome: Outcome::InProgress,
                 ack: None,
                 game,
-            };
-            self.pulled.push(pulled.clone());
-            return Ok(pulled);
+            });
         }
         let key = (dev, game.number);
         let ack = game.end.and_then(|e| e.check).map(|c| (game.number, c));
@@ -318,16 +344,13 @@ impl Puller {
         if !pulled.check.is_verified() {
             if self.options.keep_partial {
                 if let Some(log) = pulled.game.to_movelog(true) {
-                    let path = self
-                        .out_dir
-                        .join(v2_name(dev, pulled.game.number, "damaged"));
-                    if write_new(&path, &log.encode())? != Written::Differs {
-                        pulled.path = Some(path);
-                        pulled.outcome = Outcome::DamagedPrefix;
-                    }
+                    let name = v2_name(dev, pulled.game.number, "damaged");
+                    let placed = place(&self.out_dir, &name, &log)?;
+                    self.note_free_name(&name, placed.path());
+                    pulled.path = Some(placed.path().to_path_buf());
+                    pulled.outcome = Outcome::DamagedPrefix;
                 }
             }
-            self.pulled.push(pulled.clone());
             return Ok(pulled);
         }
         let log = pulled
@@ -338,238 +361,80 @@ impl Puller {
             pulled.outcome = Outcome::Conflict {
                 reason: reason.clone(),
             };
-        } else if let Some(first) = self.verified.get(&key) {
-            match differs(first, &log) {
-                Some(reason) => {
-                    self.conflicts.insert(key, reason.clone());
-                    pulled.outcome = Outcome::Conflict { reason };
-                }
-                None if first.complete || !log.complete => {
-                    pulled.outcome = Outcome::Duplicate;
-                    // The file of the copy it repeats (an interrupted game's copy may have
-                    // found its whole game on disk).
-                    pulled.path = self
-                        .pulled
-                        .iter()
-                        .rev()
-                        .find(|p| {
-                            p.is_received() && p.game.dev == Some(dev) && p.game.number == key.1
-                        })
-                        .and_then(|p| p.path.clone());
-                    pulled.ack = ack;
-                }
-                None => self.write(&mut pulled, dev, &log, ack)?,
-            }
-        } else {
-            self.write(&mut pulled, dev, &log, ack)?;
+            return Ok(pulled);
         }
-        if pulled.is_received() {
-            let keep = match self.verified.get(&key) {
-                Some(first) => !first.complete && log.complete,
-                None => true,
-            };
-            if keep {
-                self.verified.insert(key, log);
+        match self
+            .kept
+            .get(&key)
+            .map(|(kept, path)| (relation(kept, &log), path))
+        {
+            Some((Relation::Conflict(reason), _)) => {
+                self.conflicts.insert(key, reason.clone());
+                pulled.outcome = Outcome::Conflict { reason };
             }
+            Some((Relation::Contained, path)) => {
+                // Every move of this copy is in the kept one's file.
+                pulled.outcome = Outcome::Duplicate;
+                pulled.path = Some(path.clone());
+                pulled.ack = ack;
+            }
+            Some((Relation::Extends, _)) | None => self.write(&mut pulled, dev, log, ack)?,
         }
-        self.pulled.push(pulled.clone());
         Ok(pulled)
     }
 
-    /// Writes a verified v2 game unless the directory has it already; a file that differs
-    /// is a conflict and stays as it is.
+    /// Notes that `wanted` held other contents when the file went to `placed` instead.
+    fn note_free_name(&mut self, wanted: &str, placed: &Path) {
+        if placed.file_name().is_some_and(|n| n != wanted) {
+            self.free_names.push(format!(
+                "{} was already there with other contents and is left as it is; the game is in {}",
+                twenty48_movelog::shown(&self.out_dir.join(wanted)),
+                twenty48_movelog::shown(placed)
+            ));
+        }
+    }
+
+    /// Writes the verified v2 copy `log`, the one now kept of its game, unless a file an
+    /// earlier pull wrote holds it already (the same bytes, or for an interrupted game a
+    /// longer copy it begins); a name that holds another game sends it to a free name.
     fn write(
         &mut self,
         pulled: &mut Pulled,
         dev: u64,
-        log: &MoveLog,
+        log: MoveLog,
         ack: Option<(u32, u32)>,
     ) -> io::Result<()> {
         let number = pulled.game.number;
-        let path = self.out_dir.join(file_name_v2(dev, number, log.complete));
-        // An interrupted game whose whole copy is already here was pulled before.
         if !log.complete {
-            let whole = self.out_dir.join(file_name_v2(dev, number, true));
-            if let Ok(bytes) = fs::read(&whole) {
-                match MoveLog::decode(&bytes) {
-                    Ok(other) if differs(&other, log).is_none() => {
-                        pulled.path = Some(whole);
-                        pulled.outcome = Outcome::AlreadyPulled;
-                        pulled.ack = ack;
-                        return Ok(());
-                    }
-                    _ => {
-                        let reason = format!("{} differs from this copy", whole.display());
-                        self.conflicts.insert((dev, number), reason.clone());
-                        pulled.outcome = Outcome::Conflict { reason };
-                        return Ok(());
-                    }
-                }
-            }
-        }
-        match write_new(&path, &log.encode())? {
-            Written::New => pulled.outcome = Outcome::Written,
-            Written::Identical => pulled.outcome = Outcome::AlreadyPulled,
-            Written::Differs => {
-                let reason = format!("{} is already there with other contents", path.display());
-                self.conflicts.insert((dev, number), reason.clone());
-                pulled.outcome = Outcome::Conflict { reason };
+            let on_disk = [true, false]
+                .into_iter()
+                .flat_map(|complete| {
+                    taken_names(&self.out_dir, &file_name_v2(dev, number, complete))
+                })
+                .find_map(|path| {
+                    let other = read_log(&path)?;
+                    (relation(&other, &log) == Relation::Contained).then_some((other, path))
+                });
+            if let Some((other, path)) = on_disk {
+                pulled.path = Some(path.clone());
+                pulled.outcome = Outcome::AlreadyPulled;
+                pulled.ack = ack;
+                self.kept.insert((dev, number), (other, path));
                 return Ok(());
             }
         }
-        pulled.path = Some(path);
+        let name = file_name_v2(dev, number, log.complete);
+        let placed = place(&self.out_dir, &name, &log)?;
+        self.note_free_name(&name, placed.path());
+        pulled.outcome = match placed {
+            Placed::Identical(_) => Outcome::AlreadyPulled,
+            _ => Outcome::Written,
+        };
+        let path = placed.path().to_path_buf();
+        pulled.path = Some(path.clone());
         pulled.ack = ack;
+        self.kept.insert((dev, number), (log, path));
         Ok(())
-    }
-
-    /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes.
-    /// Pull replies are checked too: each must hold the games it announced.
-    pub fn summary(&self) -> Summary {
-        let mut s = Summary::default();
-        let received: BTreeSet<(u64, u32)> = self
-            .pulled
-            .iter()
-            .filter(|p| p.is_received())
-            .filter_map(|p| p.game.dev.map(|d| (d, p.game.number)))
-            .collect();
-        let received_numbers: BTreeSet<u32> = received.iter().map(|k| k.1).collect();
-        let mut counted = BTreeSet::new();
-        for p in &self.pulled {
-            match p.game.dev {
-                None => {
-                    if p.is_verified() {
-                        s.received += 1;
-                    } else {
-                        s.failed.push(describe_problem(p));
-                    }
-                }
-                Some(dev) => {
-                    let key = (dev, p.game.number);
-                    match &p.outcome {
-                        Outcome::InProgress => s.notes.push(format!(
-                            "device {dev:016x} game {}: still being played when the pull ended ({} moves so far, verified); it is in the device's store and the next pull brings it",
-                            p.game.number, p.check.verified_moves
-                        )),
-                        Outcome::Duplicate => s.duplicates.push(key),
-                        Outcome::Conflict { reason } => {
-                            if !s.conflicts.iter().any(|c| (c.0, c.1) == key) {
-                                s.conflicts.push((dev, p.game.number, reason.clone()));
-                            }
-                        }
-                        _ if p.is_received() => {
-                            if counted.insert(key) {
-                                s.received += 1;
-                                if p.game.is_partial() {
-                                    s.partial += 1;
-                                }
-                            }
-                        }
-                        _ if received.contains(&key) => s.notes.push(format!(
-                            "{} (the game arrived whole in another copy)",
-                            describe_problem(p)
-                        )),
-                        _ => s.failed.push(describe_problem(p)),
-                    }
-                }
-            }
-        }
-        // A game received in one copy and conflicting in another is not received.
-        for c in &s.conflicts {
-            if counted.remove(&(c.0, c.1)) {
-                s.received -= 1;
-            }
-        }
-        for fact in &self.facts {
-            match *fact {
-                DeviceFact::Lost {
-                    dev, game, frames, ..
-                } => {
-                    let whole = game != 0
-                        && dev.map_or(received_numbers.contains(&game), |d| {
-                            received.contains(&(d, game))
-                        });
-                    if whole {
-                        s.notes
-                            .push(format!("{fact}; game {game} arrived whole from the store"));
-                    } else if game == 0 {
-                        s.notes
-                            .push(format!("{fact} (no game's frames among them)"));
-                    } else {
-                        s.lost
-                            .push(format!("{fact} ({frames} frames never received)"));
-                    }
-                }
-                DeviceFact::Full { .. } | DeviceFact::Error { .. } => {
-                    s.notes.push(fact.to_string())
-                }
-                _ => {}
-            }
-        }
-        s.lost.extend(self.short_replies.iter().cloned());
-        if let Some((_, announced, closed)) = self.reply {
-            s.lost.push(format!(
-                "a pull reply announced {announced} games and was cut off after {closed}"
-            ));
-        }
-        for d in &self.damage {
-            let whole = d.game.is_some_and(|g| received_numbers.contains(&g));
-            if whole {
-                s.notes.push(format!("{d}; its game arrived whole"));
-            } else {
-                s.damage.push(d.to_string());
-            }
-        }
-        if self.unlisted_damage > 0 {
-            s.damage.push(format!(
-                "{} more damaged stretches after the first {LISTED_DAMAGE}, counted but not listed",
-                self.unlisted_damage
-            ));
-        }
-        for (&dev, numbers) in &self.seen {
-            let Some(&lo) = numbers.iter().next() else {
-                continue;
-            };
-            let seen_hi = numbers.iter().next_back().copied().unwrap_or(lo);
-            // The newest number hello announced is the game in progress when the host asked
-            // (a pull reply leaves it out) unless it arrived: a note, not a gap.
-            let announced = self.next.get(&dev).map_or(0, |n| n.saturating_sub(1));
-            let in_progress = announced > seen_hi
-                && !received.contains(&(dev, announced))
-                && !self
-                    .out_dir
-                    .join(file_name_v2(dev, announced, true))
-                    .exists()
-                && !self
-                    .out_dir
-                    .join(file_name_v2(dev, announced, false))
-                    .exists();
-            if in_progress {
-                s.notes.push(format!(
-                    "device {dev:016x} game {announced}: not sent (being played when the pull began); the next pull brings it"
-                ));
-            }
-            let hi = seen_hi.max(announced.saturating_sub(in_progress as u32));
-            let mut run: Option<(u32, u32)> = None;
-            for n in lo..=hi {
-                let have = received.contains(&(dev, n))
-                    || s.conflicts.iter().any(|c| (c.0, c.1) == (dev, n))
-                    || self.out_dir.join(file_name_v2(dev, n, true)).exists()
-                    || self.out_dir.join(file_name_v2(dev, n, false)).exists();
-                let unverified_copy = numbers.contains(&n);
-                if have || unverified_copy {
-                    // Unverified copies are reported as failed games already.
-                    if let Some((first, last)) = run.take() {
-                        s.gaps.push(Gap { dev, first, last });
-                    }
-                } else {
-                    run = Some(run.map_or((n, n), |(f, _)| (f, n)));
-                }
-            }
-            if let Some((first, last)) = run {
-                s.gaps.push(Gap { dev, first, last });
-            }
-        }
-        s
     }
 
     /// The device's pull replies: each begin's announced count against the games that
@@ -579,16 +444,10 @@ impl Puller {
     }
 }
 
-fn describe_problem(p: &Pulled) -> String {
-    match &p.check.problem {
-        Some(problem) => format!("{problem}"),
-        None => format!("game {}: not written", p.game.number),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn v2_names_carry_device_and_number() {
@@ -600,20 +459,6 @@ mod tests {
             file_name_v2(0x7e57_0000_0000_0001, 12, false),
             "7e57000000000001-g000012.partial.t48"
         );
-    }
-
-    #[test]
-    fn write_new_never_overwrites() {
-        let dir = std::env::temp_dir().join(format!("t48-write-new-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let path = dir.join("a.t48");
-        assert_eq!(write_new(&path, b"one").unwrap(), Written::New);
-        assert_eq!(write_new(&path, b"one").unwrap(), Written::Identical);
-        assert_eq!(write_new(&path, b"two").unwrap(), Written::Differs);
-        assert_eq!(fs::read(&path).unwrap(), b"one");
-        let names: Vec<_> = fs::read_dir(&dir).unwrap().collect();
-        assert_eq!(names.len(), 1, "no temporary file left");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Frames lost outside any game (a lost frame naming game 0) are no game number: they

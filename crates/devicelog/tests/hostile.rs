@@ -1,0 +1,349 @@
+//! `pull` against a hostile or broken device (issue 26), through the library: streams a
+//! fake board sends (tests/fakeboard/frames.rs: frames with valid checks, good and crafted)
+//! and directories prepared against it. Each promise of docs/firmware.md's threat model
+//! that the library keeps is a test here; the CLI's (silence, Ctrl-C, the raw capture's
+//! cap, the conversation on a port) are in crates/cli/tests/fakeboard.rs.
+//! - nothing is written outside DIR, nothing is replaced, nothing is acknowledged that is
+//!   not on disk, and of two copies of a game the longer verified one is kept;
+//! - every report runs in time proportional to the frames received, and a frame longer
+//!   than the protocol's largest is damage, not a buffer to grow.
+
+mod fakeboard {
+    pub mod frames;
+}
+#[allow(dead_code)]
+mod v2 {
+    pub mod scratch;
+}
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use fakeboard::frames::{cycle, Frames};
+use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller, Summary};
+use twenty48_devicelog::DamageKind;
+use twenty48_deviceproto::QEMU_DEVICE_ID;
+use twenty48_engine::Rules;
+use twenty48_movelog::MoveLog;
+use v2::scratch::Scratch;
+
+const DEV: u64 = QEMU_DEVICE_ID;
+
+const LIVE: PullOptions = PullOptions {
+    keep_partial: false,
+    defer: false,
+};
+
+const DEFER: PullOptions = PullOptions {
+    keep_partial: false,
+    defer: true,
+};
+
+fn elf() -> Vec<u8> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v2");
+    std::fs::read(dir.join("twenty48-qemu.elf")).expect("the v2 firmware ELF")
+}
+
+fn frames() -> Frames {
+    Frames::new(&elf(), DEV)
+}
+
+/// Runs `f` on a thread of its own and waits at most 120 s: a report that would walk four
+/// billion game numbers fails here instead of hanging the test run.
+fn within_limit<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(120))
+        .unwrap_or_else(|_| panic!("{what} did not end within 120 s"))
+}
+
+/// A pull of `bytes` into `dir`: every game closed, with what became of it.
+fn pull(bytes: &[u8], dir: &Path, options: PullOptions) -> (Puller, Vec<Pulled>) {
+    let mut puller = Puller::with_options(&elf(), dir, options).unwrap();
+    let mut pulled = Vec::new();
+    let mut progress = Vec::new();
+    for chunk in bytes.chunks(64) {
+        progress.extend(puller.feed(chunk).unwrap());
+    }
+    progress.extend(puller.finish().unwrap());
+    for p in progress {
+        if let Progress::Pulled(p) = p {
+            if p.outcome != Outcome::Deferred {
+                pulled.push(*p);
+            }
+        }
+    }
+    (puller, pulled)
+}
+
+/// Every `.t48` file in `dir`, decoded.
+fn logs_in(dir: &Path) -> Vec<(PathBuf, MoveLog)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "t48") {
+            let log = MoveLog::decode(&std::fs::read(&path).unwrap()).unwrap();
+            out.push((path, log));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Every ack names the closing frame of a copy whose every move is in a file on disk: the
+/// copy itself, or a longer verified copy it is a prefix of (same rules and seed).
+fn assert_acks_only_what_is_on_disk(pulled: &[Pulled], dir: &Path) {
+    let logs = logs_in(dir);
+    for p in pulled {
+        let Some((game, c)) = p.ack else { continue };
+        assert_eq!(game, p.game.number);
+        assert_eq!(Some(c), p.game.end.and_then(|e| e.check), "{p:?}");
+        let moves: Vec<_> = p.game.moves.iter().map(|m| m.dir).collect();
+        let kept = logs.iter().any(|(_, log)| {
+            log.rules == p.game.rules
+                && log.seed == p.game.seed
+                && log.moves.len() >= moves.len()
+                && log.moves[..moves.len()] == moves[..]
+                && (p.game.is_partial() || (log.complete && log.moves.len() == moves.len()))
+        });
+        assert!(
+            kept,
+            "game {game} acknowledged ({c}) but no file holds it: {p:?}"
+        );
+    }
+}
+
+/// Issue 26: the temp file `.NAME.tmp-PID` was opened with `File::create`, which follows a
+/// symbolic link planted at that predictable name and truncates its target outside DIR.
+#[cfg(unix)]
+#[test]
+fn a_planted_link_at_the_temp_name_never_makes_pull_write_outside_dir() {
+    let f = frames();
+    let (game, _) = f.game(1, &Rules::CLASSIC, 7, &cycle(30), false);
+    let root = Scratch::new("planted");
+    let dir = root.0.join("games");
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = root.0.join("victim");
+    std::fs::write(&victim, b"not yours").unwrap();
+    let name = format!("{DEV:016x}-g000001.t48");
+    let pid = std::process::id();
+    // The old name, and the first hundred of the writer's numbered temp names.
+    let mut planted = vec![format!(".{name}.tmp-{pid}")];
+    planted.extend((0..100).map(|n| format!(".{name}.tmp-{pid}-{n}")));
+    for p in &planted {
+        std::os::unix::fs::symlink(&victim, dir.join(p)).unwrap();
+    }
+    let (puller, pulled) = pull(&game, &dir, LIVE);
+    assert_eq!(std::fs::read(&victim).unwrap(), b"not yours");
+    assert_eq!(pulled[0].outcome, Outcome::Written, "{pulled:?}");
+    assert!(puller.summary().is_ok());
+    for p in &planted {
+        assert!(std::fs::symlink_metadata(dir.join(p)).unwrap().is_symlink());
+    }
+    assert_acks_only_what_is_on_disk(&pulled, &dir);
+}
+
+/// Issue 26: protocol v1 pulls renamed over whatever had the name (two QEMU sessions into
+/// one DIR: names from the capture position and the seed collide). Now the file there is
+/// left as it is and the game goes to a free name, with a note.
+#[test]
+fn a_v1_pull_never_replaces_a_file_and_takes_a_free_name() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1");
+    let v1_elf = std::fs::read(data.join("twenty48-qemu.elf")).unwrap();
+    let capture = std::fs::read(data.join("capture.bin")).unwrap();
+    let dir = Scratch::new("v1-collide");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let mut puller = Puller::with_options(&v1_elf, &dir.0, DEFER).unwrap();
+    puller.feed(&capture).unwrap();
+    let first = puller.finish().unwrap();
+    let taken: Vec<PathBuf> = first
+        .iter()
+        .filter_map(|p| match p {
+            Progress::Pulled(p) => p.path.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(taken.len(), 5);
+    // Another session's games under the same names.
+    for path in &taken {
+        std::fs::write(path, b"another session's game").unwrap();
+    }
+    let mut puller = Puller::with_options(&v1_elf, &dir.0, DEFER).unwrap();
+    puller.feed(&capture).unwrap();
+    let second = puller.finish().unwrap();
+    for path in &taken {
+        assert_eq!(std::fs::read(path).unwrap(), b"another session's game");
+    }
+    let written: Vec<&Pulled> = second
+        .iter()
+        .filter_map(|p| match p {
+            Progress::Pulled(p) if p.outcome == Outcome::Written => Some(&**p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(written.len(), 5);
+    for p in written {
+        let path = p.path.as_ref().unwrap();
+        assert!(!taken.contains(path), "{}", path.display());
+        MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
+    }
+    let summary = puller.summary();
+    assert!(summary.is_ok(), "{summary:?}");
+    assert_eq!(
+        summary
+            .notes
+            .iter()
+            .filter(|n| n.contains("already there with other contents"))
+            .count(),
+        5,
+        "{:?}",
+        summary.notes
+    );
+}
+
+/// Two partial copies of one stored game in a reply (10 moves, then 50, the first a prefix
+/// of the second).
+fn two_partial_copies(f: &Frames, longer_first: bool) -> (Vec<u8>, u32, u32) {
+    let moves = cycle(80);
+    let (short, c10) = f.game(5, &Rules::CLASSIC, 99, &moves[..10], true);
+    let (long, c50) = f.game(5, &Rules::CLASSIC, 99, &moves[..50], true);
+    let mut bytes = f.hello(6, 1, 1);
+    bytes.extend(f.begin(2));
+    if longer_first {
+        bytes.extend(&long);
+        bytes.extend(&short);
+    } else {
+        bytes.extend(&short);
+        bytes.extend(&long);
+    }
+    bytes.extend(f.done(2));
+    (bytes, c10, c50)
+}
+
+/// The one partial file of game 5 in `dir` with the most moves.
+fn longest_kept(dir: &Path) -> usize {
+    logs_in(dir)
+        .iter()
+        .filter(|(p, _)| p.to_string_lossy().contains("-g000005"))
+        .map(|(_, l)| l.moves.len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Issue 26: of two verified copies of one game the longer verified prefix wins, whatever
+/// the order; the ack names a copy that is on disk (the 50-move copy's check was sent
+/// while only the 10-move copy was written, so the board could reclaim 40 verified moves
+/// nobody kept).
+#[test]
+fn the_longer_copy_of_a_partial_game_is_kept_and_no_ack_names_a_copy_not_kept() {
+    let f = frames();
+    for longer_first in [false, true] {
+        let (bytes, _, c50) = two_partial_copies(&f, longer_first);
+        let dir = Scratch::new("two-partials-live");
+        let (puller, pulled) = pull(&bytes, &dir.0, LIVE);
+        assert_eq!(
+            longest_kept(&dir.0),
+            50,
+            "live, longer first {longer_first}"
+        );
+        assert_acks_only_what_is_on_disk(&pulled, &dir.0);
+        assert!(pulled.iter().any(|p| p.ack == Some((5, c50))), "{pulled:?}");
+        assert!(puller.summary().is_ok(), "{:?}", puller.summary());
+
+        let dir = Scratch::new("two-partials-capture");
+        let (puller, pulled) = pull(&bytes, &dir.0, DEFER);
+        assert_eq!(
+            longest_kept(&dir.0),
+            50,
+            "capture, longer first {longer_first}"
+        );
+        assert_eq!(logs_in(&dir.0).len(), 1, "one file: the longer copy");
+        assert_acks_only_what_is_on_disk(&pulled, &dir.0);
+        assert!(puller.summary().is_ok(), "{:?}", puller.summary());
+    }
+}
+
+/// Two verified copies of which neither is a prefix of the other are a conflict: neither
+/// is acknowledged after the conflict is seen, and a capture writes neither.
+#[test]
+fn two_copies_that_part_are_a_conflict_and_the_second_is_never_acknowledged() {
+    let f = frames();
+    let moves = cycle(40);
+    let (a, _) = f.game(3, &Rules::CLASSIC, 5, &moves[..20], true);
+    let mut other = moves[..12].to_vec();
+    other.extend(cycle(30).into_iter().rev());
+    let (b, cb) = f.game(3, &Rules::CLASSIC, 5, &other, true);
+    let mut bytes = a.clone();
+    bytes.extend(&b);
+    let dir = Scratch::new("parting-live");
+    let (puller, pulled) = pull(&bytes, &dir.0, LIVE);
+    assert!(pulled.iter().all(|p| p.ack != Some((3, cb))), "{pulled:?}");
+    assert_acks_only_what_is_on_disk(&pulled, &dir.0);
+    assert_eq!(puller.summary().conflicts.len(), 1);
+    let dir = Scratch::new("parting-capture");
+    let (puller, _) = pull(&bytes, &dir.0, DEFER);
+    assert!(logs_in(&dir.0).is_empty());
+    assert_eq!(puller.summary().conflicts.len(), 1);
+}
+
+/// Issue 26: the gap report walked every number between the lowest and the highest seen,
+/// with two `exists()` calls each: one hello with `next=4294967295`, or one lost frame
+/// naming game 4294967295, kept it busy for about 19 hours. Now it runs in time
+/// proportional to the frames, and the missing numbers are one range.
+#[test]
+fn the_gap_report_runs_in_time_proportional_to_the_frames_not_the_numbers() {
+    let f = frames();
+    let (game, _) = f.game(1, &Rules::CLASSIC, 3, &cycle(12), false);
+    for (what, tail) in [
+        ("hello next=4294967295", f.hello(u32::MAX, 1, 1)),
+        ("lost frame of game 4294967295", f.lost(u32::MAX, 3, 1)),
+    ] {
+        let mut bytes = f.hello(2, 1, 1);
+        bytes.extend(&game);
+        bytes.extend(tail);
+        let dir = Scratch::new("huge-numbers");
+        let (puller, _) = pull(&bytes, &dir.0, DEFER);
+        let summary: Summary = within_limit(what, move || puller.summary());
+        let gaps: Vec<(u32, u32)> = summary.gaps.iter().map(|g| (g.first, g.last)).collect();
+        assert_eq!(gaps.len(), 1, "{what}: {gaps:?}");
+        assert_eq!(gaps[0].0, 2, "{what}: {gaps:?}");
+        // Up to the number before the one announced as in progress, or the one lost.
+        assert!(gaps[0].1 >= u32::MAX - 2, "{what}: {gaps:?}");
+    }
+}
+
+/// Issue 26: a stream with no separator grew the frame buffer without end (about 25 MB/s
+/// of 0xFF). A frame longer than the protocol's largest is damage as soon as it is.
+#[test]
+fn a_frame_longer_than_the_largest_is_damage_at_once_not_a_buffer() {
+    let dir = Scratch::new("endless");
+    let mut puller = Puller::with_options(&elf(), &dir.0, LIVE).unwrap();
+    let mut damage = Vec::new();
+    for _ in 0..64 {
+        for p in puller.feed(&[0xff; 16 * 1024]).unwrap() {
+            if let Progress::Damaged(d) = p {
+                damage.push(d);
+            }
+        }
+    }
+    assert!(!damage.is_empty(), "1 MiB without a separator is damage");
+    for d in &damage {
+        assert!(matches!(d.kind, DamageKind::Oversized), "{d:?}");
+        assert!(d.len <= twenty48_devicelog::MAX_FRAME_BYTES + 16 * 1024);
+    }
+    // The frames after it are read as ever.
+    let f = frames();
+    let (game, _) = f.game(1, &Rules::CLASSIC, 3, &cycle(12), false);
+    let mut bytes = vec![0];
+    bytes.extend(&game);
+    let progress = puller.feed(&bytes).unwrap();
+    assert!(progress
+        .iter()
+        .any(|p| matches!(p, Progress::Pulled(p) if p.outcome == Outcome::Written)));
+}
