@@ -10,7 +10,7 @@ use twenty48_engine::Rules;
 use crate::error::DeviceLogError;
 use crate::frame::{self, LogFrame};
 use crate::game::{DeviceGame, DeviceMove};
-use crate::rzcobs;
+use crate::rzcobs::{self, MAX_FRAME_BYTES};
 
 /// What was wrong with a stretch of the capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,14 +42,6 @@ pub enum DamageKind {
     /// separator without being kept.
     Oversized,
 }
-
-/// The longest frame, in bytes on the line without its separator, that the decoder takes:
-/// more is damage ([`DamageKind::Oversized`]), so a stream without separators costs no
-/// memory. The largest frame of protocol v2 (the game start) is 48 bytes; the firmware's
-/// other messages (a panic's file and message) stay under 300; a frame can never be larger
-/// than the board's log ring (256 bytes on the AVR boards, 4,096 on the others). A later
-/// protocol whose frames are larger raises this.
-pub const MAX_FRAME_BYTES: usize = 4096;
 
 /// A damaged stretch of the capture.
 #[derive(Clone, Debug, PartialEq, Eq)]

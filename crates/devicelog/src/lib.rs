@@ -48,10 +48,10 @@ mod rzcobs;
 
 pub use capture::{
     decode_capture, Capture, CaptureDecoder, Damage, DamageKind, DeviceFact, Event, Message,
-    MAX_FRAME_BYTES,
 };
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
+pub use rzcobs::MAX_FRAME_BYTES;
 pub use twenty48_deviceproto::{ErrorCode, PROTOCOL_VERSION};

@@ -1,4 +1,13 @@
-//! rzCOBS, the framing defmt puts around each frame, decoded by hand.
+//! rzCOBS, the framing defmt puts around each frame, decoded by hand; and the longest
+//! frame the host takes.
+
+/// The longest frame, in bytes on the line without its separator, that the decoder takes:
+/// more is damage ([`DamageKind::Oversized`](crate::DamageKind::Oversized)), so a stream
+/// without separators costs no memory. The largest frame of protocol v2 (the game start) is 48 bytes; the firmware's
+/// other messages (a panic's file and message) stay under 300; a frame can never be larger
+/// than the board's log ring (256 bytes on the AVR boards, 4,096 on the others). A later
+/// protocol whose frames are larger raises this.
+pub const MAX_FRAME_BYTES: usize = 4096;
 
 /// rzCOBS is read from the end: each control byte says, for the bytes before it, which
 /// are zeros (0x01..=0x7f: a bit per byte of a 7-byte group, set for a zero) or how many

@@ -3,7 +3,7 @@
 //! `twenty48_devicelog::pull`; this module reads the arguments, talks to the port, and prints.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,9 +24,8 @@ mod report;
 
 use report::{describe, Report};
 
-/// How long the board may stay silent while the pull waits for its reply or an
-/// acknowledgement before the pull gives up on it.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(15);
+/// How much of the raw capture beside a port pull is kept, by default, in MiB.
+const RAW_LIMIT_MIB: u64 = 64;
 
 /// Pull games from a device: decode its defmt log with the firmware's ELF, replay every
 /// game on the host checking each frame and each move's score and hash, and write one
@@ -89,6 +88,14 @@ pub struct PullArgs {
     /// Also write damaged or unfinished games: their verified moves, marked incomplete.
     #[arg(long)]
     pub keep_partial: bool,
+    /// Give up on the board after this many seconds without a frame while the pull waits
+    /// for its reply or an acknowledgement (bytes that are no frame do not count).
+    #[arg(long, value_name = "SECONDS", default_value_t = 15, requires = "port")]
+    pub timeout: u64,
+    /// Keep at most this many MiB of the raw bytes a port pull saves beside the games
+    /// (`DIR/capture-SECONDS.bin`); past it the pull goes on and says the capture is cut.
+    #[arg(long, value_name = "MIB", default_value_t = RAW_LIMIT_MIB, requires = "port")]
+    pub raw_limit: u64,
     /// Print the report as JSON on standard output.
     #[arg(long)]
     pub json: bool,
@@ -187,14 +194,17 @@ impl Pull {
         }
     }
 
-    fn feed(&mut self, bytes: &[u8], talk: &mut Conversation) -> Result<()> {
-        let progress = self.puller.feed(bytes).context("writing a .t48 file")?;
+    /// Feeds bytes to the puller; whether they completed a frame (damage is no frame).
+    fn feed(&mut self, bytes: &[u8], talk: &mut Conversation) -> Result<bool> {
+        // A write error names the file.
+        let progress = self.puller.feed(bytes)?;
+        let framed = progress.iter().any(|p| !matches!(p, Progress::Damaged(_)));
         self.handle(progress, talk);
-        Ok(())
+        Ok(framed)
     }
 
     fn finish(&mut self) -> Result<()> {
-        let progress = self.puller.finish().context("writing a .t48 file")?;
+        let progress = self.puller.finish()?;
         self.handle(progress, &mut Conversation::default());
         Ok(())
     }
@@ -235,13 +245,17 @@ impl Pull {
                 }
                 Progress::Device(fact) => {
                     match fact {
-                        DeviceFact::PullDone { .. } => talk.done = true,
+                        DeviceFact::PullDone { .. } => {
+                            talk.done = true;
+                            self.report.replied = true;
+                        }
                         // A board without a store (the Uno): nothing to pull; its games
                         // come live (--follow keeps them).
                         DeviceFact::Error { code, .. }
                             if code == twenty48_devicelog::ErrorCode::NoStore as u8 =>
                         {
                             talk.done = true;
+                            self.report.replied = true;
                             self.acks.no_store = true;
                             self.acks.pending.clear();
                             talk.to_ack.clear();
@@ -304,12 +318,15 @@ impl Pull {
         ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
             .context("cannot handle Ctrl-C")?;
         let out = &args.output;
-        fs::create_dir_all(out)
-            .with_context(|| format!("cannot create {}", crate::input::shown(out)))?;
+        twenty48_movelog::create_dirs(out)?;
         let secs = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        let (raw_path, mut raw) = new_capture_file(out, secs)?;
+        let (raw_path, raw) =
+            twenty48_movelog::create_free(&out.join(format!("capture-{secs}.bin")))?;
+        let mut raw = RawCapture::new(raw_path, raw, args.raw_limit);
+        let timeout = Duration::from_secs(args.timeout);
+        self.report.port = Some(port.to_string());
         let mut serial = open_port(port, args.baud)?;
         let request: &[u8] = if args.all {
             b"{hello}{pull all}"
@@ -319,7 +336,7 @@ impl Pull {
         send(&mut *serial, request).with_context(|| format!("cannot write to {port}"))?;
         self.say(format!(
             "asked {port} for its games (raw bytes kept in {}){}",
-            crate::input::shown(&raw_path),
+            crate::input::shown(&raw.path),
             if args.follow { "; Ctrl-C to stop" } else { "" }
         ));
         let mut talk = Conversation::default();
@@ -329,23 +346,25 @@ impl Pull {
             if talk.done && self.acks.pending.is_empty() && talk.to_ack.is_empty() && !args.follow {
                 break;
             }
-            if !args.follow && last_heard.elapsed() > ANSWER_TIMEOUT {
+            if !args.follow && last_heard.elapsed() > timeout {
                 self.report.silent = Some(format!(
-                    "{port} stopped answering for {} s before the pull was done and acknowledged",
-                    ANSWER_TIMEOUT.as_secs()
+                    "{port} stopped answering: no frame for {} s before the pull was done and acknowledged",
+                    timeout.as_secs()
                 ));
                 break;
             }
             match serial.read(&mut buf) {
                 Ok(0) => {}
                 Ok(n) => {
-                    last_heard = Instant::now();
-                    raw.write_all(&buf[..n])
-                        .and_then(|()| raw.flush())
-                        .with_context(|| {
-                            format!("cannot write {}", crate::input::shown(&raw_path))
-                        })?;
-                    self.feed(&buf[..n], &mut talk)?;
+                    if let Some(note) = raw.write(&buf[..n])? {
+                        self.say(&note);
+                        self.report.raw_cut = Some(note);
+                    }
+                    // The silence timer counts frames: bytes that make none (a zero byte a
+                    // second, endless noise) do not keep the pull waiting.
+                    if self.feed(&buf[..n], &mut talk)? {
+                        last_heard = Instant::now();
+                    }
                 }
                 Err(e)
                     if matches!(
@@ -387,25 +406,46 @@ impl Pull {
     }
 }
 
-/// `DIR/capture-SECONDS.bin` (or `-2`, `-3`, ... when taken): a new file every time, never
-/// truncating the bytes of an earlier pull.
-fn new_capture_file(dir: &Path, secs: u64) -> Result<(PathBuf, File)> {
-    for n in 1u32.. {
-        let name = match n {
-            1 => format!("capture-{secs}.bin"),
-            n => format!("capture-{secs}-{n}.bin"),
-        };
-        let path = dir.join(name);
-        match File::options().write(true).create_new(true).open(&path) {
-            Ok(file) => return Ok((path, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot create {}", crate::input::shown(&path)))
-            }
+/// The raw bytes of a port pull, kept beside the games up to a size cap.
+struct RawCapture {
+    path: PathBuf,
+    file: File,
+    /// Bytes still allowed.
+    room: u64,
+    limit_mib: u64,
+}
+
+impl RawCapture {
+    fn new(path: PathBuf, file: File, limit_mib: u64) -> RawCapture {
+        RawCapture {
+            path,
+            file,
+            room: limit_mib.saturating_mul(1 << 20),
+            limit_mib,
         }
     }
-    unreachable!("a free capture file name")
+
+    /// Appends what fits; the sentence to say when this write reached the cap.
+    fn write(&mut self, bytes: &[u8]) -> Result<Option<String>> {
+        if self.room == 0 {
+            return Ok(None);
+        }
+        let keep = bytes
+            .len()
+            .min(usize::try_from(self.room).unwrap_or(usize::MAX));
+        self.file
+            .write_all(&bytes[..keep])
+            .and_then(|()| self.file.flush())
+            .with_context(|| format!("cannot write {}", crate::input::shown(&self.path)))?;
+        self.room -= keep as u64;
+        Ok((self.room == 0).then(|| {
+            format!(
+                "the raw capture {} reached its limit of {} MiB (--raw-limit); the bytes after it are read but not kept",
+                crate::input::shown(&self.path),
+                self.limit_mib
+            )
+        }))
+    }
 }
 
 fn send(serial: &mut dyn serialport::SerialPort, bytes: &[u8]) -> io::Result<()> {

@@ -84,6 +84,12 @@ pub(super) struct Report {
     pub(super) facts: Vec<DeviceFact>,
     /// The board stopped answering.
     pub(super) silent: Option<String>,
+    /// A port pull: the port.
+    pub(super) port: Option<String>,
+    /// A port pull: the device's pull reply ended (pull done, or no store to pull from).
+    pub(super) replied: bool,
+    /// A port pull: the raw capture reached its cap.
+    pub(super) raw_cut: Option<String>,
 }
 
 impl Report {
@@ -94,9 +100,27 @@ impl Report {
         let nothing = self.games.is_empty() && self.damage_count > 0;
         summary.is_ok()
             && !nothing
+            && self.no_reply().is_none()
             && self.silent.is_none()
             && acks.refused.is_empty()
             && acks.pending.is_empty()
+    }
+
+    /// A port pull whose request got no reply (no pull begin and done): nothing stored on
+    /// the board was pulled, whether it went silent or the user pressed Ctrl-C.
+    fn no_reply(&self) -> Option<String> {
+        let port = self.port.as_ref().filter(|_| !self.replied)?;
+        Some(format!(
+            "no pull reply came from {port} (no pull begin and done): the games it stores were not pulled"
+        ))
+    }
+
+    /// Failures of the conversation on a port, as sentences.
+    fn conversation_failures(&self) -> Vec<String> {
+        self.no_reply()
+            .into_iter()
+            .chain(self.silent.clone())
+            .collect()
     }
 
     /// The findings of the summary, one line each, for people.
@@ -154,8 +178,11 @@ impl Report {
                     .to_string(),
             );
         }
-        if let Some(silent) = &self.silent {
-            out.push(format!("FAILED: {silent}"));
+        if let Some(cut) = &self.raw_cut {
+            out.push(format!("note: {cut}"));
+        }
+        for f in self.conversation_failures() {
+            out.push(format!("FAILED: {f}"));
         }
         out
     }
@@ -253,8 +280,8 @@ impl Report {
             "conflicts": s.conflicts.iter().map(|(d, g, r)| serde_json::json!({"device": hex(*d), "game": g, "reason": r})).collect::<Vec<_>>(),
             "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
             "lost": s.lost,
-            "failed": s.failed,
-            "notes": s.notes.iter().cloned().chain(self.unlisted_note()).collect::<Vec<_>>(),
+            "failed": s.failed.iter().cloned().chain(self.conversation_failures()).collect::<Vec<_>>(),
+            "notes": s.notes.iter().cloned().chain(self.unlisted_note()).chain(self.raw_cut.clone()).collect::<Vec<_>>(),
             "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "acks": {
                 "acked": acks.done.keys().collect::<Vec<_>>(),

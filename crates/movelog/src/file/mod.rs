@@ -123,6 +123,38 @@ pub fn write_free_except(
     })
 }
 
+/// Creates a new, empty file at `path` or the first free name after it ([`free_name`]),
+/// exclusively (never opening anything already there, a symbolic link included), for a
+/// file written as it grows (a raw capture); its directory is synced so the name lasts.
+///
+/// # Errors
+/// A [`WriteError`] naming `path`.
+pub fn create_free(path: &Path) -> Result<(PathBuf, File), WriteError> {
+    for n in 1..=MAX_FREE_NAMES {
+        let candidate = free_name(path, n);
+        match File::options()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(file) => {
+                let dir = match candidate.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p,
+                    _ => Path::new("."),
+                };
+                sync_dir(dir)?;
+                return Ok((candidate, file));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(WriteError::io(&candidate, "create")(e)),
+        }
+    }
+    Err(WriteError::NamesTaken {
+        path: path.to_path_buf(),
+        tried: MAX_FREE_NAMES,
+    })
+}
+
 /// The `n`th name [`write_free`] tries for `path`: `path` itself for 1, then `STEM-n.EXT`
 /// beside it (`games/game.t48`, `games/game-2.t48`, ...; `x.partial.t48`,
 /// `x.partial-2.t48`).

@@ -1,0 +1,382 @@
+//! `twenty48 pull --port` against a fake board on a pseudo-terminal (tests/fakeboard/:
+//! protocol v2 frames from a script, good and crafted; issue 26): what the CLI promises
+//! against a broken or hostile device beyond the library's promises
+//! (crates/devicelog/tests/hostile.rs):
+//! - the silence timeout counts frames, not bytes: a board that dribbles zero bytes is
+//!   given up on;
+//! - no pull begin/done (Ctrl-C, or silence), an ack answered with an error or never
+//!   answered: exit 1, saying so;
+//! - the raw capture beside a port pull stops at its size cap, saying so;
+//! - on a port, the longer of two copies is kept and every ack names a copy on disk;
+//! - an error writing a file names the file (issue 28, item 8).
+//!
+//! Uses the committed v2 firmware ELF (no QEMU). Every run of the binary is killed after
+//! 60 s and on drop.
+
+mod fakeboard {
+    pub mod board;
+    #[path = "../../../devicelog/tests/fakeboard/frames.rs"]
+    pub mod frames;
+}
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fakeboard::board::{Board, Step};
+use fakeboard::frames::{cycle, Frames};
+use twenty48_engine::Rules;
+use twenty48_movelog::MoveLog;
+
+const DEV: u64 = 0x7e57_0000_0000_0001;
+
+fn elf_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v2/twenty48-qemu.elf")
+}
+
+fn frames() -> Frames {
+    Frames::new(&std::fs::read(elf_path()).unwrap(), DEV)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t48-fakeboard-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// How long one run of the binary may take before the test kills it and fails.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// A run of `twenty48`, its standard error read as it comes; killed (its process group)
+/// when dropped.
+struct Run {
+    child: Child,
+    err: Arc<Mutex<String>>,
+    out: Option<std::thread::JoinHandle<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Run {
+    fn start(args: &[&str], setup: impl Fn(&mut Command)) -> Run {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_twenty48"));
+        cmd.args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        setup(&mut cmd);
+        let mut child = cmd.spawn().expect("twenty48 starts");
+        let mut stdout = child.stdout.take().unwrap();
+        let out = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stdout.read_to_string(&mut s);
+            s
+        });
+        let err = Arc::new(Mutex::new(String::new()));
+        let mut stderr = child.stderr.take().unwrap();
+        let sink = err.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 1024];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Run {
+            child,
+            err,
+            out: Some(out),
+            reader: Some(reader),
+        }
+    }
+
+    /// Waits until standard error shows `text`.
+    fn wait_for(&self, text: &str) {
+        let deadline = Instant::now() + LIMIT;
+        while !self.err.lock().unwrap().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "no {text:?} within {LIMIT:?}: {}",
+                self.err.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Ctrl-C: SIGINT to the process.
+    fn interrupt(&self) {
+        // SAFETY: kill with a live child's id and a signal number.
+        assert_eq!(
+            unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) },
+            0
+        );
+    }
+
+    /// Its exit code, standard output and standard error; killed and failed after LIMIT.
+    fn finish(mut self) -> (i32, String, String) {
+        let deadline = Instant::now() + LIMIT;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "twenty48 did not end within {LIMIT:?} (killed): {}",
+                    self.err.lock().unwrap()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = self.out.take().unwrap().join().unwrap();
+        self.reader.take().unwrap().join().unwrap();
+        let err = self.err.lock().unwrap().clone();
+        (status.code().unwrap_or(-1), out, err)
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        // SAFETY: kill of the child's own process group (it was made its leader).
+        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+/// `twenty48 pull --elf ELF --port BOARD -o DIR` and `extra`.
+fn pull(board: &Board, dir: &Path, extra: &[&str]) -> Run {
+    let elf = elf_path();
+    let mut args = vec![
+        "pull",
+        "--elf",
+        elf.to_str().unwrap(),
+        "--port",
+        &board.path,
+        "-o",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    Run::start(&args, |_| {})
+}
+
+/// The files in `dir` whose names start with `prefix`.
+fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Issue 26: one 0x00 byte a second kept the 15-second silence timer from ever firing, so
+/// a pull without --follow never ended. The timer counts frames now.
+#[test]
+fn a_board_that_dribbles_zero_bytes_is_given_up_on() {
+    let f = frames();
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(f.hello(3, 2, 2)),
+        Step::Forever(vec![0], Duration::from_millis(100)),
+    ];
+    let board = Board::start(script, f);
+    let dir = scratch("dribble");
+    let (code, _, err) = pull(&board, &dir, &["--timeout", "2"]).finish();
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("stopped answering"), "{err}");
+    assert!(err.contains("no pull reply"), "{err}");
+}
+
+/// Issue 26: Ctrl-C reported success although no pull ever began. With no pull begin and
+/// done it exits 1 and says so.
+#[test]
+fn ctrl_c_before_any_pull_reply_exits_1_and_says_so() {
+    let f = frames();
+    let script = vec![Step::Await("{pull}"), Step::Send(f.hello(3, 2, 2))];
+    let board = Board::start(script, f);
+    let dir = scratch("ctrl-c");
+    let run = pull(&board, &dir, &[]);
+    run.wait_for("next game 3");
+    run.interrupt();
+    let (code, _, err) = run.finish();
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no pull reply"), "{err}");
+}
+
+/// Issue 26: a stream of 0xFF with no separator grew memory and the raw capture file
+/// without end. The capture stops at its cap, saying so; the frame buffer is capped by the
+/// library (hostile.rs); with no frame the silence timeout ends the pull.
+#[test]
+fn endless_bytes_stop_the_raw_capture_at_its_cap() {
+    let f = frames();
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(f.hello(3, 2, 2)),
+        Step::Forever(vec![0xff; 64 * 1024], Duration::from_millis(1)),
+    ];
+    let board = Board::start(script, f);
+    let dir = scratch("endless");
+    let (code, _, err) = pull(&board, &dir, &["--timeout", "3", "--raw-limit", "1"]).finish();
+    assert_eq!(code, 1, "{err}");
+    let raw = files(&dir, "capture-");
+    assert_eq!(raw.len(), 1);
+    let len = std::fs::metadata(&raw[0]).unwrap().len();
+    assert_eq!(len, 1 << 20, "{err}");
+    assert!(err.contains("reached its limit of 1 MiB"), "{err}");
+    assert!(
+        err.contains("more than 4096 bytes without a frame separator"),
+        "{err}"
+    );
+}
+
+/// Issue 26: a reply holding two partial copies of one game (10 moves, then 50): only the
+/// 10-move copy was written, and `{ack N C}` went out with the 50-move copy's check. On a
+/// port now the 50-move copy is on disk, and every ack names a copy whose moves are.
+#[test]
+fn on_a_port_the_longer_copy_is_kept_and_every_ack_names_a_copy_on_disk() {
+    let f = frames();
+    let moves = cycle(80);
+    let (short, c10) = f.game(5, &Rules::CLASSIC, 99, &moves[..10], true);
+    let (long, c50) = f.game(5, &Rules::CLASSIC, 99, &moves[..50], true);
+    let mut reply = f.hello(6, 1, 1);
+    reply.extend(f.begin(2));
+    reply.extend(&short);
+    reply.extend(&long);
+    reply.extend(f.done(2));
+    // A board that holds the 50-move copy: it refuses an ack of the 10-move one.
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(reply),
+        Step::Acks(Some(BTreeMap::from([(5, c50)]))),
+    ];
+    let board = Board::start(script, f);
+    let dir = scratch("two-copies");
+    let (_, _, err) = pull(&board, &dir, &[]).finish();
+    let acks = board.acks();
+    assert!(acks.contains(&(5, c50)), "{acks:?} {err}");
+    let logs: Vec<MoveLog> = files(&dir, "7e57")
+        .iter()
+        .map(|p| MoveLog::decode(&std::fs::read(p).unwrap()).unwrap())
+        .collect();
+    assert!(logs.iter().any(|l| l.moves.len() == 50), "{err}");
+    for (game, check) in acks {
+        let n = if check == c10 { 10 } else { 50 };
+        assert_eq!(game, 5);
+        assert!(
+            logs.iter()
+                .any(|l| l.moves.len() >= n && l.moves[..n] == moves_of(&long)[..n]),
+            "ack of the {n}-move copy with no file holding it: {err}"
+        );
+    }
+}
+
+/// The moves of a game's frames, replayed by the host (for comparing with files).
+fn moves_of(bytes: &[u8]) -> Vec<twenty48_engine::Direction> {
+    let capture =
+        twenty48_devicelog::decode_capture(&std::fs::read(elf_path()).unwrap(), bytes).unwrap();
+    capture.games[0].moves.iter().map(|m| m.dir).collect()
+}
+
+/// An ack answered with an error, or never answered: exit 1, and the report says which.
+#[test]
+fn an_ack_refused_or_never_answered_fails_the_pull() {
+    for answers in [Some(BTreeMap::new()), None] {
+        let f = frames();
+        let (game, _) = f.game(1, &Rules::CLASSIC, 4, &cycle(20), false);
+        let mut reply = f.hello(2, 1, 1);
+        reply.extend(f.begin(1));
+        reply.extend(&game);
+        reply.extend(f.done(1));
+        let refuse = answers.is_some();
+        let script = vec![
+            Step::Await("{pull}"),
+            Step::Send(reply),
+            Step::Acks(answers),
+        ];
+        let board = Board::start(script, f);
+        let dir = scratch("acks");
+        let (code, _, err) = pull(&board, &dir, &["--timeout", "2"]).finish();
+        assert_eq!(code, 1, "{err}");
+        if refuse {
+            assert!(err.contains("ACK FAILED"), "{err}");
+        } else {
+            assert!(
+                err.contains("not acknowledged by the device: games 1"),
+                "{err}"
+            );
+        }
+        assert_eq!(files(&dir, "7e57").len(), 1, "the game is on disk: {err}");
+    }
+}
+
+/// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
+/// without the file's name. Every error writing a file names it. (The file-size limit
+/// stands in for a full disk: the same failed write, no privileges needed.)
+#[test]
+fn a_write_that_fails_names_the_file() {
+    let dir = scratch("full");
+    let capture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v2/session.bin");
+    let games = dir.join("games");
+    let elf = elf_path();
+    let limited = |cmd: &mut Command| {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 40,
+                    rlim_max: 40,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    };
+    let run = Run::start(
+        &[
+            "pull",
+            "--elf",
+            elf.to_str().unwrap(),
+            "--capture",
+            capture.to_str().unwrap(),
+            "-o",
+            games.to_str().unwrap(),
+        ],
+        limited,
+    );
+    let (code, _, err) = run.finish();
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{}/{:016x}-g", games.display(), DEV)),
+        "the error names the file: {err}"
+    );
+    assert!(err.contains("File too large"), "{err}");
+    let out = dir.join("game.t48");
+    let run = Run::start(
+        &[
+            "record",
+            "--seed",
+            "1",
+            "--bot",
+            "greedy",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        limited,
+    );
+    let (code, _, err) = run.finish();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&out.display().to_string()), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
