@@ -294,14 +294,15 @@ mutants-install:
     @command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
 
 # Fuzz every decoder of outside input (fuzz/: move logs, journals, device captures, the
-# best-score file, move files, device requests) with cargo-fuzz on nightly, each target for
-# `seconds`; seeds from fuzz/seeds and fixtures/, what it finds kept in fuzz/corpus and
-# fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
+# best-score file, move files, device requests) and the pull conversation against a fake
+# board (pull_conversation: the issue-26 promises as assertions) with cargo-fuzz on
+# nightly, each target for `seconds`; seeds from fuzz/seeds and fixtures/, what it finds
+# kept in fuzz/corpus and fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
 [doc("Fuzz every decoder of outside input for `seconds` each (cargo-fuzz, nightly)")]
 fuzz seconds="120":
     command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
     cargo +nightly fuzz build -O
-    for t in movelog_decode journal_recover device_capture best_scores move_file request_parse; do \
+    for t in movelog_decode journal_recover device_capture best_scores move_file request_parse pull_conversation; do \
         mkdir -p fuzz/corpus/$t; \
         extra=""; \
         case $t in \
@@ -315,6 +316,27 @@ fuzz seconds="120":
             | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)|SUMMARY|panicked" || true; \
         test ! -d fuzz/artifacts/$t || test -z "$(ls -A fuzz/artifacts/$t)" || { echo "$t found a crash: fuzz/artifacts/$t"; exit 1; }; \
     done
+
+# `twenty48 pull` against the worst streams a fake board sends (issue 26): a million frames
+# each of game starts without ends, of conflicting copies, of huge game numbers, then 1 GiB
+# of 0xFF without a separator from standard input; prints the time and peak memory (maximum
+# RSS, GNU time) of each pull. The captures (made by the ignored test write_stress_captures
+# in crates/devicelog/tests/hostile.rs) and the pulls go to a temporary directory, removed.
+[doc("Time and peak memory of pull on million-frame hostile captures and endless bytes")]
+pull-stress:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build -q --release -p twenty48-cli
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    T48_STRESS_DIR="$dir" cargo test -q --release -p twenty48-devicelog --test hostile -- --ignored write_stress_captures >/dev/null
+    elf=crates/devicelog/tests/data/v2/twenty48-qemu.elf
+    for c in starts conflicts huge-numbers; do
+        figures=$( { /usr/bin/time -f "%e s, peak RSS %M KiB" {{twenty48}} pull --elf $elf --capture "$dir/$c.bin" -o "$dir/out-$c" -q >/dev/null 2>/dev/null || true; } 2>&1 | tail -n 1)
+        echo "pull, $c ($(stat -c %s "$dir/$c.bin") bytes, 1,000,000 frames): $figures"
+    done
+    figures=$( { head -c 1073741824 /dev/zero | tr '\0' '\377' | /usr/bin/time -f "%e s, peak RSS %M KiB" {{twenty48}} pull --elf $elf --capture - -o "$dir/out-endless" -q >/dev/null 2>/dev/null || true; } 2>&1 | tail -n 1)
+    echo "pull, 1 GiB of 0xFF without a separator: $figures"
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
 review:

@@ -9,14 +9,19 @@ use twenty48_engine::Direction;
 use twenty48_movelog::MoveLog;
 use twenty48_verify::EngineChoice;
 
+mod conversation;
+
+pub use conversation::pull_conversation;
+
 /// The target names, as in Cargo.toml, fuzz_targets/ and the seeds/ and corpus/ folders.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "movelog_decode",
     "journal_recover",
     "device_capture",
     "best_scores",
     "move_file",
     "request_parse",
+    "pull_conversation",
 ];
 
 /// Runs the entry point named `target` on `data`.
@@ -28,6 +33,7 @@ pub fn run(target: &str, data: &[u8]) {
         "best_scores" => best_scores(data),
         "move_file" => move_file(data),
         "request_parse" => request_parse(data),
+        "pull_conversation" => pull_conversation(data),
         other => panic!("no fuzz target {other}"),
     }
 }

@@ -347,3 +347,38 @@ fn a_frame_longer_than_the_largest_is_damage_at_once_not_a_buffer() {
         .iter()
         .any(|p| matches!(p, Progress::Pulled(p) if p.outcome == Outcome::Written)));
 }
+
+/// The worst streams tried (`just pull-stress` writes them, then times `twenty48 pull` on
+/// each): a million frames each of game starts without ends, of conflicting copies (two
+/// copies of each game with other seeds), and of huge game numbers (hellos and lost frames
+/// naming numbers near 4,294,967,295 between games started and never ended). Written into
+/// `T48_STRESS_DIR`.
+#[test]
+#[ignore]
+fn write_stress_captures() {
+    let dir = PathBuf::from(std::env::var_os("T48_STRESS_DIR").expect("T48_STRESS_DIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = frames();
+    const FRAMES: u32 = 1_000_000;
+    let mut starts = f.hello(FRAMES + 1, 0, 0);
+    for n in 1..FRAMES {
+        starts.extend(f.start(n, &Rules::CLASSIC, u64::from(n)).0);
+    }
+    std::fs::write(dir.join("starts.bin"), starts).unwrap();
+    let mut conflicts = Vec::new();
+    for n in 1..=FRAMES / 4 {
+        for seed in [1, 2] {
+            conflicts.extend(f.game(n, &Rules::CLASSIC, seed, &[], false).0);
+        }
+    }
+    std::fs::write(dir.join("conflicts.bin"), conflicts).unwrap();
+    let mut huge = Vec::new();
+    for i in 0..FRAMES / 4 {
+        let n = u32::MAX - 4 * i;
+        huge.extend(f.hello(n, 1, 1));
+        huge.extend(f.lost(n - 1, 3, 1));
+        huge.extend(f.start(n - 2, &Rules::CLASSIC, 1).0);
+        huge.extend(f.lost(i + 1, 0, 1));
+    }
+    std::fs::write(dir.join("huge-numbers.bin"), huge).unwrap();
+}

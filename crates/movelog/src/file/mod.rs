@@ -245,6 +245,8 @@ pub fn create_dirs(dir: &Path) -> Result<(), WriteError> {
 
 /// Syncs a directory (its entries), on Unix; elsewhere directories cannot be opened.
 fn sync_dir(dir: &Path) -> Result<(), WriteError> {
+    #[cfg(test)]
+    tests::SYNCED.with(|s| s.borrow_mut().push(dir.to_path_buf()));
     #[cfg(unix)]
     File::open(dir)
         .and_then(|d| d.sync_all())
@@ -332,6 +334,29 @@ fn write_via_temp(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// The directories this thread synced, in order.
+        pub(super) static SYNCED: std::cell::RefCell<Vec<PathBuf>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// Issue 26: an ack may go out only when the file, its directory entry and every
+    /// directory made on the way are durable: each new directory is synced, then the
+    /// directory it was made in; a file's directory is synced after it is linked in.
+    #[test]
+    fn every_directory_made_is_synced_with_its_parent_and_the_file_with_its_directory() {
+        let root = std::env::temp_dir().join(format!("t48-synced-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).unwrap();
+        let (a, b) = (root.join("a"), root.join("a").join("b"));
+        SYNCED.with(|s| s.borrow_mut().clear());
+        create_dirs(&b).unwrap();
+        write_free(&b.join("g.t48"), b"game").unwrap();
+        let synced = SYNCED.with(|s| s.take());
+        assert_eq!(synced, [a.clone(), root.clone(), b.clone(), a, b]);
+        fs::remove_dir_all(&root).unwrap();
+    }
 
     #[test]
     fn a_name_of_255_bytes_gets_a_temp_name_within_name_max() {

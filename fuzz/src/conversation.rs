@@ -1,0 +1,283 @@
+//! The pull conversation's fuzz target: the input is a script for a fake board (frames with
+//! valid checks, crafted frames, noise, cut frames, names planted in the directory); the
+//! host's pull (`twenty48_devicelog::pull::Puller`, as `twenty48 pull` drives it) reads the
+//! frames, writes files and decides its acknowledgements; then the promises of issue 26
+//! are checked as assertions:
+//! - no file is written outside DIR (a file beside it and the target of a link planted in
+//!   it are unchanged, and nothing new appears beside DIR);
+//! - no file already in DIR is replaced or changed;
+//! - no acknowledgement is for a game not on disk: each names the closing frame's check of
+//!   a copy received whose every move is in a file in DIR (the copy, or a longer verified
+//!   copy it begins), never another check.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller};
+use twenty48_engine::{Direction, Preset, Rules};
+use twenty48_movelog::MoveLog;
+
+#[path = "../../crates/devicelog/tests/fakeboard/frames.rs"]
+mod frames;
+
+use frames::Frames;
+
+const DEV: u64 = 0x7e57_0000_0000_0001;
+
+fn v2_elf() -> &'static [u8] {
+    static ELF: OnceLock<Vec<u8>> = OnceLock::new();
+    ELF.get_or_init(|| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../crates/devicelog/tests/data/v2/twenty48-qemu.elf");
+        fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    })
+}
+
+fn board() -> &'static Frames {
+    static FRAMES: OnceLock<Frames> = OnceLock::new();
+    FRAMES.get_or_init(|| Frames::new(v2_elf(), DEV))
+}
+
+/// The input, read a byte at a time (zeros once it runs out).
+struct Script<'a>(&'a [u8]);
+
+impl Script<'_> {
+    fn byte(&mut self) -> u8 {
+        let (&b, rest) = self.0.split_first().unwrap_or((&0, &[]));
+        self.0 = rest;
+        b
+    }
+    fn u32(&mut self) -> u32 {
+        match self.byte() % 4 {
+            0 => u32::from(self.byte() % 8),
+            1 => u32::MAX - u32::from(self.byte() % 4),
+            _ => u32::from_le_bytes([self.byte(), self.byte(), self.byte(), self.byte()]),
+        }
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from(self.u32()) << 32 | u64::from(self.u32())
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The moves of variant `v` of a game: `n` moves of one of four patterns, so that two
+/// copies of one game are often the same game cut at different lengths, and sometimes part.
+fn moves(v: u8, n: usize) -> Vec<Direction> {
+    use Direction::*;
+    let pattern: &[Direction] = match v % 4 {
+        0 => &[Left, Down, Right, Up],
+        1 => &[Left, Down, Right, Up, Up, Left],
+        2 => &[Up, Right, Down, Left],
+        _ => &[Down, Down, Left, Right, Up],
+    };
+    pattern.iter().copied().cycle().take(n).collect()
+}
+
+/// What the script plants in DIR before the pull: (name, contents, or a link to the file
+/// beside DIR).
+enum Plant {
+    File(String, Vec<u8>),
+    Link(String),
+}
+
+/// Builds the board's bytes and the planted names from the script.
+fn stream(s: &mut Script) -> (Vec<u8>, Vec<Plant>) {
+    let f = board();
+    let mut out = Vec::new();
+    let mut plants = Vec::new();
+    let rules = [Rules::CLASSIC, Rules::ARDUINO, Preset::Console.rules()];
+    while !s.is_empty() && out.len() < 1 << 16 {
+        match s.byte() % 14 {
+            0 => out.extend(f.hello(s.u32(), s.u32(), s.u32())),
+            1 => out.extend(f.begin(u32::from(s.byte() % 6))),
+            2 => out.extend(f.done(u32::from(s.byte() % 6))),
+            3..=5 => {
+                let (number, r, seed) = (u32::from(s.byte() % 5), s.byte(), s.byte() % 3);
+                let (variant, n, partial) =
+                    (s.byte(), usize::from(s.byte() % 48), s.byte() & 1 == 1);
+                let rules = rules[usize::from(r) % rules.len()];
+                let (bytes, _) =
+                    f.game(number, &rules, u64::from(seed), &moves(variant, n), partial);
+                // Sometimes cut short (a link that went down mid-game).
+                let keep = match s.byte() % 4 {
+                    0 => usize::from(s.byte()) * bytes.len() / 256,
+                    _ => bytes.len(),
+                };
+                out.extend(&bytes[..keep]);
+            }
+            6 => out.extend(f.start(s.u32(), &Rules::CLASSIC, s.u64()).0),
+            7 => {
+                let (game, seq, dir) = (s.u32(), s.u32(), s.byte() % 5);
+                out.extend(f.moved(game, seq, dir, s.u64(), s.u64()));
+            }
+            8 => {
+                let (game, result, score, moves, hash, start) =
+                    (s.u32(), s.byte() % 4, s.u64(), s.u32(), s.u64(), s.u32());
+                if s.byte() & 1 == 0 {
+                    out.extend(f.end(game, result, score, moves, hash, start).0);
+                } else {
+                    out.extend(f.partial(game, moves, score, hash, start).0);
+                }
+            }
+            9 => out.extend(f.lost(s.u32(), s.u32(), s.u32())),
+            10 => {
+                let n = usize::from(s.byte() % 16);
+                for _ in 0..n {
+                    out.push(s.byte());
+                }
+            }
+            11 => out.push(0),
+            12 => out.extend(f.acked(s.u32())),
+            _ => {
+                let number = u32::from(s.byte() % 5);
+                let kind = match s.byte() % 3 {
+                    0 => "",
+                    1 => ".partial",
+                    _ => "-2",
+                };
+                let name = format!("{DEV:016x}-g{number:06}{kind}.t48");
+                if s.byte() & 1 == 0 {
+                    plants.push(Plant::Link(name));
+                } else {
+                    let (_, v, n) = (s.byte(), s.byte(), usize::from(s.byte() % 30));
+                    let bytes =
+                        MoveLog::from_moves(Rules::CLASSIC, u64::from(v % 3), &moves(v, n), 256)
+                            .map(|l| l.encode())
+                            .unwrap_or_else(|_| vec![v; n]);
+                    plants.push(Plant::File(name, bytes));
+                }
+            }
+        }
+    }
+    (out, plants)
+}
+
+/// A scratch root (tmpfs when there is one: the writer syncs every file), new per run.
+fn scratch() -> PathBuf {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let base = match Path::new("/dev/shm") {
+        p if p.is_dir() => p.to_path_buf(),
+        _ => std::env::temp_dir(),
+    };
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let root = base.join(format!("t48-fuzz-pull-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    fs::create_dir_all(root.join("games")).expect("a scratch directory");
+    root
+}
+
+/// Every entry of `dir` (not following links) with its bytes (a link: its target's name).
+fn listing(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in fs::read_dir(dir).expect("a listing").flatten() {
+        let path = e.path();
+        let meta = fs::symlink_metadata(&path).expect("metadata");
+        let bytes = if meta.file_type().is_symlink() {
+            fs::read_link(&path)
+                .expect("a link")
+                .into_os_string()
+                .into_encoded_bytes()
+        } else if meta.is_file() {
+            fs::read(&path).expect("a file")
+        } else {
+            b"<dir>".to_vec()
+        };
+        out.insert(e.file_name().to_string_lossy().into_owned(), bytes);
+    }
+    out
+}
+
+/// The fuzz target: a fake board's stream into a pull, then the promises.
+pub fn pull_conversation(data: &[u8]) {
+    let mut s = Script(data);
+    let mode = s.byte();
+    let options = PullOptions {
+        keep_partial: mode & 1 == 1,
+        defer: mode & 2 == 2,
+    };
+    let (bytes, plants) = stream(&mut s);
+    let root = scratch();
+    let dir = root.join("games");
+    let beside = root.join("beside");
+    fs::write(&beside, b"not the pull's").expect("the file beside");
+    for plant in &plants {
+        let _ = match plant {
+            Plant::File(name, bytes) => fs::write(dir.join(name), bytes),
+            Plant::Link(name) => std::os::unix::fs::symlink(&beside, dir.join(name)),
+        };
+    }
+    let before_root = listing(&root);
+    let before = listing(&dir);
+    let mut puller = Puller::with_options(v2_elf(), &dir, options).expect("the v2 ELF");
+    let mut pulled: Vec<Pulled> = Vec::new();
+    let chunk = usize::from(mode >> 2).max(1);
+    let mut progress = Vec::new();
+    for piece in bytes.chunks(chunk) {
+        progress.extend(puller.feed(piece).expect("writes in a scratch directory"));
+    }
+    progress.extend(puller.finish().expect("writes in a scratch directory"));
+    for p in progress {
+        if let Progress::Pulled(p) = p {
+            if p.outcome != Outcome::Deferred {
+                pulled.push(*p);
+            }
+        }
+    }
+    let _ = puller.summary();
+
+    // Nothing outside DIR: the root holds what it held (DIR's own entry aside).
+    let mut after_root = listing(&root);
+    let mut was = before_root.clone();
+    after_root.remove("games");
+    was.remove("games");
+    assert_eq!(after_root, was, "a file outside DIR changed");
+    // Nothing in DIR replaced or changed.
+    let after = listing(&dir);
+    for (name, bytes) in &before {
+        assert_eq!(
+            after.get(name),
+            Some(bytes),
+            "{name} was replaced or changed"
+        );
+    }
+    // Every ack names a copy whose moves are in a file in DIR.
+    let logs: Vec<MoveLog> = after
+        .iter()
+        .filter(|(name, _)| !before.contains_key(*name) || name.ends_with(".t48"))
+        .filter(|(name, _)| {
+            fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.file_type().is_file())
+        })
+        .filter_map(|(_, bytes)| MoveLog::decode(bytes).ok())
+        .collect();
+    for p in &pulled {
+        let Some((game, check)) = p.ack else { continue };
+        assert_eq!(game, p.game.number, "an ack names its own game");
+        assert_eq!(
+            Some(check),
+            p.game.end.and_then(|e| e.check),
+            "an ack names the copy's own closing frame"
+        );
+        assert!(
+            p.check.is_verified(),
+            "only a verified copy is acknowledged"
+        );
+        let moves: Vec<Direction> = p.game.moves.iter().map(|m| m.dir).collect();
+        let kept = logs.iter().any(|log| {
+            log.rules == p.game.rules
+                && log.seed == p.game.seed
+                && log.moves.len() >= moves.len()
+                && log.moves[..moves.len()] == moves[..]
+                && (p.game.is_partial() || (log.complete && log.moves.len() == moves.len()))
+        });
+        assert!(
+            kept,
+            "game {game} acknowledged ({check}) with no file holding it"
+        );
+    }
+    let _ = fs::remove_dir_all(&root);
+}
