@@ -1,7 +1,6 @@
 //! `twenty48 completions` and `twenty48 man`: shell completions and a man page, generated
 //! from the same clap definitions as `--help`.
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -163,8 +162,8 @@ pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
 pub fn man(args: ManArgs) -> Result<ExitCode> {
     let pages = man_pages()?;
     if let Some(dir) = &args.dir {
-        fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create {}", crate::input::shown(dir)))?;
+        // The error names the directory.
+        twenty48_movelog::create_dirs(dir)?;
         let paths: Vec<PathBuf> = pages
             .iter()
             .map(|(name, _)| dir.join(format!("{name}.1")))

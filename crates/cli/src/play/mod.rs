@@ -381,9 +381,8 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
         let target = match output {
             Some(path) => path,
             None => {
-                fs::create_dir_all(&games_dir).with_context(|| {
-                    format!("cannot create {}", crate::input::shown(&games_dir))
-                })?;
+                // The error names the directory.
+                twenty48_movelog::create_dirs(&games_dir)?;
                 let secs = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs());
