@@ -225,7 +225,7 @@ fn endless_bytes_stop_the_raw_capture_at_its_cap() {
     ];
     let board = Board::start(script, f);
     let dir = scratch("endless");
-    let (code, _, err) = pull(&board, &dir, &["--timeout", "3", "--raw-limit", "1"]).finish();
+    let (code, _, err) = pull(&board, &dir, &["--timeout", "4", "--raw-limit", "1"]).finish();
     assert_eq!(code, 1, "{err}");
     let raw = files(&dir, "capture-");
     assert_eq!(raw.len(), 1);
