@@ -35,8 +35,9 @@ const RAW_LIMIT_MIB: u64 = 64;
 /// acknowledged (--all: every stored game), writes each one durably, then acknowledges it,
 /// so the board marks it pulled; games played meanwhile arrive live and are kept the same
 /// way. It ends when the board's reply is done and acknowledged (--follow: keeps listening
-/// until Ctrl-C). Files are named by device and game number and never overwritten: a game
-/// already pulled is recognised, a different game under the same name is a conflict.
+/// until Ctrl-C; no reply at all fails the pull). Files are named by device and game number
+/// and never overwritten: a game already pulled is recognised, a different file under the
+/// same name sends the game to the next free name (NAME-2.t48), with a note.
 ///
 /// Lost, damaged, merged or conflicting frames and games are reported by game and move
 /// number; a game is never written as complete unless every frame of it verified
