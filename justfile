@@ -331,12 +331,12 @@ pull-stress:
     trap 'rm -rf "$dir"' EXIT
     T48_STRESS_DIR="$dir" cargo test -q --release -p twenty48-devicelog --test hostile -- --ignored write_stress_captures >/dev/null
     elf=crates/devicelog/tests/data/v2/twenty48-qemu.elf
+    timed() { /usr/bin/time -o "$dir/time" -f "%e s, peak RSS %M KiB" "$@" >/dev/null 2>&1 || true; tail -n 1 "$dir/time"; }
     for c in starts conflicts huge-numbers; do
-        figures=$( { /usr/bin/time -f "%e s, peak RSS %M KiB" {{twenty48}} pull --elf $elf --capture "$dir/$c.bin" -o "$dir/out-$c" -q >/dev/null 2>/dev/null || true; } 2>&1 | tail -n 1)
-        echo "pull, $c ($(stat -c %s "$dir/$c.bin") bytes, 1,000,000 frames): $figures"
+        echo "pull, $c ($(stat -c %s "$dir/$c.bin") bytes, 1,000,000 frames): $(timed {{twenty48}} pull --elf $elf --capture "$dir/$c.bin" -o "$dir/out-$c")"
     done
-    figures=$( { head -c 1073741824 /dev/zero | tr '\0' '\377' | /usr/bin/time -f "%e s, peak RSS %M KiB" {{twenty48}} pull --elf $elf --capture - -o "$dir/out-endless" -q >/dev/null 2>/dev/null || true; } 2>&1 | tail -n 1)
-    echo "pull, 1 GiB of 0xFF without a separator: $figures"
+    endless=$(head -c 1073741824 /dev/zero | tr '\0' '\377' | timed {{twenty48}} pull --elf $elf --capture - -o "$dir/out-endless")
+    echo "pull, 1 GiB of 0xFF without a separator (standard input): $endless"
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
 review:
