@@ -200,7 +200,11 @@ impl Puller {
                             *closed += 1;
                         }
                     }
-                    if self.options.defer {
+                    if self.options.defer && self.finishing {
+                        // Decided on below, in `finish`: no progress to show for it yet (and
+                        // no second copy of every game still open at the end).
+                        self.pending.push(game);
+                    } else if self.options.defer {
                         self.pending.push(game.clone());
                         let check = check(&game);
                         out.push(Progress::Pulled(Box::new(Pulled {
