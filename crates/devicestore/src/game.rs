@@ -2,6 +2,8 @@
 
 use twenty48_engine::Rules;
 
+use crate::record::Claims;
+
 /// How a game starts: everything needed, with its moves, to replay it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameStart {
@@ -15,16 +17,29 @@ pub struct GameStart {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Closing {
     /// An END record closes it: `result` as given to [`Store::end_game`](crate::Store::end_game)
-    /// (the protocol's 1 won, 2 over, 0 abandoned).
+    /// (the protocol's 1 won, 2 over, 0 abandoned), and the device's final score and state
+    /// hash (`None` for a game stored by the first store layout, which kept none).
     Ended {
         /// The result code.
         result: u8,
+        /// The device's final score and hash.
+        claims: Option<Claims>,
     },
     /// No END record and not being written: a power cut or reset stopped it, or the store
     /// filled up under it. Its stored moves are a prefix of the moves played.
     Interrupted,
     /// The game this [`Store`](crate::Store) is writing now.
     InProgress,
+}
+
+/// How a game ends, as [`Store::end_game`](crate::Store::end_game) stores it: the result
+/// and what the device's engine computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The result code (the protocol's 1 won, 2 over, 0 abandoned).
+    pub result: u8,
+    /// The final score and state hash.
+    pub claims: Claims,
 }
 
 /// Where a game's GAME record is.

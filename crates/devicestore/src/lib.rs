@@ -2,7 +2,7 @@
 //! board, `no_std`, no allocation; the host tests run it over [`MemFlash`]).
 //!
 //! ```
-//! use twenty48_devicestore::{Closing, GameStart, MemFlash, Store};
+//! use twenty48_devicestore::{Claims, Closing, Ending, GameStart, MemFlash, Store};
 //! use twenty48_engine::{Direction, Rules};
 //!
 //! let flash = MemFlash::new([0xFF; 4 * 4096]);
@@ -12,13 +12,15 @@
 //! for dir in [Direction::Left, Direction::Up, Direction::Right] {
 //!     store.record_move(dir)?; // stored before the next press is handled
 //! }
-//! store.end_game(2)?;
+//! // The result, and the final score and state hash the device's engine computed.
+//! let claims = Claims { score: 8, hash: 0x0123_4567_89ab_cdef };
+//! store.end_game(&Ending { result: 2, claims })?;
 //!
 //! // After a power cycle: open the same flash again.
 //! let mut store = Store::open(store.into_flash())?;
 //! store.for_each_game(|game| {
 //!     assert_eq!((game.number, game.start, game.moves), (number, start, 3));
-//!     assert_eq!(game.closing, Closing::Ended { result: 2 });
+//!     assert_eq!(game.closing, Closing::Ended { result: 2, claims: Some(claims) });
 //! })?;
 //! let game = store.find_game(number)?.unwrap();
 //! let mut moves = Vec::new();
@@ -29,10 +31,13 @@
 //!
 //! # The design
 //!
-//! A log of records over the flash's erase sectors used as a ring (the lead's design, protocol
-//! v2, section 4): a sector header (`"T48S"`, seq, next game number, crc), then GAME records with
-//! their 24-byte chunks of 64 moves (2 bits a direction, 1 commit bit a move), CONT records
-//! where a game goes on in the next sector, and END records. Everything is written once per
+//! A log of records over the flash's erase sectors used as a ring (docs/firmware.md has every
+//! byte): a sector header (`"T48"` and the layout number 2, seq, next game number, crc), then
+//! GAME records with their 24-byte chunks of 64 moves (2 bits a direction, 1 commit bit a
+//! move), CONT records where a game goes on in the next sector, and END records (the result,
+//! and the device's final score and state hash, so a host replaying the moves can compare).
+//! Sectors of layout 1 (magic `"T48S"`, the first store, whose END records kept no score or
+//! hash) are still read, never written: their ended games come with no claims. Everything is written once per
 //! erase, by clearing bits. A move is stored in two steps (direction, then commit bit), so a
 //! power cut loses at most the move in flight; [`Store::open`] reads what survived and goes on
 //! in a fresh sector after anything torn. Full sectors are reclaimed oldest first, and only
@@ -61,13 +66,13 @@
 //!
 //! # Cost
 //!
-//! A 1000-move game takes 432 bytes: GAME 32 + 16 chunks x 24 + END 16 (3 bits a move plus 48
+//! A 1000-move game takes 448 bytes: GAME 32 + 16 chunks x 24 + END 32 (3 bits a move plus 64
 //! bytes). A sector has its size less 16 bytes for records, and games run on into the next
 //! sector (CONT, 16 bytes). Measured by the tests in `tests/cost.rs`, whole 1000-move games:
 //!
 //! | flash | sectors | 1000-move games | longest single game |
 //! | --- | --- | --- | --- |
-//! | Nano RP2040 Connect, 15 MB | 3,840 of 4096 bytes | 36,095 (9.4 a sector) | 41,533,376 moves |
+//! | Nano RP2040 Connect, 15 MB | 3,840 of 4096 bytes | 34,560 (9.0 a sector) | 41,533,376 moves |
 //! | Arduino Mega 2560 EEPROM, 4 KB less the id's sector | 15 of 256 bytes | 7 | 8,576 moves |
 //! | Arduino Uno EEPROM, 1 KB less the id's sector | 7 of 128 bytes | 1 | 1,728 moves |
 //!
@@ -122,8 +127,9 @@ pub use counter::GameCounter;
 pub use crc::crc32;
 pub use error::StoreError;
 pub use flash::MemFlash;
-pub use game::{Closing, Counts, GameEntry, GameStart};
+pub use game::{Closing, Counts, Ending, GameEntry, GameStart};
 pub use identity::{device_id, ID_RECORD_LEN};
+pub use record::Claims;
 pub use store::Store;
 
 /// Bytes in a sector of the RP2040's flash and the QEMU board's (the default of

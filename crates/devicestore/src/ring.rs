@@ -84,7 +84,7 @@ fn scan_span<F: NorFlash>(
     let mut prev_seq: Option<u32> = None;
     for i in 0..count {
         let index = (first + i) % sectors;
-        let Header::InUse { seq, .. } = read_header(flash, index)? else {
+        let Header::InUse { seq, layout, .. } = read_header(flash, index)? else {
             prev_seq = None;
             continue;
         };
@@ -93,7 +93,7 @@ fn scan_span<F: NorFlash>(
         }
         prev_seq = Some(seq);
         let mut first_record = true;
-        let w = walk(flash, index, &mut |item| {
+        let w = walk(flash, index, layout, &mut |item| {
             let number = match item {
                 Item::Game { record, .. } => record.number,
                 Item::Cont { record, .. } => record.number,
@@ -147,6 +147,7 @@ fn scan_span<F: NorFlash>(
                         }
                         g.closing = Closing::Ended {
                             result: record.result,
+                            claims: record.claims,
                         };
                         let g = open.take();
                         if g.is_some_and(|g| emit(&g)) {

@@ -4,8 +4,8 @@ use embedded_storage::nor_flash::NorFlash;
 
 use crate::chunk::{read_segment, Segment, CHUNK_LEN};
 use crate::record::{
-    ContRecord, EndRecord, GameRecord, Header, CONT, CONT_LEN, END, END_LEN, GAME, GAME_LEN,
-    HEADER_LEN,
+    ContRecord, EndRecord, GameRecord, Header, CONT, CONT_LEN, END, END_LEN, END_LEN_1, GAME,
+    GAME_LEN, HEADER_LEN,
 };
 
 /// Bytes in a sector of `F`: its `ERASE_SIZE` (a power of two from 128 to 65536, checked by
@@ -99,15 +99,18 @@ pub(crate) struct Walk {
     pub last_end: bool,
 }
 
-/// Reads sector `index`'s records from offset 16 in order, calling `visit` for each, until the
-/// end of the data, the sector's end, an invalid record, or the visitor stops. One copy for
-/// every caller (`visit` a trait object, never inlined): code size on the 8-bit boards.
+/// Reads sector `index`'s records (of `layout`, as its header says) from offset 16 in order,
+/// calling `visit` for each, until the end of the data, the sector's end, an invalid record,
+/// or the visitor stops. One copy for every caller (`visit` a trait object, never inlined):
+/// code size on the 8-bit boards.
 #[inline(never)]
 pub(crate) fn walk<F: NorFlash>(
     flash: &mut F,
     index: u32,
+    layout: u8,
     visit: &mut dyn FnMut(Item) -> Flow,
 ) -> Result<Walk, F::Error> {
+    let end_len = if layout == 1 { END_LEN_1 } else { END_LEN };
     let base = base::<F>(index);
     let size = sector_size::<F>();
     let mut at = HEADER_LEN;
@@ -144,13 +147,13 @@ pub(crate) fn walk<F: NorFlash>(
                 let segment = read_segment(flash, base, at + CONT_LEN)?;
                 (Item::Cont { record, segment }, segment.end)
             }
-            END if at + END_LEN <= size => {
+            END if at + end_len <= size => {
                 let mut b = [0u8; END_LEN as usize];
-                flash.read(base + at, &mut b)?;
-                let Some(record) = EndRecord::decode(&b) else {
+                flash.read(base + at, &mut b[..end_len as usize])?;
+                let Some(record) = EndRecord::decode(&b[..end_len as usize], layout) else {
                     return done(Stop::Invalid, at, last_end);
                 };
-                (Item::End { record }, at + END_LEN)
+                (Item::End { record }, at + end_len)
             }
             _ => return done(Stop::Invalid, at, last_end),
         };

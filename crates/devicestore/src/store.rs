@@ -5,10 +5,11 @@ use twenty48_engine::Direction;
 
 use crate::chunk::{commit_bit, direction_bits, with_direction, CHUNK_LEN, SLOTS};
 use crate::error::StoreError;
-use crate::game::{Closing, Counts, GameEntry, GameStart};
+use crate::game::{Closing, Counts, Ending, GameEntry, GameStart};
 use crate::nor::{Geometry, MAX_SECTOR_SIZE, MIN_SECTOR_SIZE};
 use crate::record::{
     ContRecord, EndRecord, GameRecord, Header, ACK_AT, CONT_LEN, END_LEN, GAME_LEN, HEADER_LEN,
+    LAYOUT,
 };
 use crate::ring::{self, ReadError};
 use crate::sector::{self, base, read_header, sector_size, Flow, Item, Stop};
@@ -83,14 +84,22 @@ impl<F: NorFlash> Store<F> {
         }
         let sectors = (capacity / erase) as u32;
         let mut head: Option<Head> = None;
+        // Whether the head's records are of the layout written now (new records go on in
+        // it only then).
+        let mut head_current = false;
         let mut next = 1u32;
         let mut counts = Counts::default();
         for index in 0..sectors {
             match read_header(&mut flash, index).map_err(StoreError::Flash)? {
-                Header::InUse { seq, next_game } => {
+                Header::InUse {
+                    seq,
+                    next_game,
+                    layout,
+                } => {
                     next = next.max(next_game);
                     if head.is_none_or(|h| seq > h.seq) {
                         head = Some(Head { index, seq });
+                        head_current = layout == LAYOUT;
                     }
                 }
                 _ => counts.free_sectors += 1,
@@ -127,6 +136,7 @@ impl<F: NorFlash> Store<F> {
             // New records go on in the head only if its data ends cleanly after an END (or
             // it is empty) and everything after is erased.
             if index == h.index
+                && head_current
                 && w.stop == Stop::Clean
                 && w.last_end
                 && sector::erased_from(&mut store.flash, index, w.at).map_err(StoreError::Flash)?
@@ -229,12 +239,13 @@ impl<F: NorFlash> Store<F> {
         Ok(())
     }
 
-    /// Ends the game in progress with `result` (1 won, 2 over, 0 abandoned) by storing its END
-    /// record. The game is no longer in progress afterwards, whatever the outcome.
+    /// Ends the game in progress by storing its END record: its result (1 won, 2 over, 0
+    /// abandoned) and the device's final score and state hash. The game is no longer in
+    /// progress afterwards, whatever the outcome.
     ///
     /// `Full` when the END does not fit and no sector can be reclaimed, or when the game was
     /// already cut short by `Full`: it stays stored as interrupted.
-    pub fn end_game(&mut self, result: u8) -> Result<(), F> {
+    pub fn end_game(&mut self, ending: &Ending) -> Result<(), F> {
         self.check_writable()?;
         let g = self.game.take().ok_or(StoreError::NoGame)?;
         // No longer in progress: listed from now on, ended or interrupted.
@@ -262,7 +273,8 @@ impl<F: NorFlash> Store<F> {
         let end = EndRecord {
             number: g.number,
             moves: g.moves,
-            result,
+            result: ending.result,
+            claims: Some(ending.claims),
         };
         self.program(self.head_base() + at, &end.encode())?;
         self.pos = Some(at + END_LEN);
@@ -526,10 +538,10 @@ impl<F: NorFlash> Store<F> {
         // The games listed with a GAME record in the target (all acknowledged), gone once it
         // is reclaimed; or the free sector it takes.
         let mut gone = Counts::default();
-        if let Header::InUse { .. } = header {
+        if let Header::InUse { layout, .. } = header {
             let in_progress = self.game_in_progress();
             let mut reclaimable = true;
-            sector::walk(&mut self.flash, target, &mut |item| {
+            sector::walk(&mut self.flash, target, layout, &mut |item| {
                 let keep = match item {
                     Item::Game { record, .. } => {
                         !record.acked || Some(record.number) == in_progress

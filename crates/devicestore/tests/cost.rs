@@ -6,17 +6,17 @@ use common::*;
 use twenty48_devicestore::{Store, StoreError};
 
 #[test]
-fn a_1000_move_game_costs_432_bytes() {
+fn a_1000_move_game_costs_448_bytes() {
     let mut store = Store::open(blank(1)).unwrap();
     play(&mut store, &mut Vec::new(), start(1), &Rng(1).dirs(1000), 2);
     let bytes = store.flash().bytes();
     // GAME at 16, 16 chunks, END at 16 + 32 + 16 * 24 = 432; erased after it.
     assert_eq!(bytes[16], b'G');
     assert_eq!(bytes[432], b'E');
-    assert!(bytes[448..].iter().all(|&b| b == 0xFF));
-    let cost = 448 - 16;
-    assert_eq!(cost, 432);
-    println!("a 1000-move game: {cost} bytes (32 GAME + 16 x 24 chunks + 16 END)");
+    assert!(bytes[464..].iter().all(|&b| b == 0xFF));
+    let cost = 464 - 16;
+    assert_eq!(cost, 448);
+    println!("a 1000-move game: {cost} bytes (32 GAME + 16 x 24 chunks + 32 END)");
 }
 
 /// Whole 1000-move games a blank store of `sectors` `S`-byte sectors takes before it is full.
@@ -34,7 +34,7 @@ fn capacity<const S: usize>(sectors: usize) -> u32 {
                 break 'fill;
             }
         }
-        match store.end_game(2) {
+        match store.end_game(&ending(2)) {
             Ok(()) => games += 1,
             Err(StoreError::Full) => break,
             Err(e) => panic!("{e}"),
@@ -68,7 +68,7 @@ fn capacity_in_1000_move_games() {
         "{games} whole 1000-move games in {SECTORS} sectors of 4096 bytes ({per_sector:.2} a \
          sector): 3,840 sectors (15 MB) hold about {big}"
     );
-    assert!((9.2..9.5).contains(&per_sector), "{per_sector}");
+    assert!((8.9..9.2).contains(&per_sector), "{per_sector}");
 }
 
 /// An AVR's EEPROM less its last sector (the board's id): an Arduino Mega 2560's 4 KB as 15
@@ -101,5 +101,5 @@ fn capacity_of_an_eeprom_in_1000_move_games() {
 fn capacity_of_15_mb_in_1000_move_games() {
     let games = capacity::<4096>(3840);
     println!("3,840 sectors of 4096 bytes (15 MB): {games} whole 1000-move games");
-    assert!((35_000..37_000).contains(&games), "{games}");
+    assert!((34_000..35_000).contains(&games), "{games}");
 }

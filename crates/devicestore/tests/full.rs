@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use twenty48_devicestore::{Closing, StoreError};
+use twenty48_devicestore::StoreError;
 
 fn headers<const S: usize>(flash: &Flash<S>) -> Vec<Vec<u8>> {
     (0..flash.bytes().len() / S)
@@ -47,7 +47,7 @@ fn fill<const S: usize>(store: &mut TestStore<S>, rng: &mut Rng, len: usize) -> 
                 Err(err) => panic!("{err}"),
             }
         }
-        match store.end_game(2) {
+        match store.end_game(&ending(2)) {
             Ok(()) => e.ended = Some(2),
             Err(StoreError::Full) => full = true,
             Err(err) => panic!("{err}"),
@@ -97,7 +97,7 @@ fn unacknowledged_games_fill_the_store_and_stay_4096() {
 
 #[test]
 fn unacknowledged_games_fill_the_store_and_stay_256() {
-    unacknowledged_games_fill_the_store_and_stay::<256>(16, 300, 20);
+    unacknowledged_games_fill_the_store_and_stay::<256>(16, 300, 15);
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn a_game_longer_than_the_store_gets_full<const S: usize>(
         }
     }
     assert!(fulls > 0 && stored.len() > least, "{} stored", stored.len());
-    assert_eq!(store.end_game(2).err(), Some(StoreError::Full));
+    assert_eq!(store.end_game(&ending(2)).err(), Some(StoreError::Full));
     let model = vec![Expected {
         number,
         start,
@@ -194,12 +194,12 @@ fn a_game_longer_than_the_store_gets_full<const S: usize>(
     store.ack(number).unwrap();
     let n = store.begin_game(&start).unwrap();
     assert_eq!(n, number + 1);
-    store.end_game(0).unwrap();
+    store.end_game(&ending(0)).unwrap();
     let mut store = reopen(store);
     let listed = read_all(&mut store);
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].0.number, n);
-    assert_eq!(listed[0].0.closing, Closing::Ended { result: 0 });
+    assert_eq!(listed[0].0.closing, ended(0));
 }
 
 #[test]

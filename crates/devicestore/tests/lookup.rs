@@ -70,7 +70,7 @@ fn find_game_reads_a_few_headers_and_sectors_and_counts_read_nothing() {
         for d in rng.dirs(len) {
             store.record_move(d).unwrap();
         }
-        store.end_game(2).unwrap();
+        store.end_game(&ending(2)).unwrap();
         // The second half of the store: every other game not acknowledged.
         if i % 2 == 0 || store.counts().unwrap().free_sectors > SECTORS as u32 / 2 {
             store.ack(n).unwrap();
@@ -82,7 +82,7 @@ fn find_game_reads_a_few_headers_and_sectors_and_counts_read_nothing() {
     let first = seq(&mut store);
     while seq(&mut store) == first {
         let n = store.begin_game(&start(i)).unwrap();
-        store.end_game(1).unwrap();
+        store.end_game(&ending(1)).unwrap();
         store.ack(n).unwrap();
         i += 1;
     }
@@ -144,7 +144,7 @@ fn random_session<const S: usize>(sectors: usize, seed: u64, ops: usize) {
                 Err(StoreError::Full) => full += 1,
                 Err(e) => panic!("{e}"),
             },
-            13..=17 if playing => match store.end_game((rng.next() % 3) as u8) {
+            13..=17 if playing => match store.end_game(&ending((rng.next() % 3) as u8)) {
                 Ok(()) | Err(StoreError::Full) => {}
                 Err(e) => panic!("{e}"),
             },
@@ -235,7 +235,7 @@ fn find_game_in_a_young_store() {
         for d in Rng(i).dirs(100) {
             store.record_move(d).unwrap();
         }
-        store.end_game(2).unwrap();
+        store.end_game(&ending(2)).unwrap();
     }
     let mut store = Store::open(store.into_flash()).unwrap();
     let (_, whole) = bytes_read(&mut store, |s| s.for_each_game(|_| {}).unwrap());

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use twenty48_devicestore::{
-    crc32, nor::NorError, Closing, Counts, GameEntry, GameStart, MemFlash, Store,
+    crc32, nor::NorError, Claims, Closing, Counts, Ending, GameEntry, GameStart, MemFlash, Store,
 };
 use twenty48_engine::{Direction, Preset};
 
@@ -53,6 +53,31 @@ pub fn start(i: u64) -> GameStart {
     }
 }
 
+/// How the tests end a game with `result`: claims made from the result, so that each reads
+/// back as written.
+pub fn ending(result: u8) -> Ending {
+    Ending {
+        result,
+        claims: claims(result),
+    }
+}
+
+/// The claims [`ending`] stores for `result`.
+pub fn claims(result: u8) -> Claims {
+    Claims {
+        score: 1000 + u64::from(result),
+        hash: 0x0123_4567_89AB_CDEF ^ u64::from(result),
+    }
+}
+
+/// The closing of a game ended by [`ending`] with `result`.
+pub fn ended(result: u8) -> Closing {
+    Closing::Ended {
+        result,
+        claims: Some(claims(result)),
+    }
+}
+
 /// A game as the test played it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expected {
@@ -91,7 +116,7 @@ pub fn play<const S: usize>(
     for &d in moves {
         store.record_move(d).unwrap();
     }
-    store.end_game(result).unwrap();
+    store.end_game(&ending(result)).unwrap();
     model.push(Expected {
         number,
         start,
@@ -110,9 +135,7 @@ pub fn assert_matches<const S: usize>(store: &mut TestStore<S>, model: &[Expecte
         assert_eq!(g.number, e.number);
         assert_eq!(g.start, e.start, "game {}", e.number);
         assert_eq!(moves, &e.moves, "game {}", e.number);
-        let closing = e
-            .ended
-            .map_or(Closing::Interrupted, |result| Closing::Ended { result });
+        let closing = e.ended.map_or(Closing::Interrupted, ended);
         assert_eq!(g.closing, closing, "game {}", e.number);
         assert_eq!(g.acked, e.acked, "game {}", e.number);
     }
@@ -134,7 +157,8 @@ pub fn recount<const S: usize>(store: &mut TestStore<S>) -> Counts {
     counts.free_sectors = (0..bytes.len() / S)
         .filter(|s| {
             let h = &bytes[s * S..s * S + 16];
-            !(h[..4] == *b"T48S" && crc32(&h[..12]).to_le_bytes() == h[12..])
+            let magic = h[..4] == *b"T48\x02" || h[..4] == *b"T48S";
+            !(magic && crc32(&h[..12]).to_le_bytes() == h[12..])
         })
         .count() as u32;
     counts
