@@ -502,21 +502,18 @@ impl CaptureDecoder {
                     seed,
                 });
             }
-            LogFrame::Move2 { game, mv } => {
-                self.last_game = Some(game);
-                let key = (self.dev.unwrap_or(0), game);
-                match self.open2.get_mut(&key) {
-                    Some(open) => {
-                        open.moves.push(mv);
-                        events.push(Event::Moved { game, mv });
-                    }
-                    None => events.push(Event::Damaged(Damage {
-                        offset,
-                        len: bytes.len(),
-                        game: Some(game),
-                        kind: DamageKind::Orphan,
-                    })),
-                }
+            LogFrame::Move2 { game, mv } => self.moved2(game, [mv], offset, bytes.len(), events),
+            LogFrame::Moves3 { game, first, dirs } => {
+                let moves = dirs
+                    .into_iter()
+                    .zip(first.saturating_add(1)..)
+                    .map(|(dir, seq)| DeviceMove {
+                        seq,
+                        dir,
+                        score: None,
+                        hash: None,
+                    });
+                self.moved2(game, moves, offset, bytes.len(), events);
             }
             LogFrame::End2 { game, end } => {
                 self.last_game = Some(game);
@@ -565,6 +562,37 @@ impl CaptureDecoder {
                 dev: self.dev,
                 code,
                 game,
+            })),
+        }
+    }
+}
+
+impl CaptureDecoder {
+    /// Protocol v2 and v3: `moves` of game `game` (a move frame's one, or a `t48 moves`
+    /// frame's), from the frame at `offset` of `len` bytes: added to the open game, or an
+    /// orphan when none is open.
+    fn moved2(
+        &mut self,
+        game: u32,
+        moves: impl IntoIterator<Item = DeviceMove>,
+        offset: usize,
+        len: usize,
+        events: &mut Vec<Event>,
+    ) {
+        self.last_game = Some(game);
+        let key = (self.dev.unwrap_or(0), game);
+        match self.open2.get_mut(&key) {
+            Some(open) => {
+                for mv in moves {
+                    open.moves.push(mv);
+                    events.push(Event::Moved { game, mv });
+                }
+            }
+            None => events.push(Event::Damaged(Damage {
+                offset,
+                len,
+                game: Some(game),
+                kind: DamageKind::Orphan,
             })),
         }
     }

@@ -245,7 +245,8 @@ impl GameCheck {
 }
 
 /// Replays a device game on the host engine, checking every move's sequence number, score
-/// and state hash, then the end frame; stops at the first problem.
+/// and state hash (a stored game's moves in protocol v3 carry none: its end frame has the
+/// device's final ones), then the end frame; stops at the first problem.
 pub fn check(game: &DeviceGame) -> GameCheck {
     let number = game.number;
     let mut host = match Game::new(game.rules, game.seed) {
@@ -297,21 +298,21 @@ pub fn check(game: &DeviceGame) -> GameCheck {
             }
             Ok(_) => {}
         }
-        if next.score() != m.score {
+        if let Some(actual) = m.score.filter(|&a| a != next.score()) {
             problem = Some(Problem::ScoreMismatch {
                 game: number,
                 move_number,
                 expected: next.score(),
-                actual: m.score,
+                actual,
             });
             break;
         }
-        if next.state_hash() != m.hash {
+        if let Some(actual) = m.hash.filter(|&a| a != next.state_hash()) {
             problem = Some(Problem::HashMismatch {
                 game: number,
                 move_number,
                 expected: next.state_hash(),
-                actual: m.hash,
+                actual,
             });
             break;
         }
@@ -358,11 +359,17 @@ fn end_mismatch(game: u32, host: &Game, end: &crate::GameEnd) -> Option<Problem>
     } else {
         (host.status() as u64, end.status as u64)
     };
+    // A v3 partial frame has no score or hash: the moves alone (the host's replay of them
+    // is the prefix written).
     let fields: [(&'static str, u64, u64); 4] = [
         ("moves", host.move_count() as u64, end.moves as u64),
         ("result", result.0, result.1),
-        ("score", host.score(), end.score),
-        ("hash", host.state_hash(), end.hash),
+        ("score", host.score(), end.score.unwrap_or(host.score())),
+        (
+            "hash",
+            host.state_hash(),
+            end.hash.unwrap_or(host.state_hash()),
+        ),
     ];
     fields
         .into_iter()
@@ -392,8 +399,8 @@ mod tests {
                 moves.push(DeviceMove {
                     seq: game.move_count(),
                     dir,
-                    score: game.score(),
-                    hash: game.state_hash(),
+                    score: Some(game.score()),
+                    hash: Some(game.state_hash()),
                 });
             }
         }
@@ -404,9 +411,9 @@ mod tests {
             moves,
             end: Some(GameEnd {
                 status: game.status(),
-                score: game.score(),
+                score: Some(game.score()),
                 moves: game.move_count(),
-                hash: game.state_hash(),
+                hash: Some(game.state_hash()),
                 partial: false,
                 start: None,
                 check: None,
@@ -432,7 +439,7 @@ mod tests {
     #[test]
     fn a_changed_score_is_caught_at_its_move() {
         let mut game = logged(3, "LURDLURDLURD");
-        game.moves[3].score += 4;
+        game.moves[3].score = game.moves[3].score.map(|s| s + 4);
         let result = check(&game);
         assert!(matches!(
             result.problem,

@@ -1,5 +1,6 @@
 //! The frames of the firmware's log protocol (version 1: start, move, end; version 2: those
-//! with identity and a check, and the store's frames), read back from decoded defmt frames.
+//! with identity and a check, and the store's frames; version 3: a stored game's moves in
+//! `t48 moves` frames and a shorter partial frame), read back from decoded defmt frames.
 
 use defmt_decoder::Frame;
 use defmt_parser::Fragment;
@@ -12,14 +13,19 @@ use twenty48_deviceproto::{check as crc, StartFields, PROTOCOL_VERSION};
 use crate::game::{DeviceMove, GameEnd};
 
 /// The log format version of protocol v1 captures (`v=1` in their game-start frame); this
-/// crate reads those and [`PROTOCOL_VERSION`] (2).
+/// crate reads those, version 2 and [`PROTOCOL_VERSION`] (3).
 pub const LOG_FORMAT_VERSION: u8 = 1;
+
+/// The versions with identity and checks this host reads (`v=` of hello and start frames).
+const CHECKED_VERSIONS: [u8; 2] = [2, PROTOCOL_VERSION];
 
 const HELLO2: &str = "t48 hello v={} dev={} next={} stored={} unpulled={} crc={}";
 const START2: &str = "t48 start v={} dev={} game={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={} crc={}";
 const MOVE2: &str = "t48 move game={} seq={} dir={} score={} hash={} crc={}";
 const END2: &str = "t48 end game={} result={} score={} moves={} hash={} start={} crc={}";
 const PARTIAL2: &str = "t48 partial game={} moves={} score={} hash={} start={} crc={}";
+const MOVES3: &str = "t48 moves game={} first={} count={} dirs={} crc={}";
+const PARTIAL3: &str = "t48 partial game={} moves={} start={} crc={}";
 const LOST2: &str = "t48 lost game={} move={} frames={} crc={}";
 const FULL2: &str = "t48 full game={} move={} crc={}";
 const BEGIN2: &str = "t48 pull begin dev={} games={} crc={}";
@@ -60,6 +66,12 @@ pub(crate) enum LogFrame {
     Move2 {
         game: u32,
         mv: DeviceMove,
+    },
+    /// Protocol v3: moves of stored game `game` after its first `first`.
+    Moves3 {
+        game: u32,
+        first: u32,
+        dirs: Vec<Direction>,
     },
     /// Protocol v2: game `game` ended (or, `end.partial`, was interrupted).
     End2 {
@@ -143,6 +155,22 @@ fn fields(shape: &str, values: &[String]) -> Option<Result<LogFrame, String>> {
         MOVE2 => move2(values),
         END2 => end2(values),
         PARTIAL2 => partial2(values),
+        MOVES3 => moves3(values),
+        PARTIAL3 => small(values, |v| {
+            let (game, moves, start) =
+                (num(v, 0, "game")?, num(v, 1, "moves")?, num(v, 2, "start")?);
+            let check = crc::interrupted(game, moves, start);
+            let end = GameEnd {
+                status: Status::Playing,
+                score: None,
+                moves,
+                hash: None,
+                partial: true,
+                start: Some(start),
+                check: Some(check),
+            };
+            Ok((check, LogFrame::End2 { game, end }))
+        }),
         LOST2 => small(values, |v| {
             let (game, at_move, frames) =
                 (num(v, 0, "game")?, num(v, 1, "move")?, num(v, 2, "frames")?);
@@ -244,8 +272,8 @@ fn moved(v: &[String]) -> Result<LogFrame, String> {
     Ok(LogFrame::Move(DeviceMove {
         seq: num(v, 0, "seq")?,
         dir,
-        score: num(v, 2, "score")?,
-        hash: num(v, 3, "hash")?,
+        score: Some(num(v, 2, "score")?),
+        hash: Some(num(v, 3, "hash")?),
     }))
 }
 
@@ -258,9 +286,9 @@ fn end(v: &[String]) -> Result<LogFrame, String> {
     };
     Ok(LogFrame::End(GameEnd {
         status,
-        score: num(v, 1, "score")?,
+        score: Some(num(v, 1, "score")?),
         moves: num(v, 2, "moves")?,
-        hash: num(v, 3, "hash")?,
+        hash: Some(num(v, 3, "hash")?),
         partial: false,
         start: None,
         check: None,
@@ -309,9 +337,9 @@ fn hello2(v: &[String]) -> Result<LogFrame, String> {
     if check_value(v)? != computed {
         return Ok(LogFrame::CheckMismatch);
     }
-    if version != PROTOCOL_VERSION {
+    if !CHECKED_VERSIONS.contains(&version) {
         return Err(format!(
-            "protocol version {version} in a hello frame (this host reads {PROTOCOL_VERSION})"
+            "protocol version {version} in a hello frame (this host reads 2 and {PROTOCOL_VERSION})"
         ));
     }
     Ok(LogFrame::Hello {
@@ -341,9 +369,9 @@ fn start2(v: &[String]) -> Result<LogFrame, String> {
     if check_value(v)? != computed {
         return Ok(LogFrame::CheckMismatch);
     }
-    if fields.version != PROTOCOL_VERSION {
+    if !CHECKED_VERSIONS.contains(&fields.version) {
         return Err(format!(
-            "protocol version {} in a game-start frame (this host reads {PROTOCOL_VERSION})",
+            "protocol version {} in a game-start frame (this host reads 2 and {PROTOCOL_VERSION})",
             fields.version
         ));
     }
@@ -374,10 +402,49 @@ fn move2(v: &[String]) -> Result<LogFrame, String> {
         mv: DeviceMove {
             seq,
             dir,
-            score,
-            hash,
+            score: Some(score),
+            hash: Some(hash),
         },
     })
+}
+
+/// The bytes of a `[u8]` parameter as defmt-decoder shows it: `[1, 2, 3]`.
+fn bytes(v: &[String], i: usize, name: &str) -> Result<Vec<u8>, String> {
+    let bad = || format!("field {name} is not a list of bytes");
+    let inner = v
+        .get(i)
+        .and_then(|s| s.strip_prefix('['))
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(bad)?;
+    if inner.is_empty() {
+        return Ok(Vec::new());
+    }
+    inner
+        .split(", ")
+        .map(|b| b.parse().map_err(|_| bad()))
+        .collect()
+}
+
+fn moves3(v: &[String]) -> Result<LogFrame, String> {
+    let (game, first, count, packed) = (
+        num(v, 0, "game")?,
+        num::<u32>(v, 1, "first")?,
+        num::<u16>(v, 2, "count")?,
+        bytes(v, 3, "dirs")?,
+    );
+    if check_value(v)? != crc::moves(game, first, count, &packed) {
+        return Ok(LogFrame::CheckMismatch);
+    }
+    if packed.len() != usize::from(count).div_ceil(4) {
+        return Err(format!(
+            "{} bytes of directions for {count} moves",
+            packed.len()
+        ));
+    }
+    let dirs = (0..usize::from(count))
+        .map(|i| Direction::ALL[usize::from(packed[i / 4] >> ((i % 4) * 2) & 3)])
+        .collect();
+    Ok(LogFrame::Moves3 { game, first, dirs })
 }
 
 fn end2(v: &[String]) -> Result<LogFrame, String> {
@@ -403,9 +470,9 @@ fn end2(v: &[String]) -> Result<LogFrame, String> {
         game,
         end: GameEnd {
             status,
-            score,
+            score: Some(score),
             moves,
-            hash,
+            hash: Some(hash),
             partial: false,
             start: Some(start),
             check: Some(computed),
@@ -429,9 +496,9 @@ fn partial2(v: &[String]) -> Result<LogFrame, String> {
         game,
         end: GameEnd {
             status: Status::Playing,
-            score,
+            score: Some(score),
             moves,
-            hash,
+            hash: Some(hash),
             partial: true,
             start: Some(start),
             check: Some(computed),
@@ -451,10 +518,10 @@ mod tests {
             .unwrap_or_else(|reason| LogFrame::Invalid { reason })
     }
 
-    /// Each version-2 frame reads to its fields when its check (the last value) is the one
-    /// deviceproto computes over them, and to a check mismatch when it is one off.
+    /// Each frame of versions 2 and 3 reads to its fields when its check (the last value) is
+    /// the one deviceproto computes over them, and to a check mismatch when it is one off.
     #[test]
-    fn every_version_2_frame_reads_its_fields_under_its_check() {
+    fn every_checked_frame_reads_its_fields_under_its_check() {
         let v = PROTOCOL_VERSION;
         let start = StartFields {
             version: v,
@@ -510,8 +577,8 @@ mod tests {
                     mv: DeviceMove {
                         seq: 5,
                         dir: Direction::Left,
-                        score: 40,
-                        hash: 0x1234,
+                        score: Some(40),
+                        hash: Some(0x1234),
                     },
                 },
             ),
@@ -523,9 +590,9 @@ mod tests {
                     game: 4,
                     end: GameEnd {
                         status: Status::Over,
-                        score: 500,
+                        score: Some(500),
                         moves: 60,
-                        hash: 0x99,
+                        hash: Some(0x99),
                         partial: false,
                         start: Some(start_check),
                         check: Some(crc::end(4, 2, 500, 60, 0x99, start_check)),
@@ -540,12 +607,43 @@ mod tests {
                     game: 4,
                     end: GameEnd {
                         status: Status::Playing,
-                        score: 200,
+                        score: Some(200),
                         moves: 30,
-                        hash: 0x77,
+                        hash: Some(0x77),
                         partial: true,
                         start: Some(start_check),
                         check: Some(crc::partial(4, 30, 200, 0x77, start_check)),
+                    },
+                },
+            ),
+            (
+                MOVES3,
+                // Moves 257-262: up, right, down, left, left, up (2 bits each, low bits first).
+                vec![&4u32, &256u32, &6u16, &"[228, 3]"],
+                crc::moves(4, 256, 6, &[0b11_10_01_00, 0b00_11]),
+                LogFrame::Moves3 {
+                    game: 4,
+                    first: 256,
+                    dirs: "URDLLU"
+                        .chars()
+                        .map(|c| Direction::from_letter(c).unwrap())
+                        .collect(),
+                },
+            ),
+            (
+                PARTIAL3,
+                vec![&4u32, &30u32, &start_check],
+                crc::interrupted(4, 30, start_check),
+                LogFrame::End2 {
+                    game: 4,
+                    end: GameEnd {
+                        status: Status::Playing,
+                        score: None,
+                        moves: 30,
+                        hash: None,
+                        partial: true,
+                        start: Some(start_check),
+                        check: Some(crc::interrupted(4, 30, start_check)),
                     },
                 },
             ),
@@ -607,6 +705,53 @@ mod tests {
             );
         }
         assert!(fields("t48 something else={}", &[]).is_none());
+    }
+
+    /// A moves frame whose bytes do not hold its count of moves is invalid, not a frame; one
+    /// whose list of bytes cannot be read is too; a start frame of version 2 still reads.
+    #[test]
+    fn moves_frames_hold_their_count_and_version_2_starts_read() {
+        let frame = |count: u16, list: &str, dirs: &[u8]| {
+            let values: Vec<String> = [
+                "4".to_string(),
+                "0".to_string(),
+                count.to_string(),
+                list.to_string(),
+                crc::moves(4, 0, count, dirs).to_string(),
+            ]
+            .into();
+            fields(MOVES3, &values).unwrap()
+        };
+        assert!(
+            matches!(frame(5, "[1]", &[1]), Err(r) if r.contains("1 bytes of directions for 5"))
+        );
+        assert!(
+            matches!(frame(0, "[]", &[]), Ok(LogFrame::Moves3 { dirs, .. }) if dirs.is_empty())
+        );
+        assert!(frame(4, "[1, x]", &[1]).is_err());
+        assert!(frame(4, "1, 2", &[1]).is_err());
+        let start = StartFields::new(5, 1, &Rules::CLASSIC, 3);
+        for version in [2, 3, 4] {
+            let f = StartFields { version, ..start };
+            let values: Vec<String> = [
+                f.version.to_string(),
+                f.dev.to_string(),
+                f.game.to_string(),
+                f.seed.to_string(),
+                f.size.to_string(),
+                f.four_numerator.to_string(),
+                f.four_denominator.to_string(),
+                f.opening.to_string(),
+                f.twos.to_string(),
+                f.win.to_string(),
+                f.ends.to_string(),
+                f.scoring.to_string(),
+                crc::start(&f).to_string(),
+            ]
+            .into();
+            let read = fields(START2, &values).unwrap();
+            assert_eq!(read.is_ok(), version != 4, "version {version}: {read:?}");
+        }
     }
 
     /// A version-1 start frame's opening has 1 to MAX_OPENING spawns.

@@ -2,17 +2,20 @@
 
 use twenty48_engine::{Direction, Rules, Status};
 
-/// One move frame: a move that changed the board on the device.
+/// One move that changed the board on the device: from a move frame (live), or from a
+/// `t48 moves` frame of a stored game (protocol v3), which carries the directions only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceMove {
     /// The move's number in its game, 1 for the first.
     pub seq: u32,
     /// The direction.
     pub dir: Direction,
-    /// The score after the move, as the device counted it.
-    pub score: u64,
-    /// The state hash after the move (spawn included), as the device computed it.
-    pub hash: u64,
+    /// The score after the move, as the device counted it (`None`: a stored game's move,
+    /// sent without it; the game's end frame has the device's final score).
+    pub score: Option<u64>,
+    /// The state hash after the move (spawn included), as the device computed it (`None`
+    /// as for `score`).
+    pub hash: Option<u64>,
 }
 
 /// The game-end frame, or (protocol v2, `partial`) the partial frame of a stored game that
@@ -22,14 +25,15 @@ pub struct GameEnd {
     /// How the game ended: [`Status::Won`], [`Status::Over`], or [`Status::Playing`] for a
     /// game abandoned for another one (QEMU only) and for an interrupted game.
     pub status: Status,
-    /// The final score.
-    pub score: u64,
+    /// The final score (`None`: a protocol v3 partial frame, which has none).
+    pub score: Option<u64>,
     /// The number of moves played.
     pub moves: u32,
-    /// The final state hash.
-    pub hash: u64,
-    /// Protocol v2: a partial frame: the game was interrupted (power cut, reset) after
-    /// `moves` stored moves; its log is a verified prefix, marked incomplete.
+    /// The final state hash (`None` as for `score`).
+    pub hash: Option<u64>,
+    /// Protocol v2 and v3: a partial frame: the game was interrupted (power cut, reset) after
+    /// `moves` stored moves (v3: or its END record kept no score and hash); its log is a
+    /// verified prefix, marked incomplete.
     pub partial: bool,
     /// Protocol v2: the digest of the game's start (`start=`), which must equal the check
     /// of the game-start frame.

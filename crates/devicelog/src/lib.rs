@@ -1,7 +1,10 @@
 //! Device logs of twenty48 firmware, decoded and verified. Always runs on the host.
 //!
 //! The firmware (crates/firmware) logs every game as defmt frames; docs/firmware.md
-//! specifies them. Protocol v2 (current): every frame carries a CRC-32 of its values
+//! specifies them. Protocol v3 (current; v2 differs only in its pull replies, which sent a
+//! stored game as a move frame per move; stored games now come as stored, 2 bits a move in
+//! `t48 moves` frames, the device's final score and hash in their end frame, and the host
+//! replays them). Since v2 every frame carries a CRC-32 of its values
 //! (`twenty48_deviceproto`), games are numbered by the device and keyed here by (device id,
 //! game number), the device reports frames it dropped, and stored games come again in pull
 //! replies (start, moves, end or partial). Protocol v1 captures (no identity, no check)

@@ -1,9 +1,9 @@
-//! The check value (`crc=`) of every version 2 frame, from the frame's other values.
+//! The check value (`crc=`) of every frame of versions 2 and 3, from the frame's other values.
 //!
 //! Each function feeds the frame's tag byte and then its parameters, in the order and at the
 //! widths of the frame's text, into a [`Crc32`]. The tags: `H` hello, `S` start, `M` move,
-//! `E` end, `P` partial, `L` lost, `F` full, `B` pull begin, `D` pull done, `A` acked,
-//! `X` error.
+//! `E` end, `V` moves (version 3), `Q` partial (version 3), `P` partial (version 2), `L` lost,
+//! `F` full, `B` pull begin, `D` pull done, `A` acked, `X` error.
 //!
 //! The functions whose parameters take more than AVR's 18 bytes of argument registers
 //! (hello, moved, end, partial) are always inlined: the ATmega2560 firmware's LLVM reads
@@ -74,7 +74,23 @@ pub fn end(game: u32, result: u8, score: u64, moves: u32, hash: u64, start: u32)
         .finish()
 }
 
-/// `t48 partial game= moves= score= hash= start=`.
+/// `t48 moves game= first= count= dirs=` (version 3): `count` moves of a stored game after
+/// its first `first`, 2 bits each in `dirs` (move `first + 1 + i` in byte `i / 4` at bit
+/// `(i % 4) * 2`). The slice counts as its length (a `u32`) and its bytes.
+pub fn moves(game: u32, first: u32, count: u16, dirs: &[u8]) -> u32 {
+    let mut c = tagged(b'V');
+    c.u32(game).u32(first).u16(count).u32(dirs.len() as u32);
+    c.update(dirs);
+    c.finish()
+}
+
+/// `t48 partial game= moves= start=` (version 3): a stored game interrupted after `moves`
+/// stored moves.
+pub fn interrupted(game: u32, moves: u32, start: u32) -> u32 {
+    tagged(b'Q').u32(game).u32(moves).u32(start).finish()
+}
+
+/// `t48 partial game= moves= score= hash= start=` (version 2, still read).
 #[inline(always)]
 pub fn partial(game: u32, moves: u32, score: u64, hash: u64, start: u32) -> u32 {
     tagged(b'P')
@@ -136,6 +152,8 @@ mod tests {
             pull_done(1, 2),
             acked(1),
             error(1, 2),
+            moves(1, 2, 9, &[3, 4, 5]),
+            interrupted(1, 2, 3),
         ];
         // Every kind differs from every other on the same values (the tag byte).
         for (i, a) in pinned.iter().enumerate() {
@@ -154,6 +172,30 @@ mod tests {
         full[..18].copy_from_slice(&bytes[..18]);
         full[18..26].copy_from_slice(&5u64.to_le_bytes());
         assert_eq!(moved(1, 2, 3, 4, 5), crc32fast::hash(&full));
+    }
+
+    /// The version 3 frames' canonical bytes, built by hand.
+    #[test]
+    fn version_3_frames_check_their_canonical_bytes() {
+        let mut b = [0u8; 18];
+        b[0] = b'V';
+        b[1..5].copy_from_slice(&7u32.to_le_bytes());
+        b[5..9].copy_from_slice(&256u32.to_le_bytes());
+        b[9..11].copy_from_slice(&9u16.to_le_bytes());
+        b[11..15].copy_from_slice(&3u32.to_le_bytes());
+        b[15..].copy_from_slice(&[0xE4, 0x1B, 0x03]);
+        assert_eq!(moves(7, 256, 9, &[0xE4, 0x1B, 0x03]), crc32fast::hash(&b));
+        // Every byte and the length count: one more byte is another check.
+        assert_ne!(
+            moves(7, 256, 8, &[0xE4, 0x1B]),
+            moves(7, 256, 8, &[0xE4, 0x1B, 0])
+        );
+        let mut b = [0u8; 13];
+        b[0] = b'Q';
+        for (i, v) in [7u32, 12, 0xDEAD_BEEF].into_iter().enumerate() {
+            b[1 + 4 * i..5 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        assert_eq!(interrupted(7, 12, 0xDEAD_BEEF), crc32fast::hash(&b));
     }
 
     #[test]

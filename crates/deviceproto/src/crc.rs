@@ -42,6 +42,12 @@ impl Crc32 {
         self.u8(v as u8)
     }
 
+    /// Feeds a u16, little-endian.
+    pub fn u16(&mut self, v: u16) -> &mut Crc32 {
+        self.update(&v.to_le_bytes());
+        self
+    }
+
     /// Feeds a u32, little-endian.
     pub fn u32(&mut self, v: u32) -> &mut Crc32 {
         self.update(&v.to_le_bytes());

@@ -1,9 +1,12 @@
-//! The device log protocol, version 2: what a twenty48 board and its host agree on.
+//! The device log protocol, version 3: what a twenty48 board and its host agree on.
 //!
 //! The firmware logs every game as defmt frames (docs/firmware.md lists their texts). Every
-//! version 2 frame ends with a `crc=` parameter: the CRC-32 of the frame's *canonical bytes*,
-//! one tag byte naming the frame followed by each other parameter in order, little-endian at
-//! its defmt width (`u8` and `bool` one byte, `u32` four, `u64` eight). The firmware computes
+//! frame since version 2 ends with a `crc=` parameter: the CRC-32 of the frame's *canonical
+//! bytes*, one tag byte naming the frame followed by each other parameter in order,
+//! little-endian at its defmt width (`u8` and `bool` one byte, `u32` four, `u64` eight; a
+//! byte slice is its length as a `u32`, then its bytes). Version 3 sends a stored game as
+//! stored (its moves 2 bits each in `t48 moves` frames) instead of a move frame per move;
+//! live games keep their move frames. The firmware computes
 //! it when it sends a frame, the host when it reads one back, with the same functions from
 //! this crate, so a damaged frame is reported as damaged instead of being read as another
 //! valid frame. The host's requests (bytes from host to device) are parsed here too.
@@ -32,8 +35,13 @@ pub use crc::{crc32, Crc32};
 pub use request::{Request, RequestError, MAX_REQUEST};
 pub use start::StartFields;
 
-/// The protocol version this crate describes (`v=` in hello and game-start frames).
-pub const PROTOCOL_VERSION: u8 = 2;
+/// The protocol version this crate describes (`v=` in hello and game-start frames). A host
+/// reads version 2 captures as well (their frames differ only in the pull reply).
+pub const PROTOCOL_VERSION: u8 = 3;
+
+/// Moves in a full `t48 moves` frame (64 bytes of directions, 2 bits a move): a stored game
+/// is sent in frames of this many moves, the last one shorter.
+pub const MOVES_PER_FRAME: u32 = 256;
 
 /// The device id the QEMU board reports (a real board reports its flash chip's unique id).
 pub const QEMU_DEVICE_ID: u64 = 0x7e57_0000_0000_0001;

@@ -82,34 +82,43 @@ pub struct DiffArgs {
 }
 
 /// A device game as a trace: the device reports moves, scores and hashes, not boards or
-/// spawns; its opening is the host's (rules and seed fix it).
+/// spawns; its opening is the host's (rules and seed fix it). A stored game pulled in
+/// protocol v3 reports its directions only (no score or hash a move): its trace is the
+/// replay of them.
 fn device_trace(game: &DeviceGame, label: String) -> Trace {
+    let stopped = game
+        .end
+        .is_none()
+        .then(|| "the capture ends before the game does".to_string());
+    if game
+        .moves
+        .iter()
+        .any(|m| m.score.is_none() || m.hash.is_none())
+    {
+        let dirs: Vec<_> = game.moves.iter().map(|m| m.dir).collect();
+        let mut trace = Trace::replay(label, game.rules, game.seed, &dirs);
+        trace.stopped = trace.stopped.or(stopped);
+        return trace;
+    }
     let host = Trace::replay("host", game.rules, game.seed, &[]);
     let mut states: Vec<State> = host.state(0).into_iter().collect();
     let mut previous = 0;
     for m in &game.moves {
+        let (score, hash) = (m.score.unwrap_or(0), m.hash.unwrap_or(0));
         states.push(State {
             move_number: m.seq,
             direction: Some(m.dir),
             spawns: Vec::new(),
-            gained: m.score.saturating_sub(previous),
+            gained: score.saturating_sub(previous),
             merges: 0,
-            score: m.score,
-            hash: m.hash,
+            score,
+            hash,
             status: twenty48_engine::Status::Playing,
             cells: None,
         });
-        previous = m.score;
+        previous = score;
     }
-    Trace::from_states(
-        label,
-        game.rules,
-        game.seed,
-        states,
-        game.end
-            .is_none()
-            .then(|| "the capture ends before the game does".into()),
-    )
+    Trace::from_states(label, game.rules, game.seed, states, stopped)
 }
 
 enum Side {
@@ -180,7 +189,8 @@ fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
     })?;
     let count = capture.games.len();
     // Protocol v2 numbers games on the device, and a capture may hold one game twice (live,
-    // then from the store): the copy that verifies, else the longest, stands for it.
+    // then from the store): the copy that verifies, else the longest, stands for it (of
+    // those, one with the device's score and hash for every move: a live copy).
     let found = capture
         .games
         .into_iter()
@@ -189,6 +199,7 @@ fn load(path: &Path, elf: Option<(&Path, &[u8])>, game: u32) -> Result<Side> {
             (
                 twenty48_devicelog::check(g).is_verified(),
                 g.moves.len(),
+                g.moves.iter().all(|m| m.score.is_some()),
                 std::cmp::Reverse(g.offset),
             )
         })

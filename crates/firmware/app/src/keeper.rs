@@ -4,7 +4,7 @@
 
 use embedded_storage::nor_flash::NorFlash;
 use twenty48_deviceproto::{ErrorCode, Request};
-use twenty48_devicestore::{Counts, GameCounter, GameStart, Store, StoreError};
+use twenty48_devicestore::{Counts, Ending, GameCounter, GameStart, Store, StoreError};
 use twenty48_engine::Direction;
 
 use crate::board::Board;
@@ -39,8 +39,9 @@ pub trait Keeper {
     fn begin_game(&mut self, start: &GameStart) -> Result<u32, Refusal>;
     /// Keeps a move of the game in progress.
     fn record_move(&mut self, dir: Direction) -> Result<(), Refusal>;
-    /// Ends the game in progress (`result` 0 abandoned, 1 won, 2 over).
-    fn end_game(&mut self, result: u8) -> Result<(), Refusal>;
+    /// Ends the game in progress: its result (0 abandoned, 1 won, 2 over), final score and
+    /// state hash.
+    fn end_game(&mut self, ending: &Ending) -> Result<(), Refusal>;
     /// The number of the game in progress, if one is.
     fn game_in_progress(&self) -> Option<u32>;
     /// Answers a store request (`{pull}`, `{pull all}`, `{ack N C}`, or one unknown).
@@ -67,8 +68,8 @@ impl<F: NorFlash> Keeper for Store<F> {
     fn record_move(&mut self, dir: Direction) -> Result<(), Refusal> {
         Store::record_move(self, dir).map_err(refusal)
     }
-    fn end_game(&mut self, result: u8) -> Result<(), Refusal> {
-        Store::end_game(self, result).map_err(refusal)
+    fn end_game(&mut self, ending: &Ending) -> Result<(), Refusal> {
+        Store::end_game(self, ending).map_err(refusal)
     }
     fn game_in_progress(&self) -> Option<u32> {
         Store::game_in_progress(self)
@@ -113,7 +114,7 @@ impl<F: NorFlash> Keeper for Counted<F> {
     fn record_move(&mut self, _dir: Direction) -> Result<(), Refusal> {
         Ok(())
     }
-    fn end_game(&mut self, _result: u8) -> Result<(), Refusal> {
+    fn end_game(&mut self, _ending: &Ending) -> Result<(), Refusal> {
         self.in_progress = None;
         Ok(())
     }

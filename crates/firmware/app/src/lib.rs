@@ -1,6 +1,6 @@
 //! The 2048 device application. Runs on the target: `no_std`, no heap.
 //!
-//! The game loop, the screens, the game store and the log protocol (version 2) are written
+//! The game loop, the screens, the game store and the log protocol (version 3) are written
 //! once here against the small [`Board`] interface (buttons and host requests in, screen out,
 //! log bytes out, entropy in) and a `twenty48_devicestore::Store` over the board's NOR flash;
 //! each board crate (`qemu/`, `nano-rp2040/`) implements the board, opens the store on its

@@ -1,4 +1,4 @@
-//! The log protocol, version 2: the defmt frames that carry every game and every answer to
+//! The log protocol, version 3: the defmt frames that carry every game and every answer to
 //! the host (docs/firmware.md).
 //!
 //! Every frame is at `info` level, a fixed format string the host recognises by its literal
@@ -8,6 +8,7 @@
 //! dropped one, which it reports with a lost frame as soon as there is room again.
 
 use twenty48_deviceproto::{check, StartFields, PROTOCOL_VERSION};
+use twenty48_devicestore::Ending;
 use twenty48_engine::{Direction, Game};
 
 use crate::log_ring::{dropped_frames, free_bytes};
@@ -29,31 +30,34 @@ struct Lost {
     base: u32,
 }
 
-/// How a game closes, as an end frame (`result` set) or a partial frame (pull replies only).
+/// How a game closes, as an end frame (`ending` set) or a partial frame (pull replies only:
+/// a stored game that was interrupted, or whose END record kept no score and hash).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Close {
     /// The game number.
     pub game: u32,
-    /// `Some(result)`: an end frame (1 won, 2 over, 0 abandoned); `None`: a partial frame.
-    pub result: Option<u8>,
     /// Moves in the game.
     pub moves: u32,
-    /// Score after them.
-    pub score: u64,
-    /// State hash after them.
-    pub hash: u64,
     /// The check of the game's start frame.
     pub start: u32,
+    /// `Some`: an end frame, with the result (1 won, 2 over, 0 abandoned) and the device's
+    /// final score and state hash; `None`: a partial frame.
+    pub ending: Option<Ending>,
 }
 
 impl Close {
     /// The frame's `crc=` (what the host names in `{ack N C}`).
     pub fn check(&self) -> u32 {
-        match self.result {
-            Some(result) => check::end(
-                self.game, result, self.score, self.moves, self.hash, self.start,
+        match self.ending {
+            Some(e) => check::end(
+                self.game,
+                e.result,
+                e.claims.score,
+                self.moves,
+                e.claims.hash,
+                self.start,
             ),
-            None => check::partial(self.game, self.moves, self.score, self.hash, self.start),
+            None => check::interrupted(self.game, self.moves, self.start),
         }
     }
 }
@@ -177,26 +181,39 @@ impl Log {
         });
     }
 
+    /// `t48 moves`: `count` moves of stored game `game` after its first `first`, 2 bits each
+    /// in `dirs` (move `first + 1 + i` in byte `i / 4` at bit `(i % 4) * 2`).
+    pub fn moves(&mut self, game: u32, first: u32, count: u16, dirs: &[u8]) {
+        self.frame(game, first + 1, || {
+            defmt::info!(
+                "t48 moves game={=u32} first={=u32} count={=u16} dirs={=[u8]} crc={=u32}",
+                game,
+                first,
+                count,
+                dirs,
+                check::moves(game, first, count, dirs)
+            )
+        });
+    }
+
     /// `t48 end` or `t48 partial`.
     pub fn close(&mut self, c: &Close) {
         let crc = c.check();
-        self.frame(c.game, 0, || match c.result {
-            Some(result) => defmt::info!(
+        self.frame(c.game, 0, || match c.ending {
+            Some(e) => defmt::info!(
                 "t48 end game={=u32} result={=u8} score={=u64} moves={=u32} hash={=u64} start={=u32} crc={=u32}",
                 c.game,
-                result,
-                c.score,
+                e.result,
+                e.claims.score,
                 c.moves,
-                c.hash,
+                e.claims.hash,
                 c.start,
                 crc
             ),
             None => defmt::info!(
-                "t48 partial game={=u32} moves={=u32} score={=u64} hash={=u64} start={=u32} crc={=u32}",
+                "t48 partial game={=u32} moves={=u32} start={=u32} crc={=u32}",
                 c.game,
                 c.moves,
-                c.score,
-                c.hash,
                 c.start,
                 crc
             ),

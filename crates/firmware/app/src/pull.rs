@@ -1,13 +1,15 @@
-//! Answers to the host's requests: hello, pull (stored games replayed on the device engine
-//! and sent as start, move and end or partial frames) and ack.
+//! Answers to the host's requests: pull (stored games sent as stored: start, `t48 moves`
+//! frames of 2 bits a move, and end or partial frames; the host replays them) and ack.
 //!
 //! A request only reads the store, except `{ack N C}`, which marks a game pulled after
 //! checking `C` against the game as stored: nothing the host sends can change a stored game.
+//! The device replays nothing: the end frame's score and hash are the ones its engine
+//! computed when the game ended (kept in the END record), so the check of an ack is
+//! computed from the store alone.
 
 use embedded_storage::nor_flash::NorFlash;
-use twenty48_deviceproto::{check, ErrorCode, Request, StartFields};
-use twenty48_devicestore::{Closing, GameEntry, Store, StoreError};
-use twenty48_engine::{Direction, Game};
+use twenty48_deviceproto::{check, ErrorCode, Request, StartFields, MOVES_PER_FRAME};
+use twenty48_devicestore::{Closing, Ending, GameEntry, Store, StoreError};
 
 use crate::board::Board;
 use crate::log_ring::{drain, free_bytes, pending_bytes, LOG_CAPACITY};
@@ -111,8 +113,11 @@ fn pull<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, all: bool) {
     device.log.pull_done(sent);
 }
 
-/// One stored game: its start frame, a move frame per stored move (score and hash from the
-/// replay), its end or partial frame.
+/// Bytes of a full `t48 moves` frame's directions.
+const DIR_BYTES: usize = MOVES_PER_FRAME as usize / 4;
+
+/// One stored game: its start frame, its moves as stored (2 bits each, [`MOVES_PER_FRAME`]
+/// a frame), its end or partial frame.
 #[inline(never)]
 fn send_game<B: Board, F: NorFlash>(
     device: &mut Device<'_, B, F>,
@@ -126,14 +131,25 @@ fn send_game<B: Board, F: NorFlash>(
     pace.make_room(board, log);
     let start = log.start(&start_fields(log.dev(), entry));
     let number = entry.number;
-    let close = replay(store, entry, start, &mut |dir, game| {
-        if free_bytes() < LOG_CAPACITY / 2 {
+    let mut dirs = [0u8; DIR_BYTES];
+    let (mut first, mut n) = (0u32, 0u32);
+    store.read_moves(entry, |dir| {
+        dirs[(n / 4) as usize] |= dir.code() << ((n % 4) * 2);
+        n += 1;
+        if n == MOVES_PER_FRAME {
             pace.make_room(board, log);
+            log.moves(number, first, n as u16, &dirs);
+            dirs = [0; DIR_BYTES];
+            first += n;
+            n = 0;
         }
-        log.moved(number, dir, game);
     })?;
+    if n > 0 {
+        pace.make_room(board, log);
+        log.moves(number, first, n as u16, &dirs[..n.div_ceil(4) as usize]);
+    }
     pace.make_room(board, log);
-    log.close(&close);
+    log.close(&closing(entry, start));
     Ok(())
 }
 
@@ -142,49 +158,27 @@ fn start_fields(dev: u64, entry: &GameEntry) -> StartFields {
     StartFields::new(dev, entry.number, &entry.start.rules, entry.start.seed)
 }
 
-/// Replays a stored game on the device engine, calling `on_move` after each move, and
-/// returns its closing frame: an end frame when the store has its END and every stored move
-/// replays, otherwise a partial frame of the moves that replayed. Never inlined, and
-/// `on_move` a trait object: its two callers share one copy of it (AVR flash).
-#[inline(never)]
-fn replay<F: NorFlash>(
-    store: &mut Store<F>,
-    entry: &GameEntry,
-    start: u32,
-    on_move: &mut dyn FnMut(Direction, &Game),
-) -> Result<Close, StoreError<F::Error>> {
-    // Used where it was made (not moved out of the result: a copy costs AVR code and stack).
-    let mut made = Game::new(entry.start.rules, entry.start.seed);
-    let Ok(game) = &mut made else {
-        return Err(StoreError::Corrupt);
-    };
-    let mut ok = true;
-    store.read_moves(entry, |dir| {
-        if !ok {
-            return;
-        }
-        match game.play(dir) {
-            Ok(outcome) if outcome.moved => on_move(dir, game),
-            _ => ok = false,
-        }
-    })?;
-    let moves = game.move_count();
-    let result = match entry.closing {
-        Closing::Ended { result } if ok && moves == entry.moves => Some(result),
+/// The closing frame of a stored game whose start frame's check is `start`: an end frame
+/// when its END record kept the device's score and hash, else a partial frame (an
+/// interrupted game, or one stored by the first store layout).
+fn closing(entry: &GameEntry, start: u32) -> Close {
+    let ending = match entry.closing {
+        Closing::Ended {
+            result,
+            claims: Some(claims),
+        } => Some(Ending { result, claims }),
         _ => None,
     };
-    Ok(Close {
+    Close {
         game: entry.number,
-        result,
-        moves,
-        score: game.score(),
-        hash: game.state_hash(),
+        moves: entry.moves,
         start,
-    })
+        ending,
+    }
 }
 
-/// `{ack N C}`: marks game `N` pulled if `C` is the check of its closing frame (recomputed
-/// by replaying it).
+/// `{ack N C}`: marks game `N` pulled if `C` is the check of its closing frame (computed
+/// from the store).
 #[inline(never)]
 fn ack<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, number: u32, claimed: u32) {
     let entry = match device.store.find_game(number) {
@@ -193,11 +187,7 @@ fn ack<B: Board, F: NorFlash>(device: &mut Device<'_, B, F>, number: u32, claime
         Err(_) => return device.log.error(ErrorCode::Store as u8, number),
     };
     let start = check::start(&start_fields(device.log.dev(), &entry));
-    let close = match replay(device.store, &entry, start, &mut |_, _| {}) {
-        Ok(close) => close,
-        Err(_) => return device.log.error(ErrorCode::Store as u8, number),
-    };
-    if close.check() != claimed {
+    if closing(&entry, start).check() != claimed {
         return device.log.error(ErrorCode::CheckMismatch as u8, number);
     }
     match device.store.ack(number) {

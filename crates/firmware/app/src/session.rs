@@ -2,7 +2,7 @@
 //! host's requests answered whenever the device waits for input.
 
 use twenty48_deviceproto::{Request, StartFields};
-use twenty48_devicestore::GameStart;
+use twenty48_devicestore::{Claims, Ending, GameStart};
 use twenty48_engine::{Direction, Game, Preset, Rules, Status};
 
 use crate::board::{Board, GameSetup, Input};
@@ -250,14 +250,21 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
         }
     }
 
-    /// Stores the end of the game (`result` 0 abandoned, 1 won, 2 over), then sends its end
-    /// frame.
+    /// Stores the end of the game (`result` 0 abandoned, 1 won, 2 over, and the final score
+    /// and state hash), then sends its end frame.
     #[inline(never)]
     fn close(&mut self, live: &mut Live, result: u8) {
+        let ending = Ending {
+            result,
+            claims: Claims {
+                score: live.game.score(),
+                hash: live.game.state_hash(),
+            },
+        };
         if self.store.game_in_progress() == Some(live.number) {
             // Also when the game was cut short by a full store: that ends it in the store
             // (it stays there as interrupted).
-            let ended = self.store.end_game(result);
+            let ended = self.store.end_game(&ending);
             if live.stored {
                 if let Err(e) = ended {
                     live.stored = false;
@@ -267,11 +274,9 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
         }
         self.log.close(&Close {
             game: live.number,
-            result: Some(result),
             moves: live.game.move_count(),
-            score: live.game.score(),
-            hash: live.game.state_hash(),
             start: live.start,
+            ending: Some(ending),
         });
         self.flush();
     }
