@@ -34,14 +34,31 @@ impl Planned {
         }
     }
 
+    /// How the device stores its end: the result, final score and state hash.
+    #[allow(dead_code)]
+    pub fn ending(&self) -> twenty48_devicestore::Ending {
+        twenty48_devicestore::Ending {
+            result: self.result(),
+            claims: twenty48_devicestore::Claims {
+                score: self.game.score(),
+                hash: self.game.state_hash(),
+            },
+        }
+    }
+
     /// The check of its end frame, as game `number` of the QEMU device: what `{ack}` names.
+    #[allow(dead_code)]
     pub fn end_check(&self, number: u32) -> u32 {
-        let start = crc::start(&StartFields::new(
-            QEMU_DEVICE_ID,
-            number,
-            &self.rules,
-            self.seed,
-        ));
+        self.end_check_in(number, twenty48_deviceproto::PROTOCOL_VERSION)
+    }
+
+    /// [`Planned::end_check`] in protocol `version` (the start frame's `v=` is in its check,
+    /// which the end frame carries).
+    pub fn end_check_in(&self, number: u32, version: u8) -> u32 {
+        let start = crc::start(&StartFields {
+            version,
+            ..StartFields::new(QEMU_DEVICE_ID, number, &self.rules, self.seed)
+        });
         crc::end(
             number,
             self.result(),

@@ -1,5 +1,7 @@
-//! The protocol v2 fixture (tests/data/v2): the QEMU firmware's ELF and three captures it
-//! made, with the scripts that drove it and the games the host expects of them.
+//! The protocol fixtures (tests/data/v2, tests/data/v3: `crate::VERSION` says which): the
+//! QEMU firmware's ELF and the captures it made, with the scripts that drove it and the
+//! games the host expects of them. The scripts are the same for both versions but for the
+//! checks their acks name (the start frame's `v=` is in them).
 //!
 //! `make.sh` beside the data re-makes it: it builds the QEMU firmware, keeps its ELF (debug
 //! info stripped, defmt table intact) and runs each script under QEMU:
@@ -32,13 +34,15 @@ use super::plan::{plan, quick_win, stalled_link_games, Planned};
 
 /// The fixture's folder.
 pub fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v2")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/v{}", crate::VERSION))
 }
 
 /// The QEMU firmware that made the captures.
 pub fn firmware_elf() -> &'static [u8] {
     static ELF: OnceLock<Vec<u8>> = OnceLock::new();
-    ELF.get_or_init(|| std::fs::read(data_dir().join("twenty48-qemu.elf")).expect("v2 ELF"))
+    ELF.get_or_init(|| {
+        std::fs::read(data_dir().join("twenty48-qemu.elf")).expect("the fixture's ELF")
+    })
 }
 
 /// A game left in play: the script goes on without closing it.
@@ -136,8 +140,11 @@ pub const NAMES: [&str; 5] = ["session", "restart", "stall", "ended", "ended-ear
 /// The script of capture `name` (one of [`NAMES`]).
 pub fn script(name: &str) -> String {
     let g = games();
-    let ack = |n: usize| format!("{{ack {n} {}}}\n", g[n - 1].end_check(n as u32));
-    let mut s = format!("# twenty48 protocol v2 fixture: {name}\n");
+    let ack = |n: usize| {
+        let check = g[n - 1].end_check_in(n as u32, crate::VERSION);
+        format!("{{ack {n} {check}}}\n")
+    };
+    let mut s = format!("# twenty48 protocol v{} fixture: {name}\n", crate::VERSION);
     match name {
         "session" => {
             for p in &g[..5] {
@@ -186,14 +193,14 @@ pub fn capture(name: &str) -> &'static [u8] {
             .iter()
             .map(|&name| {
                 let recorded = std::fs::read_to_string(data_dir().join(format!("{name}.txt")))
-                    .expect("a v2 fixture script");
+                    .expect("a fixture script");
                 assert_eq!(
                     recorded,
                     script(name),
-                    "the v2 fixture's {name}.txt was made from these plans (re-make it with make.sh)"
+                    "the fixture's {name}.txt was made from these plans (re-make it with make.sh)"
                 );
                 let bytes = std::fs::read(data_dir().join(format!("{name}.bin")))
-                    .expect("a v2 fixture capture");
+                    .expect("a fixture capture");
                 (name.to_string(), bytes)
             })
             .collect()

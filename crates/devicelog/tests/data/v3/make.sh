@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Re-makes the protocol v2 fixture (tests/v2.rs reads it; tests/v2/session.rs says what each
+# Re-makes the protocol v3 fixture (tests/v3.rs reads it; tests/v2/session.rs says what each
 # capture holds): builds the QEMU firmware, keeps its ELF with the debug info stripped (the
 # defmt table stays), and runs each script under QEMU, writing what came out of UART0:
 #   session.txt -> session.bin   on a fresh 8-sector flash
 #   restart.txt -> restart.bin   the same flash, booted again
 #   stall.txt   -> stall.bin     on another fresh flash
 #   ended.txt, ended-early.txt   each on a fresh flash of its own
-# The scripts are made by the tests' plans (tests/v2/session.rs, `script`); the test fails
-# when the committed scripts differ from them. After a firmware change that alters a frame,
+# The scripts are made by the tests' plans (tests/v2/session.rs, `script`, with VERSION 3);
+# the test fails when the committed scripts differ from them (write them first: run
+# `cargo test -p twenty48-devicelog --test v3` and copy each `right:` script it prints, or
+# keep the ones here when only the firmware changed). tests/data/v2 was made the same way
+# by the protocol v2 firmware (commit 223de24); it is kept as it is, never re-made. After a firmware change that alters a frame,
 # re-run this and review the snapshots (`cargo insta review`).
 # Needs qemu-system-arm, llvm-objcopy and the thumbv6m-none-eabi target. Usage:
 #   bash crates/devicelog/tests/data/v2/make.sh
