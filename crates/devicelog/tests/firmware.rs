@@ -979,3 +979,64 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
     let _ = std::fs::remove_file(&flash);
     println!("pulls cut off at {cuts} points: no game lost, none written twice");
 }
+
+/// What a stored game costs on the wire (issue 25): a long game played, then pulled in a
+/// second boot. Protocol v3 sends its moves as stored, 2 bits each, in frames of 256: the
+/// bytes of those frames a move, and of the whole reply a move, are printed (the figures of
+/// docs/firmware.md) and bounded. (Protocol v2 sent a move frame of 21 or 22 bytes a move.)
+#[test]
+fn a_stored_game_is_pulled_at_about_three_bits_a_move() {
+    use twenty48_devicelog::{CaptureDecoder, Event};
+    use Direction::*;
+    // The first classic game of seeds 1.. that lasts 600 moves or more: whole frames of 256.
+    let long = (1..)
+        .map(|seed| {
+            plan(
+                &format!("{{new seed={seed} rules=classic}}"),
+                Rules::CLASSIC,
+                seed,
+                [Down, Left, Right, Up],
+                usize::MAX,
+            )
+        })
+        .find(|p| p.moves.len() >= 600)
+        .expect("a long game");
+    let flash = scratch("long.flash");
+    let live = qemu(format!("{}q\n", long.script()).as_bytes(), &flash, 8, None);
+    assert_eq!(live.status, 0);
+    let reply = qemu(b"{pull}q", &flash, 8, None);
+    let _ = std::fs::remove_file(&flash);
+    assert_eq!(reply.status, 0);
+    let capture = decoded(&reply.capture);
+    assert_eq!(capture.games.len(), 1);
+    let game = &capture.games[0];
+    assert!(check(game).is_verified());
+    assert_eq!(
+        game.moves.iter().map(|m| m.dir).collect::<Vec<_>>(),
+        long.moves
+    );
+    // The bytes of the frames that carried moves (separator included).
+    let mut decoder = CaptureDecoder::new(firmware_elf()).unwrap();
+    let (mut start, mut move_bytes, mut frames) = (0, 0, 0);
+    for (i, &b) in reply.capture.iter().enumerate() {
+        if b == 0 {
+            let events = decoder.feed(&reply.capture[start..=i]);
+            if events.iter().any(|e| matches!(e, Event::Moved { .. })) {
+                move_bytes += i + 1 - start;
+                frames += 1;
+            }
+            start = i + 1;
+        }
+    }
+    let moves = long.moves.len();
+    let bits = |bytes: usize| 8.0 * bytes as f64 / moves as f64;
+    println!(
+        "a stored game of {moves} moves pulled: {move_bytes} bytes in {frames} moves frames \
+         ({:.2} bits a move), {} bytes the whole reply ({:.2} bits a move)",
+        bits(move_bytes),
+        reply.capture.len(),
+        bits(reply.capture.len())
+    );
+    assert_eq!(frames, moves.div_ceil(256));
+    assert!(bits(move_bytes) < 3.2, "{move_bytes} bytes for {moves} moves");
+}
