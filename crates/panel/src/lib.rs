@@ -11,7 +11,9 @@
 //!   first frame only the rows and 16-pixel words that changed.
 //! - [`Screen::raster`] draws the same pixels with the crate's own small renderer, from glyph
 //!   tables (program memory on AVR), into a [`Frame`] or a [`Band`] of rows at a time, which
-//!   [`St7920::update_band`] sends: the AVR boards' path, with one frame of RAM.
+//!   [`St7920::update_band`] sends: the AVR boards' path, with one frame of RAM; or
+//!   [`Paged::send_band`] sends whole, as U8g2's page mode does, with no frame at all (the
+//!   Arduino Uno's 2 KB of RAM).
 //!
 //! ```
 //! use twenty48_panel::{Frame, Link, Screen, St7920};
@@ -46,4 +48,4 @@ mod st7920;
 pub use frame::{Frame, HEIGHT, ROW_BYTES, WIDTH};
 pub use raster::{Band, Pixels, BAND_ROWS};
 pub use screen::{Grid, Screen, CELL_PX};
-pub use st7920::{Link, St7920, BYTE_US, CLEAR_US, EXEC_US, POWER_ON_US, SPI_HZ};
+pub use st7920::{Link, Paged, St7920, BYTE_US, CLEAR_US, EXEC_US, POWER_ON_US, SPI_HZ};

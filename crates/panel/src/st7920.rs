@@ -55,24 +55,45 @@ fn instruction(link: &mut impl Link, value: u8, wait_us: u32) {
     byte(link, SYNC_INSTRUCTION, value, wait_us);
 }
 
+/// The datasheet's 8-bit initialisation flow for a controller that was just reset (or
+/// powered on), then the extended instruction set with graphics on. The GDRAM is left as it
+/// is (random after power-on): the callers clear it.
+fn start(link: &mut impl Link) {
+    link.delay_us(POWER_ON_US);
+    // Function set: 8-bit, basic instructions; twice, as the flow says.
+    instruction(link, 0x30, 100);
+    instruction(link, 0x30, EXEC_US);
+    // Display on, cursor and blink off.
+    instruction(link, 0x0C, 100);
+    // Display clear (DDRAM to spaces: no text over the graphics).
+    instruction(link, 0x01, CLEAR_US);
+    // Entry mode: address counter increments, no shift.
+    instruction(link, 0x06, EXEC_US);
+    // Extended instruction set (RE = 1, DL kept), then graphics display on (G = 1).
+    instruction(link, 0x34, EXEC_US);
+    instruction(link, 0x36, EXEC_US);
+}
+
+/// Sends the 16-pixel words `first..=last` of panel row `y` from `row` (its
+/// [`ROW_BYTES`] bytes): the row's GDRAM address, then the words. Returns the controller
+/// bytes sent.
+fn send_words(link: &mut impl Link, y: usize, row: &[u8], first: usize, last: usize) -> usize {
+    let vertical = (y % 32) as u8;
+    let horizontal = ((y / 32) * 8 + first) as u8;
+    instruction(link, 0x80 | vertical, EXEC_US);
+    instruction(link, 0x80 | horizontal, EXEC_US);
+    for &b in &row[2 * first..2 * last + 2] {
+        byte(link, SYNC_DATA, b, EXEC_US);
+    }
+    2 + 2 * (last - first + 1)
+}
+
 impl St7920 {
     /// Initialises a controller that was just reset (or powered on), as the datasheet's
     /// 8-bit initialisation flow, then enters the extended instruction set with graphics on
     /// and clears the whole GDRAM. About 0.3 s.
     pub fn init(link: &mut impl Link) -> St7920 {
-        link.delay_us(POWER_ON_US);
-        // Function set: 8-bit, basic instructions; twice, as the flow says.
-        instruction(link, 0x30, 100);
-        instruction(link, 0x30, EXEC_US);
-        // Display on, cursor and blink off.
-        instruction(link, 0x0C, 100);
-        // Display clear (DDRAM to spaces: no text over the graphics).
-        instruction(link, 0x01, CLEAR_US);
-        // Entry mode: address counter increments, no shift.
-        instruction(link, 0x06, EXEC_US);
-        // Extended instruction set (RE = 1, DL kept), then graphics display on (G = 1).
-        instruction(link, 0x34, EXEC_US);
-        instruction(link, 0x36, EXEC_US);
+        start(link);
         let mut lcd = St7920 {
             shown: Frame::new(false),
         };
@@ -119,14 +140,37 @@ impl St7920 {
             return 0;
         };
         let last = (0..words).rev().find(differs).unwrap_or(first);
-        let vertical = (y % 32) as u8;
-        let horizontal = ((y / 32) * 8 + first) as u8;
-        instruction(link, 0x80 | vertical, EXEC_US);
-        instruction(link, 0x80 | horizontal, EXEC_US);
-        for &b in &new[2 * first..2 * last + 2] {
-            byte(link, SYNC_DATA, b, EXEC_US);
-        }
+        let sent = send_words(link, y, new, first, last);
         self.shown.row_mut(y).copy_from_slice(new);
-        2 + 2 * (last - first + 1)
+        sent
+    }
+}
+
+/// The ST7920 driven as U8g2's page mode drives it: no frame of what the panel shows (no
+/// 1 KB of RAM), every screen rastered and sent whole, a [`Band`] at a time: each row's
+/// address and all its words. For boards without the RAM for [`St7920`]'s frame (the
+/// Arduino Uno). A screen takes 64 rows of 18 controller bytes, 1,152 bytes: 120 ms at
+/// [`SPI_HZ`] with the controller's waits.
+#[derive(Debug)]
+pub struct Paged(());
+
+impl Paged {
+    /// Initialises a controller that was just reset (or powered on), as [`St7920::init`]
+    /// does, and clears the GDRAM row by row.
+    pub fn init(link: &mut impl Link) -> Paged {
+        start(link);
+        for y in 0..HEIGHT {
+            send_words(link, y, &[0; ROW_BYTES], 0, ROW_BYTES / 2 - 1);
+        }
+        Paged(())
+    }
+
+    /// Sends every row of `band` whole; returns the controller bytes sent. Sent in order,
+    /// the bands of a screen replace what the panel showed.
+    pub fn send_band(&mut self, link: &mut impl Link, band: &Band) -> usize {
+        let first = band.first();
+        (first..first + BAND_ROWS)
+            .map(|y| send_words(link, y, band.row(y), 0, ROW_BYTES / 2 - 1))
+            .sum()
     }
 }

@@ -4,7 +4,7 @@
 //! the whole frame sent by [`St7920::update`].
 
 use twenty48_engine::{Direction, Game, Preset};
-use twenty48_panel::{Band, Frame, Grid, Link, Screen, St7920, BAND_ROWS, SPI_HZ};
+use twenty48_panel::{Band, Frame, Grid, Link, Paged, Screen, St7920, BAND_ROWS, SPI_HZ};
 use twenty48_st7920_model::Model;
 
 /// What a driver sent: every three-byte unit and every wait, in order.
@@ -184,5 +184,27 @@ fn the_model_shows_every_screen_sent_in_bands() {
                 );
             }
         }
+    }
+}
+
+/// Page mode (the Uno: no frame of what the panel shows): every screen of the session sent
+/// whole, band by band, shows on the ST7920 model (which refuses any byte the datasheet
+/// forbids and starts with random GDRAM), and each takes the same 1,152 controller bytes.
+#[test]
+fn the_model_shows_every_screen_sent_in_pages() {
+    let mut model = Model::new(SPI_HZ);
+    let mut lcd = Paged::init(&mut model);
+    assert!(model.shows(&Frame::new(false)), "a cleared panel");
+    for screen in session() {
+        let mut sent = 0;
+        for first in (0..64).step_by(BAND_ROWS) {
+            let mut band = Band::new(true, first);
+            screen.raster(&mut band);
+            sent += lcd.send_band(&mut model, &band);
+        }
+        assert_eq!(sent, 64 * 18, "{screen:?}");
+        let mut frame = Frame::new(true);
+        screen.draw(&mut frame).unwrap();
+        assert!(model.shows(&frame), "{screen:?}");
     }
 }
