@@ -1038,5 +1038,8 @@ fn a_stored_game_is_pulled_at_about_three_bits_a_move() {
         bits(reply.capture.len())
     );
     assert_eq!(frames, moves.div_ceil(256));
-    assert!(bits(move_bytes) < 3.2, "{move_bytes} bytes for {moves} moves");
+    assert!(
+        bits(move_bytes) < 3.2,
+        "{move_bytes} bytes for {moves} moves"
+    );
 }
