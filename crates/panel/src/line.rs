@@ -25,19 +25,38 @@ impl Line {
         self
     }
 
-    /// Appends `value` in decimal.
+    /// Appends `value` in decimal. By double dabble (shift and add 3), with no 64-bit
+    /// division: on AVR that division is 2.8 KB of code.
     pub(crate) fn number(&mut self, mut value: u64) -> &mut Line {
+        // One decimal digit a byte, the most significant first.
         let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (value % 10) as u8;
-            value /= 10;
-            if value == 0 {
-                break;
+        for _ in 0..64 {
+            for d in digits.iter_mut() {
+                if *d >= 5 {
+                    *d += 3;
+                }
+            }
+            let mut carry = (value >> 63) as u8;
+            value <<= 1;
+            for d in digits.iter_mut().rev() {
+                let shifted = (*d << 1) | carry;
+                carry = shifted >> 4;
+                *d = shifted & 0x0F;
             }
         }
-        self.push(&digits[i..])
+        let first = digits
+            .iter()
+            .position(|&d| d != 0)
+            .unwrap_or(digits.len() - 1);
+        for d in &mut digits {
+            *d += b'0';
+        }
+        self.push(&digits[first..])
+    }
+
+    /// The text so far, as bytes (what the raster path draws: no UTF-8 decoding).
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
     }
 
     /// The text so far.
@@ -50,5 +69,46 @@ impl core::fmt::Write for Line {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
         self.push(s.as_bytes());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_their_decimal_text() {
+        for v in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            2048,
+            1_234_567_890,
+            u64::MAX / 3,
+            u64::MAX,
+        ] {
+            let mut line = Line::new();
+            line.number(v);
+            let mut want = [0u8; 24];
+            let mut w = Line {
+                buf: [0; 24],
+                len: 0,
+            };
+            let _ = core::fmt::Write::write_fmt(&mut w, format_args!("{v}"));
+            want[..w.len].copy_from_slice(&w.buf[..w.len]);
+            assert_eq!(line.as_bytes(), &want[..w.len], "{v}");
+        }
+        let mut v = 1u64;
+        while let Some(next) = v.checked_mul(3) {
+            let mut line = Line::new();
+            line.number(next - 1);
+            let mut w = Line::new();
+            let _ = core::fmt::Write::write_fmt(&mut w, format_args!("{}", next - 1));
+            assert_eq!(line.as_bytes(), w.as_bytes());
+            v = next;
+        }
     }
 }

@@ -39,7 +39,7 @@ impl Pixels for Frame {
 }
 
 /// Panel rows in a [`Band`].
-pub const BAND_ROWS: usize = 8;
+pub const BAND_ROWS: usize = 4;
 
 /// [`BAND_ROWS`] rows of the panel (panel coordinates, as [`Frame::row`]): a screen is
 /// rastered into each band in turn and sent, so only one band of RAM is needed besides the
@@ -107,22 +107,41 @@ impl Pixels for Band {
 /// A font: its glyph table (characters ' ' to DEL) and its cell.
 struct Font {
     glyphs: &'static [u8],
+    /// The characters the table holds, ascending (empty: ' ' to DEL, all of them).
+    chars: &'static [u8],
     width: u8,
     height: u8,
 }
 
+impl Font {
+    /// The glyph of character byte `b` (' ' to DEL; anything else '?'): its place in the
+    /// table. A font of some characters only draws those (`build.rs` picks them).
+    fn glyph(&self, b: u8) -> usize {
+        let c = if (b' '..=0x7F).contains(&b) { b } else { b'?' };
+        if self.chars.is_empty() {
+            return usize::from(c - b' ');
+        }
+        (0..self.chars.len())
+            .find(|&k| table_byte(self.chars, k) == c)
+            .unwrap_or(0)
+    }
+}
+
 static TINY: Font = Font {
     glyphs: &glyphs::GLYPHS_4X6,
+    chars: &glyphs::GLYPHS_4X6_CHARS,
     width: glyphs::GLYPHS_4X6_SIZE.0,
     height: glyphs::GLYPHS_4X6_SIZE.1,
 };
 static SMALL: Font = Font {
     glyphs: &glyphs::GLYPHS_6X10,
+    chars: &glyphs::GLYPHS_6X10_CHARS,
     width: glyphs::GLYPHS_6X10_SIZE.0,
     height: glyphs::GLYPHS_6X10_SIZE.1,
 };
 static BIG: Font = Font {
     glyphs: &glyphs::GLYPHS_9X15_BOLD,
+    chars: &glyphs::GLYPHS_9X15_BOLD_CHARS,
     width: glyphs::GLYPHS_9X15_BOLD_SIZE.0,
     height: glyphs::GLYPHS_9X15_BOLD_SIZE.1,
 };
@@ -160,11 +179,47 @@ enum Align {
     Left,
 }
 
-/// Draws `text` in `font` at (x, y), placed as `align` says.
+/// Text to draw (UTF-8): bytes in RAM, or a literal in program memory ([`flash!`]: AVR
+/// would otherwise copy every literal into its RAM, 2 KB on the Uno).
+#[derive(Clone, Copy)]
+enum Chars<'a> {
+    Ram(&'a [u8]),
+    Flash(&'static [u8]),
+}
+
+impl Chars<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Chars::Ram(b) | Chars::Flash(b) => b.len(),
+        }
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        match self {
+            Chars::Ram(b) => b[i],
+            Chars::Flash(t) => table_byte(t, i),
+        }
+    }
+}
+
+/// A byte-string literal kept in program memory on AVR (read with `lpm`), as [`Chars`].
+macro_rules! flash {
+    ($s:literal) => {{
+        #[cfg_attr(target_arch = "avr", link_section = ".progmem.data")]
+        static TEXT: [u8; $s.len()] = *$s;
+        Chars::Flash(&TEXT)
+    }};
+}
+
+/// Draws `text` (UTF-8) in `font` at (x, y), placed as `align` says. Each character is a
+/// glyph of embedded-graphics' ASCII fonts (' ' to DEL; anything else '?'), read byte by
+/// byte (a character's continuation bytes skipped), with no UTF-8 decoding: its code and
+/// tables cost the AVR boards 1 KB of flash and 256 bytes of RAM.
 #[inline(never)]
-fn text<P: Pixels>(target: &mut P, font: &Font, text: &str, at: (i16, i16), align: Align) {
+fn text<P: Pixels>(target: &mut P, font: &Font, text: Chars<'_>, at: (i16, i16), align: Align) {
     let (w, h) = (i16::from(font.width), i16::from(font.height));
-    let n = text.chars().count() as i16;
+    let starts = |i: usize| text.at(i) & 0xC0 != 0x80;
+    let n = (0..text.len()).filter(|&i| starts(i)).count() as i16;
     if n == 0 {
         return;
     }
@@ -178,14 +233,13 @@ fn text<P: Pixels>(target: &mut P, font: &Font, text: &str, at: (i16, i16), alig
     }
     let row_bytes = (font.width as usize).div_ceil(8);
     let glyph_bytes = row_bytes * font.height as usize;
-    for (k, c) in text.chars().enumerate() {
-        // embedded-graphics' ASCII fonts: ' ' to DEL, anything else as '?'.
-        let index = if (' '..='\u{7f}').contains(&c) {
-            c as usize - ' ' as usize
-        } else {
-            '?' as usize - ' ' as usize
-        };
-        let gx = x0 + k as i16 * w;
+    let mut gx = x0;
+    for i in 0..text.len() {
+        let b = text.at(i);
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        let index = font.glyph(b);
         for row in 0..h {
             for col in 0..w {
                 let at = index * glyph_bytes + row as usize * row_bytes + col as usize / 8;
@@ -194,6 +248,7 @@ fn text<P: Pixels>(target: &mut P, font: &Font, text: &str, at: (i16, i16), alig
                 }
             }
         }
+        gx += w;
     }
 }
 
@@ -212,28 +267,33 @@ fn outline<P: Pixels>(target: &mut P, x: i16, y: i16, w: i16, h: i16) {
 
 /// A tile's value centred at `mid` (as `screen.rs`'s `draw_tile`).
 fn tile<P: Pixels>(target: &mut P, exponent: u8, mid: (i16, i16)) {
+    // Its text's rows (one line: mid - 2 to mid + 3; two: mid - 5 to mid + 6): a band
+    // away from them skips the decimal digits too (the AVR boards draw 16 bands a screen).
+    if !target.rows(mid.1 - 5, 12) {
+        return;
+    }
     let mut line = Line::new();
     if exponent <= 17 {
         line.number(1u64 << exponent);
     } else {
         line.push(b"^").number(u64::from(exponent));
     }
-    let s = line.as_str();
+    let s = line.as_bytes();
     if s.len() <= 3 {
-        text(target, &TINY, s, mid, Align::Center);
+        text(target, &TINY, Chars::Ram(s), mid, Align::Center);
     } else {
         let split = s.len() / 2;
         text(
             target,
             &TINY,
-            &s[..split],
+            Chars::Ram(&s[..split]),
             (mid.0, mid.1 - 3),
             Align::Center,
         );
         text(
             target,
             &TINY,
-            &s[split..],
+            Chars::Ram(&s[split..]),
             (mid.0, mid.1 + 3),
             Align::Center,
         );
@@ -244,24 +304,32 @@ impl Screen {
     /// Draws the screen with the panel's own renderer into `target`, which must be clear:
     /// the same pixels as [`Screen::draw`].
     pub fn raster<P: Pixels>(&self, target: &mut P) {
-        match *self {
-            Screen::Start { rules, choosable } => {
-                text(target, &BIG, "2048", (64, 9), Align::Center);
+        // By reference: a board's cells are not copied (RAM on the Uno).
+        match self {
+            &Screen::Start { rules, choosable } => {
+                text(target, &BIG, flash!(b"2048"), (64, 9), Align::Center);
                 outline(target, 40, 20, 48, 17);
-                text(target, &SMALL, "Start", (64, 28), Align::Center);
+                text(target, &SMALL, flash!(b"Start"), (64, 28), Align::Center);
                 let mut line = Line::new();
                 if choosable {
                     line.push(b"< ").push(rules.as_bytes()).push(b" >");
                 } else {
                     line.push(rules.as_bytes());
                 }
-                text(target, &SMALL, line.as_str(), (64, 47), Align::Center);
+                text(
+                    target,
+                    &SMALL,
+                    Chars::Ram(line.as_bytes()),
+                    (64, 47),
+                    Align::Center,
+                );
                 if choosable {
-                    let hint = "up/down start, left/right rules";
+                    let hint = flash!(b"up/down start, left/right rules");
                     text(target, &TINY, hint, (64, 59), Align::Center);
                 }
             }
             Screen::Board { cells, score } => {
+                let (cells, score) = (cells, *score);
                 let size = i16::from(cells.size());
                 let cell = if size <= 4 { CELL_PX as i16 } else { 63 / size };
                 for r in 0..size {
@@ -275,29 +343,69 @@ impl Screen {
                     }
                 }
                 let x = 4 * CELL_PX as i16 + 6;
-                text(target, &SMALL, "Score:", (x, 14), Align::Left);
+                text(target, &SMALL, flash!(b"Score:"), (x, 14), Align::Left);
                 let mut line = Line::new();
                 line.number(score);
-                text(target, &SMALL, line.as_str(), (x, 30), Align::Left);
+                text(
+                    target,
+                    &SMALL,
+                    Chars::Ram(line.as_bytes()),
+                    (x, 30),
+                    Align::Left,
+                );
             }
-            Screen::Result { won } => {
-                let s = if won { "You Win!" } else { "Game Over" };
+            &Screen::Result { won } => {
+                let s = if won {
+                    flash!(b"You Win!")
+                } else {
+                    flash!(b"Game Over")
+                };
                 text(target, &BIG, s, (64, 32), Align::Center);
             }
-            Screen::FinalScore { score } => {
-                text(target, &SMALL, "Your score:", (64, 22), Align::Center);
+            &Screen::FinalScore { score } => {
+                text(
+                    target,
+                    &SMALL,
+                    flash!(b"Your score:"),
+                    (64, 22),
+                    Align::Center,
+                );
                 let mut line = Line::new();
                 line.number(score);
-                text(target, &BIG, line.as_str(), (64, 40), Align::Center);
+                text(
+                    target,
+                    &BIG,
+                    Chars::Ram(line.as_bytes()),
+                    (64, 40),
+                    Align::Center,
+                );
             }
             Screen::StoreFull => {
-                text(target, &BIG, "Store full", (64, 22), Align::Center);
-                text(target, &SMALL, "pull to free it", (64, 42), Align::Center);
+                text(target, &BIG, flash!(b"Store full"), (64, 22), Align::Center);
+                text(
+                    target,
+                    &SMALL,
+                    flash!(b"pull to free it"),
+                    (64, 42),
+                    Align::Center,
+                );
             }
-            Screen::Fault { what } => {
-                text(target, &BIG, "Fault", (64, 14), Align::Center);
-                text(target, &SMALL, what, (64, 34), Align::Center);
-                text(target, &SMALL, "see the USB log", (64, 50), Align::Center);
+            &Screen::Fault { what } => {
+                text(target, &BIG, flash!(b"Fault"), (64, 14), Align::Center);
+                text(
+                    target,
+                    &SMALL,
+                    Chars::Ram(what.as_bytes()),
+                    (64, 34),
+                    Align::Center,
+                );
+                text(
+                    target,
+                    &SMALL,
+                    flash!(b"see the USB log"),
+                    (64, 50),
+                    Align::Center,
+                );
             }
         }
     }
