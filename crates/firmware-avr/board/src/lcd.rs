@@ -4,9 +4,11 @@
 //!
 //! Screens are drawn with the panel's own renderer (`Screen::raster`: glyph tables in program
 //! memory, read with `lpm`; no embedded-graphics on AVR) into a band of 8 rows at a time,
-//! which the driver sends before the next band is drawn: the driver's frame of what the panel
-//! shows (1 KB) and the 128-byte band are the LCD's RAM. The panel crate's tests check that
-//! band by band the driver sends the very bytes it sends for the whole frame.
+//! which the driver ([`Driver`]) sends before the next band is drawn. On the Megas the
+//! driver is [`St7920`], which keeps a frame of what the panel shows (1 KB) and sends only
+//! what changed; on the Uno it is [`Paged`], U8g2's page mode: no frame, every screen sent
+//! whole (120 ms). The 128-byte band is the rest of the LCD's RAM. The panel crate's tests
+//! check both against a model of the controller.
 //!
 //! SPI master, mode 3, MSB first, clk/16 = 1 MHz (the driver's `SPI_HZ`). The panel's chip
 //! select is its RS pin, active high, raised around each three-byte unit; its reset is held
@@ -16,7 +18,7 @@
 use twenty48_firmware_app::deviceproto::Crc32;
 use twenty48_firmware_app::screen::Grid;
 use twenty48_firmware_app::Screen;
-use twenty48_panel::{Band, Link, St7920, BAND_ROWS, HEIGHT};
+use twenty48_panel::{Band, Link, Paged, St7920, BAND_ROWS, HEIGHT};
 
 use crate::clock;
 use crate::regs::{Pin, Reg};
@@ -76,16 +78,48 @@ impl Link for Wire {
     }
 }
 
-/// The display: the driver (with its frame of what the panel shows) and the wire.
-pub struct Lcd {
-    wire: Wire,
-    driver: St7920,
+/// How the panel is driven: with a frame of what it shows ([`St7920`], the Megas), or in
+/// page mode ([`Paged`], the Uno).
+pub trait Driver: Sized {
+    /// Whether the QEMU run logs [`self_check`] (the Megas; the Uno's flash has no room for
+    /// it).
+    const SELF_CHECK: bool;
+    /// Initialises the controller just reset, and clears it.
+    fn init(link: &mut impl Link) -> Self;
+    /// Sends a band of the screen being drawn (bands in order).
+    fn send(&mut self, link: &mut impl Link, band: &Band);
 }
 
-impl Lcd {
+impl Driver for St7920 {
+    const SELF_CHECK: bool = true;
+    fn init(link: &mut impl Link) -> Self {
+        St7920::init(link)
+    }
+    fn send(&mut self, link: &mut impl Link, band: &Band) {
+        self.update_band(link, band);
+    }
+}
+
+impl Driver for Paged {
+    const SELF_CHECK: bool = false;
+    fn init(link: &mut impl Link) -> Self {
+        Paged::init(link)
+    }
+    fn send(&mut self, link: &mut impl Link, band: &Band) {
+        self.send_band(link, band);
+    }
+}
+
+/// The display: the driver and the wire.
+pub struct Lcd<D> {
+    wire: Wire,
+    driver: D,
+}
+
+impl<D: Driver> Lcd<D> {
     /// Sets the pins up, resets and initialises the panel (about 0.3 s; needs
     /// [`clock::init`] first). `emulated`: under QEMU, no waits.
-    pub fn new(pins: &LcdPins, emulated: bool) -> Lcd {
+    pub fn new(pins: &LcdPins, emulated: bool) -> Lcd<D> {
         pins.ss.output(true);
         pins.cs.output(false);
         pins.mosi.output(false);
@@ -99,17 +133,17 @@ impl Lcd {
         };
         wire.delay_us(100);
         pins.reset.set(true);
-        let driver = St7920::init(&mut wire);
+        let driver = D::init(&mut wire);
         Lcd { wire, driver }
     }
 
-    /// Draws a screen band by band and sends what changed.
+    /// Draws a screen band by band and sends each.
     pub fn show(&mut self, screen: &Screen) {
         for first in (0..HEIGHT).step_by(BAND_ROWS) {
             // The panel is mounted rotated 180 degrees: drawn flipped.
             let mut band = Band::new(true, first);
             screen.raster(&mut band);
-            self.driver.update_band(&mut self.wire, &band);
+            self.driver.send(&mut self.wire, &band);
         }
     }
 }

@@ -31,8 +31,10 @@ use twenty48_firmware_app::{log_ring, Board, Counted, Input, Screen};
 
 use crate::buttons::Buttons;
 use crate::flash::EepromFlash;
-use crate::lcd::{Lcd, LcdPins};
+use crate::lcd::{Driver, Lcd, LcdPins};
 use crate::regs::Pin;
+
+pub use twenty48_panel::{Paged, St7920};
 
 /// What differs between the chips.
 #[derive(Debug)]
@@ -95,12 +97,12 @@ pub const MEGA_LCD: LcdPins = LcdPins {
 };
 
 /// The board: USART0 for the log and the script, the buttons, the clock, the LCD.
-struct AvrBoard<'a, const LCD: bool> {
+struct AvrBoard<'a, D, const LCD: bool> {
     script: Script,
     buttons: Buttons,
     /// The LCD when `LCD` (under QEMU too: the same drawing, the SPI writes go nowhere).
     /// `LCD` false keeps the screens' code out of the program.
-    lcd: Option<&'a mut Lcd>,
+    lcd: Option<&'a mut Lcd<D>>,
     /// QEMU: no EEPROM, no buttons, no screen, no waiting.
     emulated: bool,
     /// Timer count of the last button sample.
@@ -110,7 +112,7 @@ struct AvrBoard<'a, const LCD: bool> {
     entropy: u64,
 }
 
-impl<const LCD: bool> Board for AvrBoard<'_, LCD> {
+impl<D: Driver, const LCD: bool> Board for AvrBoard<'_, D, LCD> {
     fn next_input(&mut self) -> Input {
         loop {
             if let Some(byte) = usart::try_read() {
@@ -187,8 +189,8 @@ impl<const LCD: bool> Board for AvrBoard<'_, LCD> {
 /// The board's id: the one kept at EEPROM byte `at` (the last sector, which the store
 /// leaves alone), or, at the first boot, one made from the chip's number and 48 bits of
 /// entropy and kept there. The chip's number alone if the EEPROM fails.
-fn device_id<const SECTOR: usize, const LCD: bool>(
-    board: &mut AvrBoard<LCD>,
+fn device_id<D: Driver, const SECTOR: usize, const LCD: bool>(
+    board: &mut AvrBoard<D, LCD>,
     chip: &Chip,
     at: u16,
 ) -> u64 {
@@ -204,15 +206,18 @@ fn device_id<const SECTOR: usize, const LCD: bool>(
 /// `SECTOR`-byte sectors; the sector after them keeps the board's id. The LCD (its frames on
 /// this function's stack) if `LCD`.
 #[inline(never)]
-fn run_on_eeprom<const SECTOR: usize, const LCD: bool, const STORE: bool>(chip: &Chip, len: u16) {
+fn run_on_eeprom<D: Driver, const SECTOR: usize, const LCD: bool, const STORE: bool>(
+    chip: &Chip,
+    len: u16,
+) {
     let mut lcd = if LCD {
-        Some(Lcd::new(&chip.lcd, false))
+        Some(Lcd::<D>::new(&chip.lcd, false))
     } else {
         None
     };
-    let mut board = AvrBoard::<LCD>::new(chip, false, lcd.as_mut());
-    let id = device_id::<SECTOR, LCD>(&mut board, chip, len);
-    play::<SECTOR, LCD, STORE>(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
+    let mut board = AvrBoard::<D, LCD>::new(chip, false, lcd.as_mut());
+    let id = device_id::<D, SECTOR, LCD>(&mut board, chip, len);
+    play::<D, SECTOR, LCD, STORE>(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
     end(&mut board);
 }
 
@@ -220,20 +225,26 @@ fn run_on_eeprom<const SECTOR: usize, const LCD: bool, const STORE: bool>(chip: 
 /// stack (QEMU: no EEPROM; the LCD drawn if `LCD`, with no waits, into an SPI that is not
 /// there).
 #[inline(never)]
-fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool, const STORE: bool>(
+fn run_on_ram<
+    D: Driver,
+    const SECTOR: usize,
+    const RAM: usize,
+    const LCD: bool,
+    const STORE: bool,
+>(
     chip: &Chip,
 ) {
     let mut lcd = if LCD {
-        Some(Lcd::new(&chip.lcd, true))
+        Some(Lcd::<D>::new(&chip.lcd, true))
     } else {
         None
     };
-    if LCD {
+    if LCD && D::SELF_CHECK {
         lcd::self_check();
     }
-    let mut board = AvrBoard::<LCD>::new(chip, true, lcd.as_mut());
+    let mut board = AvrBoard::<D, LCD>::new(chip, true, lcd.as_mut());
     let mut buf = [0u8; RAM];
-    play::<SECTOR, LCD, STORE>(
+    play::<D, SECTOR, LCD, STORE>(
         &mut board,
         chip.device_id,
         EepromFlash::<SECTOR>::ram(&mut buf),
@@ -243,8 +254,8 @@ fn run_on_ram<const SECTOR: usize, const RAM: usize, const LCD: bool, const STOR
 
 /// Plays with the game store on `flash` (`STORE`), or with only the game counter in its
 /// first two sectors.
-fn play<const SECTOR: usize, const LCD: bool, const STORE: bool>(
-    board: &mut AvrBoard<LCD>,
+fn play<D: Driver, const SECTOR: usize, const LCD: bool, const STORE: bool>(
+    board: &mut AvrBoard<D, LCD>,
     device_id: u64,
     flash: EepromFlash<SECTOR>,
 ) {
@@ -272,15 +283,15 @@ fn play<const SECTOR: usize, const LCD: bool, const STORE: bool>(
 }
 
 /// The script's end: the stack's peak, the end marker, and the log sent.
-fn end<const LCD: bool>(board: &mut AvrBoard<LCD>) {
+fn end<D: Driver, const LCD: bool>(board: &mut AvrBoard<D, LCD>) {
     let (peak, room) = stack::peak();
     defmt::info!("t48 avr stack peak={=u16} room={=u16}", peak, room);
     defmt::info!("t48 avr end");
     while log_ring::drain(board) > 0 {}
 }
 
-impl<'a, const LCD: bool> AvrBoard<'a, LCD> {
-    fn new(chip: &Chip, emulated: bool, lcd: Option<&'a mut Lcd>) -> AvrBoard<'a, LCD> {
+impl<'a, D, const LCD: bool> AvrBoard<'a, D, LCD> {
+    fn new(chip: &Chip, emulated: bool, lcd: Option<&'a mut Lcd<D>>) -> AvrBoard<'a, D, LCD> {
         AvrBoard {
             script: Script::new(),
             buttons: Buttons::new(chip.buttons),
@@ -295,13 +306,14 @@ impl<'a, const LCD: bool> AvrBoard<'a, LCD> {
 
 /// Runs the board: the store in the first `EEPROM` bytes of EEPROM in `SECTOR`-byte sectors
 /// and the board's id in the sector after them (under QEMU: the store in `RAM` bytes of RAM,
-/// the id [`Chip::device_id`]). `LCD`: drive the LCD (a chip with the RAM for it; under
-/// QEMU the drawing runs and its SPI writes go nowhere). `STORE` false (the Uno, whose flash
-/// cannot hold the store and the pull): no game store, only a game counter in the first two
-/// sectors (numbers never repeat across power cycles), and `{pull}`/`{ack}` answered with an
-/// error frame (no store); the games are logged live as on every board. Returns only under
-/// QEMU's script end (`q`): the log then says `t48 avr end` and the chip idles.
+/// the id [`Chip::device_id`]). `LCD`: drive the LCD with `D` (under QEMU the drawing runs
+/// and its SPI writes go nowhere). `STORE` false: no game store, only a game counter in the
+/// first two sectors (numbers never repeat across power cycles), and `{pull}`/`{ack}`
+/// answered with an error frame (no store); the games are logged live as on every board.
+/// Returns only under QEMU's script end (`q`): the log then says `t48 avr end` and the chip
+/// idles.
 pub fn start<
+    D: Driver,
     const SECTOR: usize,
     const EEPROM: u16,
     const RAM: usize,
@@ -310,13 +322,21 @@ pub fn start<
 >(
     chip: &Chip,
 ) -> ! {
+    // A store needs sectors of at least its smallest (the Uno's 16-byte counter sectors
+    // would make `Store::open` fail, and the compiler would delete the whole application).
+    const {
+        assert!(
+            !STORE || SECTOR as u32 >= twenty48_firmware_app::devicestore::nor::MIN_SECTOR_SIZE,
+            "the game store needs sectors of at least 128 bytes"
+        )
+    };
     stack::paint();
     usart::init();
     clock::init();
     if flash::present() {
-        run_on_eeprom::<SECTOR, LCD, STORE>(chip, EEPROM);
+        run_on_eeprom::<D, SECTOR, LCD, STORE>(chip, EEPROM);
     } else {
-        run_on_ram::<SECTOR, RAM, LCD, STORE>(chip);
+        run_on_ram::<D, SECTOR, RAM, LCD, STORE>(chip);
     }
     idle()
 }

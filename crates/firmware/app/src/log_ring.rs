@@ -16,9 +16,16 @@ use crate::Board;
 #[cfg(not(target_arch = "avr"))]
 pub const LOG_CAPACITY: usize = 4096;
 /// Bytes of RAM set aside for encoded log frames waiting to be sent: on AVR (2 KB or 8 KB of
-/// RAM, a blocking USART) room for a few frames; half of it holds the largest frame.
-#[cfg(target_arch = "avr")]
+/// RAM, a blocking USART) room for a few frames; half of it holds the largest frame (a full
+/// `t48 moves` frame of a pull reply, about 97 bytes).
+#[cfg(all(target_arch = "avr", not(feature = "small-log")))]
 pub const LOG_CAPACITY: usize = 256;
+/// Bytes of RAM set aside for encoded log frames waiting to be sent: a board without a game
+/// store (no pull replies: the largest frame is a start or end frame, 25 bytes on the wire; a power
+/// of two, as the positions wrap at 2^32)
+/// and 2 KB of RAM (the Uno, feature `small-log`).
+#[cfg(all(target_arch = "avr", feature = "small-log"))]
+pub const LOG_CAPACITY: usize = 64;
 
 /// The ring's positions; the bytes are in [`BUF`] (zero-initialised, so in `.bss`, not
 /// copied from flash).
