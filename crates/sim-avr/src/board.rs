@@ -119,7 +119,8 @@ pub const MEGA1280: Board = mega(
 
 /// The Arduino Uno (ATmega328P: 32 KB flash of which Optiboot keeps 512, 2 KB RAM, 1 KB
 /// EEPROM): buttons D4-D7 (PD4-PD7), the LCD's CS on D10 (PB2), reset on D12 (PB4). As
-/// shipped today: no LCD, no game store.
+/// shipped: the LCD in page mode (every screen sent whole), no game store (its flash has no
+/// room: docs/firmware.md).
 pub const UNO: Board = Board {
     name: "uno",
     mcu: "atmega328p",
@@ -132,7 +133,7 @@ pub const UNO: Board = Board {
     eeprom: 1024,
     ram_end: 0x08FF,
     flash: 32 * 1024 - 512,
-    lcd: false,
+    lcd: true,
     store: false,
 };
 

@@ -171,7 +171,10 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
             defmt::warn!("t48 store error");
         }
         self.log.full(number, at_move);
-        self.board.show(&Screen::StoreFull);
+        // A local, not `&Screen::StoreFull`: a constant's reference would be promoted to a
+        // static, 74 bytes of the Uno's RAM (AVR keeps constants there).
+        let full = Screen::StoreFull;
+        self.board.show(&full);
         self.flush();
         self.board.pause(STORE_FULL_SCREEN_MS);
     }
