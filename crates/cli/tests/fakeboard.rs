@@ -8,6 +8,7 @@
 //!   answered: exit 1, saying so;
 //! - the raw capture beside a port pull stops at its size cap, saying so;
 //! - on a port, the longer of two copies is kept and every ack names a copy on disk;
+//! - acks never overflow a board's small receive ring;
 //! - an error writing a file names the file (issue 28, item 8).
 //!
 //! Uses the committed v2 firmware ELF (no QEMU). Every run of the binary is killed after
@@ -316,6 +317,40 @@ fn an_ack_refused_or_never_answered_fails_the_pull() {
         }
         assert_eq!(files(&dir, "7e57").len(), 1, "the game is on disk: {err}");
     }
+}
+
+/// A board reads the host's requests only between replies, from a small receive ring (the
+/// AVR boards: 64 bytes, and what finds no room is lost on a real serial link; the Nano's
+/// USB ring: 256). The host acknowledged every game as soon as it was on disk, while the
+/// board was still sending its reply: a pull of a dozen games overflowed the ring, the acks
+/// that found no room were never answered, and the pull failed. At most two unanswered
+/// acks (27 bytes each at most) are out at once now.
+#[test]
+fn a_pull_of_many_games_never_overflows_the_boards_receive_ring() {
+    let f = frames();
+    let count = 12;
+    let mut reply = f.hello(count + 1, count, count);
+    reply.extend(f.begin(count));
+    let mut checks = BTreeMap::new();
+    for game in 1..=count {
+        let (bytes, check) = f.game(game, &Rules::CLASSIC, 1000 + game as u64, &cycle(8), false);
+        reply.extend(bytes);
+        checks.insert(game, check);
+    }
+    reply.extend(f.done(count));
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(reply),
+        Step::Acks(Some(checks.clone())),
+    ];
+    let board = Board::start_with_ring(script, f, 64);
+    let dir = scratch("ring");
+    let (code, _, err) = pull(&board, &dir, &["--timeout", "5"]).finish();
+    assert_eq!(board.dropped(), 0, "bytes lost in the board's ring: {err}");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(files(&dir, "7e57").len(), count as usize, "{err}");
+    let acked: BTreeMap<u32, u32> = board.acks().into_iter().collect();
+    assert_eq!(acked, checks, "{err}");
 }
 
 /// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",

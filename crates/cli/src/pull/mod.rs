@@ -2,7 +2,7 @@
 //! on a serial port) into verified `.t48` files. The decoding, checking and writing is
 //! `twenty48_devicelog::pull`; this module reads the arguments, talks to the port, and prints.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -153,9 +153,17 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     })
 }
 
+/// How many acknowledgements may be out unanswered at once. A board reads requests only
+/// between the frames of its reply, from a receive ring that loses what finds no room: 64
+/// bytes on the AVR boards (with 2 more in the USART), 256 on the Nano. Two acks of at most
+/// 27 bytes (`{ack 4294967295 4294967295}`) fit in the smallest.
+const ACKS_IN_FLIGHT: usize = 2;
+
 /// Acknowledgements sent and answered, by (game, check).
 #[derive(Default)]
 struct Acks {
+    /// Games safely on disk whose acks wait for room among those in flight, in order.
+    unsent: VecDeque<(u32, u32)>,
     /// Sent, not yet answered.
     pending: BTreeMap<u32, u32>,
     /// Answered `acked`.
@@ -183,8 +191,28 @@ struct Pull {
 struct Conversation {
     /// A `pull done` arrived.
     done: bool,
-    /// Acknowledgements to send: (game, check).
-    to_ack: Vec<(u32, u32)>,
+}
+
+impl Acks {
+    /// The games whose acks the device has not answered: sent or still waiting to be.
+    pub(super) fn unanswered(&self) -> Vec<u32> {
+        let mut games: Vec<u32> = self.pending.keys().copied().collect();
+        games.extend(self.unsent.iter().map(|&(game, _)| game));
+        games
+    }
+
+    /// Forgets every ack not answered (the device forgot them, or keeps no store).
+    fn forget_unanswered(&mut self) {
+        self.pending.clear();
+        self.unsent.clear();
+    }
+
+    /// The acks to send now: as many waiting ones as the window has room for.
+    fn take_sendable(&mut self) -> Vec<(u32, u32)> {
+        let room = ACKS_IN_FLIGHT.saturating_sub(self.pending.len());
+        let n = room.min(self.unsent.len());
+        self.unsent.drain(..n).collect()
+    }
 }
 
 impl Pull {
@@ -236,7 +264,7 @@ impl Pull {
                 Progress::Pulled(pulled) => {
                     self.say(describe(&pulled));
                     if let Some(ack) = pulled.ack.filter(|_| !self.acks.no_store) {
-                        talk.to_ack.push(ack);
+                        self.acks.unsent.push_back(ack);
                     }
                     self.report.games.push(*pulled);
                 }
@@ -258,8 +286,7 @@ impl Pull {
                             talk.done = true;
                             self.report.replied = true;
                             self.acks.no_store = true;
-                            self.acks.pending.clear();
-                            talk.to_ack.clear();
+                            self.acks.forget_unanswered();
                         }
                         DeviceFact::Acked { game, .. } => {
                             if let Some(check) = self.acks.pending.remove(&game) {
@@ -344,7 +371,7 @@ impl Pull {
         let mut buf = [0u8; 4096];
         let mut last_heard = Instant::now();
         while !stop.load(Ordering::SeqCst) {
-            if talk.done && self.acks.pending.is_empty() && talk.to_ack.is_empty() && !args.follow {
+            if talk.done && self.acks.unanswered().is_empty() && !args.follow {
                 break;
             }
             if !args.follow && last_heard.elapsed() > timeout {
@@ -385,14 +412,14 @@ impl Pull {
                     };
                     // Whatever was under way is gone: ask again. Games already written are
                     // recognised; unacknowledged ones come again.
-                    self.acks.pending.clear();
+                    self.acks.forget_unanswered();
                     talk.done = false;
                     last_heard = Instant::now();
                     let _ = send(&mut *serial, request);
                 }
             }
-            // Acknowledge what is safely on disk.
-            for (game, check) in std::mem::take(&mut talk.to_ack) {
+            // Acknowledge what is safely on disk, a few acks at a time.
+            for (game, check) in self.acks.take_sendable() {
                 let text = format!("{{ack {game} {check}}}");
                 send(&mut *serial, text.as_bytes())
                     .with_context(|| format!("cannot write to {port}"))?;

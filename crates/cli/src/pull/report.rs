@@ -103,7 +103,7 @@ impl Report {
             && self.no_reply().is_none()
             && self.silent.is_none()
             && acks.refused.is_empty()
-            && acks.pending.is_empty()
+            && acks.unanswered().is_empty()
     }
 
     /// A port pull whose request got no reply (no pull begin and done): nothing stored on
@@ -164,8 +164,8 @@ impl Report {
         for r in &acks.refused {
             out.push(format!("ACK FAILED: {r}"));
         }
-        if !acks.pending.is_empty() {
-            let games: Vec<String> = acks.pending.keys().map(u32::to_string).collect();
+        if !acks.unanswered().is_empty() {
+            let games: Vec<String> = acks.unanswered().iter().map(u32::to_string).collect();
             out.push(format!(
                 "not acknowledged by the device: games {} (written; they come again next time and are recognised)",
                 games.join(", ")
@@ -285,7 +285,7 @@ impl Report {
             "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "acks": {
                 "acked": acks.done.keys().collect::<Vec<_>>(),
-                "unanswered": acks.pending.keys().collect::<Vec<_>>(),
+                "unanswered": acks.unanswered(),
                 "refused": acks.refused,
             },
             "all_verified": ok,

@@ -28,11 +28,55 @@ pub enum Step {
     Forever(Vec<u8>, Duration),
 }
 
+/// What a board with a receive ring of its own has taken from the link and not yet read:
+/// the bytes that found room, and how many found none (lost, as on a real serial link with
+/// no flow control).
+#[derive(Default)]
+struct Ring {
+    capacity: usize,
+    bytes: Vec<u8>,
+    dropped: usize,
+}
+
+impl Ring {
+    /// Bytes from the link: kept while there is room, the rest lost.
+    fn receive(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.bytes.len() < self.capacity {
+                self.bytes.push(b);
+            } else {
+                self.dropped += 1;
+            }
+        }
+    }
+
+    /// Reads up to the end of the first `what` in the ring, if it is there.
+    fn take_through(&mut self, what: &str) -> bool {
+        let text = String::from_utf8_lossy(&self.bytes).into_owned();
+        match text.find(what) {
+            Some(i) => {
+                self.bytes.drain(..i + what.len());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads the first whole request (`{...}`) in the ring, if one is there.
+    fn take_request(&mut self) -> Option<String> {
+        let end = self.bytes.iter().position(|&b| b == b'}')?;
+        let request: Vec<u8> = self.bytes.drain(..=end).collect();
+        Some(String::from_utf8_lossy(&request).into_owned())
+    }
+}
+
 /// A fake board on a pseudo-terminal.
 pub struct Board {
     /// The terminal's path, for `--port`.
     pub path: String,
     heard: Arc<Mutex<Vec<u8>>>,
+    /// With [`Board::start_with_ring`]: the board's receive ring.
+    ring: Option<Arc<Mutex<Ring>>>,
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
     /// The terminal's host end, open while the board lives (the pty goes when both close).
@@ -53,6 +97,30 @@ impl Board {
     /// A board on a new pseudo-terminal playing `script` with the frames of `frames`'
     /// firmware (for the answers to acks).
     pub fn start(script: Vec<Step>, frames: super::frames::Frames) -> Board {
+        Board::open(script, frames, None)
+    }
+
+    /// A board like [`Board::start`]'s that reads the host's bytes as the AVR boards do: a
+    /// receive ring of `capacity` bytes fills while the board is busy (sending a reply), the
+    /// bytes that find no room are lost, and requests are read from the ring only between
+    /// steps that send (`Await` and `Acks` read from the ring).
+    pub fn start_with_ring(
+        script: Vec<Step>,
+        frames: super::frames::Frames,
+        capacity: usize,
+    ) -> Board {
+        let ring = Ring {
+            capacity,
+            ..Ring::default()
+        };
+        Board::open(script, frames, Some(Arc::new(Mutex::new(ring))))
+    }
+
+    fn open(
+        script: Vec<Step>,
+        frames: super::frames::Frames,
+        ring: Option<Arc<Mutex<Ring>>>,
+    ) -> Board {
         let (mut master, mut slave) = (0, 0);
         // SAFETY: openpty writes the two descriptors; no name, termios or size is passed.
         let r = unsafe {
@@ -76,7 +144,7 @@ impl Board {
         let heard = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let reader = {
-            let (heard, stop) = (heard.clone(), stop.clone());
+            let (heard, stop, ring) = (heard.clone(), stop.clone(), ring.clone());
             let mut end = board_end.try_clone().unwrap();
             std::thread::spawn(move || {
                 let mut buf = [0u8; 4096];
@@ -91,7 +159,12 @@ impl Board {
                         continue;
                     }
                     match end.read(&mut buf) {
-                        Ok(n) if n > 0 => heard.lock().unwrap().extend_from_slice(&buf[..n]),
+                        Ok(n) if n > 0 => {
+                            heard.lock().unwrap().extend_from_slice(&buf[..n]);
+                            if let Some(ring) = &ring {
+                                ring.lock().unwrap().receive(&buf[..n]);
+                            }
+                        }
                         // Nobody has the far end open (between two opens of the port).
                         _ => std::thread::sleep(Duration::from_millis(20)),
                     }
@@ -99,13 +172,14 @@ impl Board {
             })
         };
         let writer = {
-            let (heard, stop) = (heard.clone(), stop.clone());
+            let (heard, stop, ring) = (heard.clone(), stop.clone(), ring.clone());
             let end = board_end;
-            std::thread::spawn(move || play(script, end, &heard, &stop, &frames))
+            std::thread::spawn(move || play(script, end, &heard, ring.as_deref(), &stop, &frames))
         };
         Board {
             path,
             heard,
+            ring,
             stop,
             threads: vec![reader, writer],
             _host_end: host_end,
@@ -120,6 +194,11 @@ impl Board {
     /// The `{ack N C}` requests the host sent, in order.
     pub fn acks(&self) -> Vec<(u32, u32)> {
         acks_in(&self.heard())
+    }
+
+    /// Bytes the host sent that found no room in the board's receive ring (0 without one).
+    pub fn dropped(&self) -> usize {
+        self.ring.as_ref().map_or(0, |r| r.lock().unwrap().dropped)
     }
 }
 
@@ -174,10 +253,21 @@ fn play(
     script: Vec<Step>,
     mut end: File,
     heard: &Mutex<Vec<u8>>,
+    ring: Option<&Mutex<Ring>>,
     stop: &AtomicBool,
     frames: &super::frames::Frames,
 ) {
     let text = || String::from_utf8_lossy(&heard.lock().unwrap()).into_owned();
+    // The requests the board has read: from its ring, or everything the host wrote.
+    let mut read = String::new();
+    let read_requests = |read: &mut String| match ring {
+        Some(ring) => {
+            while let Some(request) = ring.lock().unwrap().take_request() {
+                read.push_str(&request);
+            }
+        }
+        None => *read = text(),
+    };
     for step in script {
         match step {
             Step::Send(bytes) => {
@@ -187,7 +277,11 @@ fn play(
             }
             Step::Await(what) => {
                 let deadline = Instant::now() + Duration::from_secs(60);
-                while !text().contains(what) {
+                let arrived = || match ring {
+                    Some(ring) => ring.lock().unwrap().take_through(what),
+                    None => text().contains(what),
+                };
+                while !arrived() {
                     if stop.load(Ordering::SeqCst) || Instant::now() > deadline {
                         return;
                     }
@@ -201,7 +295,8 @@ fn play(
                     if stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    let acks = acks_in(&text());
+                    read_requests(&mut read);
+                    let acks = acks_in(&read);
                     for &(game, check) in &acks[answered..] {
                         quiet_since = Instant::now();
                         let Some(answers) = &answers else { continue };
