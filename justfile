@@ -371,7 +371,8 @@ web:
     { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`).\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
     @echo "web page: file://$(pwd)/target/web/index.html"
 
-# The web page in headless Chromium (its test also runs in `just test`): every fixture
+# The web page in headless Chromium (its test also runs in `just test`), after clippy on the
+# crates it builds as the page builds them (wasm32, runtime tables): every fixture
 # opened by its `twenty48 share` link ends as `replay --json` ends, the broken ones show
 # `verify`'s verdicts, a game played by keys downloads and verifies, a reload resumes it;
 # screenshots into target/web-screenshots/ (T48_SCREENSHOTS=DIR elsewhere). Needs
@@ -379,6 +380,7 @@ web:
 # comes from npm by the lockfile in web/test/ (it downloads no browser).
 [doc("The web page's tests in headless Chromium (web/test/browser.test.mjs)")]
 web-test: setup-web web
+    RUSTFLAGS='--cfg twenty48_runtime_tables' cargo clippy -q --target wasm32-unknown-unknown -p twenty48-web -- -D warnings
     cargo build -q -p twenty48-cli
     cd web/test && npm ci --no-audit --no-fund --loglevel=error
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 300 node --test-reporter=spec browser.test.mjs
