@@ -10,6 +10,17 @@ use crate::link;
 use crate::session::Session;
 use crate::viewer::{Opened, Verdict, Viewer};
 
+/// The most moves one [`Host::replay_all`] plays (at least the game once): a few seconds in a
+/// browser.
+pub const MAX_REPLAYED: u64 = 100_000_000;
+
+/// How many of the `times` replays asked for a game of `moves` moves [`Host::replay_all`]
+/// plays: as many as keep the moves under [`MAX_REPLAYED`], at least one.
+fn replay_times(moves: u32, times: u32) -> u32 {
+    let most = MAX_REPLAYED / u64::from(moves.max(1));
+    times.min(u32::try_from(most.max(1)).unwrap_or(u32::MAX))
+}
+
 /// The games open in the page: viewers by number (from 1), and the game being played.
 #[derive(Debug, Default)]
 pub struct Host {
@@ -18,7 +29,7 @@ pub struct Host {
 }
 
 /// The JSON of an answer that is an error: `{"error": message}`.
-fn error(message: impl core::fmt::Display) -> String {
+pub(crate) fn error(message: impl core::fmt::Display) -> String {
     let mut j = Json::new();
     j.open().field_string("error", message).close();
     j.finish()
@@ -163,9 +174,12 @@ impl Host {
         j.finish()
     }
 
-    /// Replays viewer `id`'s game `times` times (the speed measure): the moves played.
+    /// Replays viewer `id`'s game `times` times (the speed measure), but no more times than
+    /// keep the moves played under [`MAX_REPLAYED`] (a call never holds the page for more than
+    /// a few seconds): the moves played.
     pub fn replay_all(&mut self, id: u32, times: u32) -> u64 {
-        self.viewer(id).map_or(0, |v| v.replay_all(times))
+        self.viewer(id)
+            .map_or(0, |v| v.replay_all(replay_times(v.moves(), times)))
     }
 
     /// Starts a new game: `{frame}` or `{error}`.
@@ -328,6 +342,18 @@ mod tests {
         let differences = d["differences"].as_array().unwrap();
         assert!(differences.contains(&Value::from("rules differ")), "{d}");
         assert!(parse(&host.diff(1, 9))["error"].is_string());
+    }
+
+    /// Issue 27's review: `t48_replay(id, 4294967295)` froze the page for hours.
+    #[test]
+    fn a_replay_is_bounded_whatever_it_is_asked() {
+        let mut host = Host::new();
+        assert_eq!(host.replay_all(1, u32::MAX), 0);
+        host.open(&game(42, "LURDLLUR"));
+        assert_eq!(host.replay_all(1, 3), 24);
+        assert_eq!(replay_times(8, u32::MAX), (MAX_REPLAYED / 8) as u32);
+        assert_eq!(replay_times(u32::MAX, 5), 1);
+        assert_eq!(replay_times(0, 5), 5);
     }
 
     #[test]

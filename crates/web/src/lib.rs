@@ -27,6 +27,8 @@
 //!   (plain `extern "C"` functions; the JavaScript glue is web/js/engine.js).
 #![deny(missing_docs)]
 
+#[cfg(any(target_arch = "wasm32", test))]
+mod buffers;
 #[cfg(target_arch = "wasm32")]
 mod exports;
 mod frame;
