@@ -49,8 +49,10 @@ T48.engine = (function () {
     close: function (id) {
       exports.t48_close(id);
     },
-    // Where games a and b part: {same} or {same, move, differences}.
-    diff: function (a, b) {
+    // What `twenty48 diff` says of games a and b, named as given: {verdict: "identical" or
+    // "invalid", line} or {verdict: "parted", move, line, differences}.
+    diff: function (a, b, names) {
+      input(encoder.encode(names[0] + "\0" + names[1]));
       return json(exports.t48_diff(a, b));
     },
     // Replays game `id` `times` times: the moves played (for measuring speed).

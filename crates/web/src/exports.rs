@@ -73,10 +73,15 @@ pub extern "C" fn t48_close(id: u32) {
     with_host(|h| h.close(id));
 }
 
-/// Where viewers `a` and `b` part ([`Host::diff`]).
+/// What `twenty48 diff` says of viewers `a` and `b` ([`Host::diff`]); the input is their
+/// names with a NUL between.
 #[no_mangle]
 pub extern "C" fn t48_diff(a: u32, b: u32) -> u32 {
-    reply(with_host(|h| h.diff(a, b)).into_bytes())
+    with_input(|h, names| {
+        let names = String::from_utf8_lossy(&names);
+        let (first, second) = names.split_once('\0').unwrap_or((&names, ""));
+        h.diff(a, b, [first, second])
+    })
 }
 
 /// Replays viewer `id`'s game up to `times` times ([`Host::replay_all`]); the moves played

@@ -2,6 +2,7 @@
 //! WebAssembly exports (src/exports.rs), kept here so that the host's tests run them.
 
 use twenty48_engine::{tile_value, Direction};
+use twenty48_verify::parting::{self, Parting};
 use twenty48_verify::{diff, Trace};
 
 use crate::frame::{write_events, Frame};
@@ -116,6 +117,11 @@ impl Host {
         self.viewers.get_mut(slot)?.as_mut()
     }
 
+    fn viewer_ref(&self, id: u32) -> Option<&Viewer> {
+        let slot = (id as usize).checked_sub(1)?;
+        self.viewers.get(slot)?.as_ref()
+    }
+
     /// Closes viewer `id`.
     pub fn close(&mut self, id: u32) {
         if let Some(slot) = (id as usize).checked_sub(1) {
@@ -139,33 +145,48 @@ impl Host {
         answer(&frame, &events)
     }
 
-    /// The first move at which games `a` and `b` part, as `twenty48 diff` finds it:
-    /// `{same: true}`, or `{same: false, move, differences: [text...]}`.
-    pub fn diff(&mut self, a: u32, b: u32) -> String {
-        let (Some(va), Some(vb)) = (
-            self.viewer(a).map(|v| v.log().clone()),
-            self.viewer(b).map(|v| v.log().clone()),
-        ) else {
+    /// What `twenty48 diff` says of games `a` and `b`, named `labels` (as the CLI names
+    /// its files): `{verdict: "identical", line}`, `{verdict: "invalid", line, side}` (a
+    /// log that does not verify: side 0 or 1), or `{verdict: "parted", move, parting, line,
+    /// differences: [text...]}`, where `line` is the CLI's first line after the verdict's
+    /// word (for a parting, the whole line) and `differences` its lines below it.
+    pub fn diff(&self, a: u32, b: u32, labels: [&str; 2]) -> String {
+        let (Some(va), Some(vb)) = (self.viewer_ref(a), self.viewer_ref(b)) else {
             return error("two games must be open to compare them");
         };
         let (ta, tb) = (
-            Trace::from_log("first", &va),
-            Trace::from_log("second", &vb),
+            Trace::from_log(labels[0], va.log()),
+            Trace::from_log(labels[1], vb.log()),
+        );
+        let divergence = diff(&ta, &tb);
+        let reports = [va.report(), vb.report()];
+        let invalid = parting::invalid_side(
+            divergence.as_ref(),
+            [ta.stopped.is_some(), tb.stopped.is_some()],
+            |i| reports[i].problem.as_ref().map(|p| p.to_string()),
         );
         let mut j = Json::new();
         j.open();
-        match diff(&ta, &tb) {
-            None => {
-                j.key("same").boolean(true);
+        match (invalid, divergence) {
+            (Some((side, problem)), _) => {
+                j.field_string("verdict", "invalid")
+                    .field_string("line", parting::invalid_text(labels[side], &problem))
+                    .field_number("side", side as u32);
             }
-            Some(d) => {
-                j.key("same")
-                    .boolean(false)
+            (None, None) => {
+                j.field_string("verdict", "identical")
+                    .field_string("line", parting::agreement(&ta, &tb));
+            }
+            (None, Some(d)) => {
+                let words = parting::words(&ta, &tb, &d);
+                j.field_string("verdict", "parted")
                     .field_number("move", d.move_number)
+                    .field_string("parting", Parting::of(&d).name())
+                    .field_string("line", format_args!("{}{}", words.notice, words.rest))
                     .key("differences")
                     .open_array();
-                for difference in &d.differences {
-                    j.string(difference);
+                for line in &words.lines {
+                    j.string(line);
                 }
                 j.close_array();
             }
@@ -333,15 +354,24 @@ mod tests {
         let mut host = Host::new();
         host.open(&game(42, "LURDLLUR"));
         host.open(&game(42, "LURDLLUR"));
-        assert_eq!(parse(&host.diff(1, 2))["same"], true);
+        let same = parse(&host.diff(1, 2, ["a", "b"]));
+        assert_eq!(same["verdict"], "identical");
+        assert_eq!(same["line"], "a and b agree on all 8 moves");
         // README's tour: the same moves under the Arduino rules part at move 6.
         host.open(&game_under(Rules::ARDUINO, 42, "LURDLLUR"));
-        let d = parse(&host.diff(1, 3));
-        assert_eq!(d["same"], false);
-        assert_eq!(d["move"], 6);
-        let differences = d["differences"].as_array().unwrap();
-        assert!(differences.contains(&Value::from("rules differ")), "{d}");
-        assert!(parse(&host.diff(1, 9))["error"].is_string());
+        let d = parse(&host.diff(1, 3, ["a", "c"]));
+        assert_eq!(
+            (&d["verdict"], &d["move"], &d["parting"], &d["line"]),
+            (
+                &Value::from("parted"),
+                &Value::from(6),
+                &Value::from("state"),
+                &Value::from("a and c part at move 6:")
+            )
+        );
+        let first = d["differences"][0].as_str().unwrap();
+        assert!(first.starts_with("rules differ\n    a: 4x4"), "{d}");
+        assert!(parse(&host.diff(1, 9, ["a", "b"]))["error"].is_string());
     }
 
     /// Issue 27's review: `t48_replay(id, 4294967295)` froze the page for hours.
@@ -354,6 +384,27 @@ mod tests {
         assert_eq!(replay_times(8, u32::MAX), (MAX_REPLAYED / 8) as u32);
         assert_eq!(replay_times(u32::MAX, 5), 1);
         assert_eq!(replay_times(0, 5), 5);
+    }
+
+    /// A log that does not verify is never identical to anything, as `twenty48 diff` says
+    /// (issue 27's review: the page called two copies of a log with a false claim
+    /// identical).
+    #[test]
+    fn a_log_that_does_not_verify_makes_the_comparison_invalid() {
+        let mut log = MoveLog::decode(&game(42, "LURDLLUR")).unwrap();
+        log.claims.score += 4;
+        let mut host = Host::new();
+        host.open(&game(42, "LURDLLUR"));
+        host.open(&log.encode());
+        let d = parse(&host.diff(1, 2, ["good.t48", "false.t48"]));
+        assert_eq!(
+            (&d["verdict"], &d["side"]),
+            (&Value::from("invalid"), &Value::from(1))
+        );
+        assert_eq!(
+            d["line"],
+            "false.t48 does not verify, so it cannot be identical to anything: the log claims score 24, but the replay gives 20"
+        );
     }
 
     #[test]
