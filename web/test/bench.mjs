@@ -8,14 +8,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { CLI, GAMES, ROOT, launch } from "./harness.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = process.env.T48_CLI || path.join(ROOT, "target/debug/twenty48");
 const NATIVE = path.join(ROOT, "target/release/examples/native_replay");
-const LONG = path.join(ROOT, "fixtures/games/classic-expectimax-32768.t48");
-const SHORT = path.join(ROOT, "fixtures/games/classic-expectimax-depth3-1000.t48");
+const LONG = path.join(GAMES, "classic-expectimax-32768.t48");
+const SHORT = path.join(GAMES, "classic-expectimax-depth3-1000.t48");
 const TIMES = 50;
 const RUNS = 7;
 
@@ -28,15 +25,7 @@ const embedded = fs.statSync(path.join(ROOT, "target/web/js/wasm.js")).size;
 const embeddedGzip = zlib.gzipSync(fs.readFileSync(path.join(ROOT, "target/web/js/wasm.js")), { level: 9 }).length;
 console.log(`wasm: ${wasm.length} bytes raw, ${gzip} bytes gzip -9 (goal under 150 KB gzip); as base64 in js/wasm.js: ${embedded} bytes, ${embeddedGzip} gzip`);
 
-const browser = await chromium.launch({
-  executablePath: process.env.T48_CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  timeout: 30000,
-  chromiumSandbox: false,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const watchdog = setTimeout(() => browser.close().finally(() => process.exit(1)), 300000);
+const { browser, close } = await launch(300);
 try {
   for (const [name, file] of [["1000-move game", SHORT], ["20,449-move game", LONG]]) {
     const link = execFileSync(CLI, ["share", file], { encoding: "utf8" }).trim();
@@ -115,6 +104,5 @@ try {
   console.log(`browser speed against native play_all: ${((nativeNs / browserNs) * 100).toFixed(0)}% (goal at least 30%)`);
   await context.close();
 } finally {
-  clearTimeout(watchdog);
-  await browser.close();
+  await close();
 }
