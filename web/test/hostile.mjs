@@ -89,7 +89,7 @@ test("a folder, a FIFO, an empty file, a gigabyte, three files and an unreadable
   assert.equal(await dropped([folder]), "ERROR: games: a folder, not a file: drop one .t48 file to watch it, or two to compare them");
   assert.match(await dropped([fifo]), /^ERROR: pipe\.t48: the file is truncated: .* at byte 0: 6 bytes needed, only 0 left \(the browser read no bytes from it: it is empty, or not a plain file/);
   assert.match(await dropped([empty]), /^ERROR: empty\.t48: the file is truncated/);
-  assert.equal(await dropped([big]), "ERROR: big.t48: 1073741824 bytes, more than the page opens (67108864 bytes, 64 MiB): use twenty48 verify for larger files");
+  assert.equal(await dropped([big]), "ERROR: big.t48: 1073741824 bytes, more than the page opens (16777216 bytes, 16 MiB): use twenty48 verify for larger files");
   assert.equal(await dropped([game, game, empty]), "ERROR: 3 files were dropped: drop one .t48 file to watch it, or two to compare them");
   // A folder given to the file picker (the browser cannot read it): said, in Compare too.
   await page.click("#tab-compare");

@@ -10,8 +10,8 @@ const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /// The parameter of the fragment that holds the game.
 pub const GAME_KEY: &str = "g=";
 
-/// The longest fragment text [`game_from_fragment`] decodes: the base64url of a 64 MiB file
-/// (the largest the page opens, [`crate::MAX_FILE_BYTES`]).
+/// The longest fragment text [`game_from_fragment`] decodes: the base64url of the largest
+/// file the page opens ([`crate::MAX_FILE_BYTES`]).
 pub const MAX_TEXT: usize = crate::MAX_FILE_BYTES.div_ceil(3) * 4;
 
 /// Why a link's text is not a game.
