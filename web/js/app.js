@@ -83,7 +83,7 @@ T48.app = (function () {
     document.body.dataset.ready = "1";
   }
 
-  return { start: start, mode: () => mode };
+  return { start: start };
 })();
 
 T48.app.start();

@@ -143,8 +143,5 @@ T48.watch = (function () {
       T48.files.read(file, (bytes, note) => T48.watch.opened(T48.engine.open(bytes), file.name, note),
         (message) => T48.watch.opened({ error: message }, file.name));
     },
-    game: function () {
-      return game;
-    },
   };
 })();
