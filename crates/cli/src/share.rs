@@ -33,8 +33,10 @@ Examples:
   twenty48 share game.t48 --base https://example.org/twenty48/
   TWENTY48_WEB=https://example.org/twenty48/ twenty48 share game.t48
 
-A 1000-move game makes a link of about 440 characters after the address. --open hands the
-link to the system's opener (xdg-open; open on macOS; start on Windows).")]
+A 1000-move game makes a link of about 440 characters after the address. The address must
+be absolute (https://..., file://...); a fragment in it gives way to the game's. --open hands
+the link to the system's opener (xdg-open; open on macOS; start on Windows), waiting for it
+at most 5 seconds.")]
 pub struct ShareArgs {
     /// The game to share, `-` for standard input
     pub file: PathBuf,
