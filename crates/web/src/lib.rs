@@ -39,7 +39,7 @@ mod session;
 pub mod viewer;
 
 pub use frame::Frame;
-pub use host::Host;
+pub use host::{Host, MAX_REPLAYED};
 pub use session::{Session, SessionError};
 pub use viewer::{Opened, Verdict, VerdictKind, Viewer};
 
