@@ -71,8 +71,8 @@ test("every move of every fixture, reached in any order, is the state `replay --
     for (let m = 0; m < states.length; m++) {
       const s = states[m];
       const f = frames[m];
-      const got = { move: f.move, board: f.board.join(","), score: f.score, status: f.status, hash: f.hash, gained: f.gained, direction: f.direction };
-      const want = { ...expected(s), move: s.move, score: s.score, gained: s.gained, direction: s.direction };
+      const got = { move: f.move, board: f.board.join(","), score: f.score, status: f.status, hash: f.hash, gained: f.gained, direction: f.direction, max_tile: f.max_tile };
+      const want = { ...expected(s), move: s.move, score: s.score, gained: s.gained, direction: s.direction, max_tile: s.max_tile };
       if (JSON.stringify(got) !== JSON.stringify(want)) assert.deepEqual(got, want, `${path.basename(file)} move ${m}`);
     }
   }
