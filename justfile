@@ -371,17 +371,21 @@ web:
     { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`).\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
     @echo "web page: file://$(pwd)/target/web/index.html"
 
-# The web page in headless Chromium (its test also runs in `just test`): every fixture
-# opened by its `twenty48 share` link ends as `replay --json` ends, the broken ones show
-# `verify`'s verdicts, a game played by keys downloads and verifies, a reload resumes it;
-# screenshots into target/web-screenshots/ (T48_SCREENSHOTS=DIR elsewhere). Needs
-# /usr/bin/chromium (Debian's chromium) and node 20 with npm; the driver, playwright-core,
-# comes from npm by the lockfile in web/test/ (it downloads no browser).
+# The web page in headless Chromium (its test also runs in `just test`), after clippy on the
+# crates it builds as the page builds them (wasm32, runtime tables): every fixture at every
+# move as `replay --json` gives it, `verify`'s verdicts and `diff`'s words, play, storage
+# and two tabs, hostile links, drops and export calls, keyboard, contrast and phone widths
+# (web/test/browser.test.mjs lists them); screenshots into target/web-screenshots/
+# (T48_SCREENSHOTS=DIR elsewhere). Needs /usr/bin/chromium (Debian's chromium) and node 20
+# with npm; the driver, playwright-core, comes from npm by the lockfile in web/test/ (it
+# downloads no browser). `timeout --foreground`: Ctrl-C reaches the run (a timeout in a
+# process group of its own kept it running after Ctrl-C ended `just`).
 [doc("The web page's tests in headless Chromium (web/test/browser.test.mjs)")]
 web-test: setup-web web
+    RUSTFLAGS='--cfg twenty48_runtime_tables' cargo clippy -q --target wasm32-unknown-unknown -p twenty48-web -- -D warnings
     cargo build -q -p twenty48-cli
     cd web/test && npm ci --no-audit --no-fund --loglevel=error
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 300 node --test-reporter=spec browser.test.mjs
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 300 node --test-reporter=spec browser.test.mjs
 
 # The web page's figures in headless Chromium (web/test/bench.mjs): the WebAssembly's size
 # raw and gzipped, link to first board drawn, decode and verify of the 20,449-move fixture and
@@ -391,7 +395,7 @@ web-bench: web
     cargo build -q -p twenty48-cli
     cargo build -q --release -p twenty48-web --example native_replay
     cd web/test && npm ci --no-audit --no-fund --loglevel=error
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --kill-after=10 400 node bench.mjs
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 400 node bench.mjs
 
 # What the web page's tests need: the wasm target, Debian's chromium, node 20+ with npm
 # (installed with apt as root on Debian, one package a command; otherwise it stops and says

@@ -24,7 +24,7 @@ T48.app = (function () {
     const fragment = location.hash.slice(1);
     if (!/(^|&)g=/.test(fragment)) return false;
     setMode("watch");
-    T48.watch.opened(T48.engine.openLink(fragment), "a linked game");
+    T48.watch.opened(T48.engine.openLink(fragment), "the linked game");
     return true;
   }
 
@@ -56,12 +56,22 @@ T48.app = (function () {
     T48.input.keys(T48.watch.KEYS, (action) => T48.compare.act(action), () => mode === "compare");
     T48.input.keys(T48.play.KEYS, (action) => T48.play.act(action), () => mode === "play");
     document.addEventListener("dragover", (e) => e.preventDefault());
+    // One file dropped is watched, two are compared; a folder, or more, is said so.
     document.addEventListener("drop", (e) => {
       e.preventDefault();
-      const file = e.dataTransfer.files[0];
-      if (!file) return;
-      setMode("watch");
-      T48.watch.openFile(file);
+      const things = T48.files.dropped(e.dataTransfer);
+      if (!things.length) return;
+      const folder = things.find((t) => t.folder);
+      const two = things.length === 2 && !folder;
+      setMode(two ? "compare" : "watch");
+      if (two) return T48.compare.openFiles(things[0].file, things[1].file);
+      if (folder) {
+        return T48.watch.opened({ error: "a folder, not a file: drop one .t48 file to watch it, or two to compare them" }, folder.file.name);
+      }
+      if (things.length > 2) {
+        return T48.watch.opened({ error: things.length + " files were dropped: drop one .t48 file to watch it, or two to compare them" });
+      }
+      T48.watch.openFile(things[0].file);
     });
     window.addEventListener("hashchange", openFragment);
     if (!openFragment()) {
@@ -73,7 +83,7 @@ T48.app = (function () {
     document.body.dataset.ready = "1";
   }
 
-  return { start: start, mode: () => mode };
+  return { start: start };
 })();
 
 T48.app.start();

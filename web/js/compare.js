@@ -1,12 +1,13 @@
-// Two games side by side, stepped together, with a jump to the first move where they part
-// (as `twenty48 diff` finds it).
+// Two games side by side, stepped together, with what `twenty48 diff` says of them (in its
+// words) and a jump to the first move where they part.
 "use strict";
 window.T48 = window.T48 || {};
 
 T48.compare = (function () {
   const el = (name) => document.getElementById("compare-" + name);
-  const sides = { a: { board: null, game: null }, b: { board: null, game: null } };
+  const sides = { a: { board: null, game: null, said: "" }, b: { board: null, game: null, said: "" } };
   let at = 0;
+  let diffLine = "";
 
   function both() {
     return sides.a.game && sides.b.game;
@@ -25,41 +26,51 @@ T48.compare = (function () {
     el("timeline").value = at;
   }
 
+  // What each file is, then what `twenty48 diff` says of the two: one line each.
+  function say() {
+    const p = el("verdict");
+    p.hidden = false;
+    p.dataset.diff = diffLine;
+    p.textContent = [sides.a.said, sides.b.said, diffLine].filter(Boolean).join("\n");
+  }
+
+  // Asks the engine what `twenty48 diff` says, lists the differences, and goes to the move
+  // where the games part.
   function part() {
     if (!both()) return;
-    const d = T48.engine.diff(sides.a.game.id, sides.b.game.id);
+    const d = T48.engine.diff(sides.a.game.id, sides.b.game.id, [sides.a.game.name, sides.b.game.name]);
     const list = el("differences");
     list.textContent = "";
-    if (d.same) {
-      el("verdict").textContent = "identical: the games agree on every move";
-      return;
-    }
-    el("verdict").textContent = "the games part at move " + d.move;
-    for (const text of d.differences) {
+    diffLine = d.error ? "ERROR: " + d.error : d.verdict === "parted" ? d.line : d.verdict + ": " + d.line;
+    say();
+    for (const text of d.differences || []) {
       const li = document.createElement("li");
       li.textContent = text;
       list.append(li);
     }
-    go(d.move);
+    if (d.verdict === "parted") go(d.move);
+  }
+
+  function opened(key, name, answer, note) {
+    const side = sides[key];
+    if (side.game) T48.engine.close(side.game.id);
+    side.game = answer.id ? Object.assign(answer, { name: name }) : null;
+    const word = answer.error ? "ERROR" : answer.verdict.word;
+    side.said = (key === "a" ? "First" : "Second") + " game, " + name + ": " + word + ": " + (answer.error || answer.verdict.message) +
+      (note ? " (" + note + ")" : "");
+    diffLine = "";
+    el("differences").textContent = "";
+    el("game").hidden = !both();
+    say();
+    if (both()) {
+      el("timeline").max = Math.max(sides.a.game.moves, sides.b.game.moves);
+      part();
+    }
   }
 
   function load(key, file) {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const side = sides[key];
-      if (side.game) T48.engine.close(side.game.id);
-      const answer = T48.engine.open(new Uint8Array(reader.result));
-      side.game = answer.id ? answer : null;
-      const p = el("verdict");
-      p.hidden = false;
-      p.textContent = file.name + ": " + (answer.error ? "ERROR: " + answer.error : answer.verdict.word + ": " + answer.verdict.message);
-      el("game").hidden = !both();
-      if (both()) {
-        el("timeline").max = Math.max(sides.a.game.moves, sides.b.game.moves);
-        part();
-      }
-    };
-    reader.readAsArrayBuffer(file);
+    T48.files.read(file, (bytes, note) => opened(key, file.name, T48.engine.open(bytes), note),
+      (message) => opened(key, file.name, { error: message }));
   }
 
   return {
@@ -76,6 +87,16 @@ T48.compare = (function () {
       el("forward").addEventListener("click", () => go(at + 1));
       el("part").addEventListener("click", part);
       el("timeline").addEventListener("input", () => go(Number(el("timeline").value)));
+    },
+    // Compares two files (dropped on the page together).
+    openFiles: function (a, b) {
+      for (const side of [sides.a, sides.b]) {
+        if (side.game) T48.engine.close(side.game.id);
+        side.game = null;
+        side.said = "";
+      }
+      load("a", a);
+      load("b", b);
     },
     act: function (action) {
       if (action === "forward") go(at + 1);

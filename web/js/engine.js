@@ -10,10 +10,11 @@ T48.engine = (function () {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  // Writes `bytes` as the next call's input.
+  // Writes `bytes` as the next call's input. The engine gives no buffer (address 0) for
+  // more bytes than it takes; the call then answers with an error saying so.
   function input(bytes) {
     const at = exports.t48_input(bytes.length);
-    new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
+    if (at !== 0) new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
   }
 
   function output(length) {
@@ -48,8 +49,10 @@ T48.engine = (function () {
     close: function (id) {
       exports.t48_close(id);
     },
-    // Where games a and b part: {same} or {same, move, differences}.
-    diff: function (a, b) {
+    // What `twenty48 diff` says of games a and b, named as given: {verdict: "identical" or
+    // "invalid", line} or {verdict: "parted", move, line, differences}.
+    diff: function (a, b, names) {
+      input(encoder.encode(names[0] + "\0" + names[1]));
       return json(exports.t48_diff(a, b));
     },
     // Replays game `id` `times` times: the moves played (for measuring speed).
@@ -72,6 +75,10 @@ T48.engine = (function () {
     // The game being played as .t48 bytes.
     saved: function () {
       return output(exports.t48_saved());
+    },
+    // The largest file the engine opens, in bytes.
+    maxFileBytes: function () {
+      return exports.t48_max_file_bytes();
     },
     // The fragment (without #) of a link to the game being played.
     fragment: function () {

@@ -6,8 +6,7 @@ window.T48 = window.T48 || {};
 T48.input = {
   // Calls `handler(action, event)` for each key press that `map` (key -> action) names while
   // `active()` is true, unless the key belongs to the element it was pressed on: typing in
-  // a field, or Space and Enter on a button, link, list or file picker. Returns a function
-  // that stops listening.
+  // a field, or Space and Enter on a button, link, list or file picker.
   keys: function (map, handler, active) {
     const listener = (event) => {
       if (event.ctrlKey || event.metaKey || event.altKey || !active()) return;
@@ -23,7 +22,6 @@ T48.input = {
       handler(action, event);
     };
     document.addEventListener("keydown", listener);
-    return () => document.removeEventListener("keydown", listener);
   },
 
   // Calls `handler(direction)` with "up", "right", "down" or "left" for a swipe on

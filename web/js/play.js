@@ -12,6 +12,10 @@ T48.play = (function () {
   const el = (name) => document.getElementById("play-" + name);
   let board = null;
   let session = null; // {rules, preset, seed}
+  // Whether this tab's game is the one the browser keeps (another tab may keep its own).
+  let kept = true;
+  const NOT_KEPT = "Another tab of this page has saved its game: the browser keeps one game in progress, now that tab's. " +
+    "This game is not kept any more: download it to keep it, or start a new game here to keep that one instead.";
 
   function message(text, bad) {
     const p = el("message");
@@ -34,14 +38,15 @@ T48.play = (function () {
     el("seed-shown").textContent = answer.seed;
     session = answer;
     el("link").value = location.href.split("#")[0] + "#" + T48.engine.fragment();
-    if (frame.status === "over") message("Game over: no move changes the board. Download it, or start a new game.");
+    if (!kept) message(NOT_KEPT, true);
+    else if (frame.status === "over") message("Game over: no move changes the board. Download it, or start a new game.");
     else if (frame.status === "won") message("You won! These rules end the game here.");
     else message("");
   }
 
   function save() {
-    if (!T48.storage.saveGame(T48.engine.saved())) {
-      message("This browser keeps nothing for this page: download the game to keep it.", true);
+    if (kept && !T48.storage.saveGame(T48.engine.saved())) {
+      message("This browser keeps nothing for this page (its storage is off or full): download the game to keep it.", true);
     }
   }
 
@@ -64,17 +69,24 @@ T48.play = (function () {
       el("copy").addEventListener("click", () => {
         el("link").select();
         const done = () => message("Link copied.");
-        if (navigator.clipboard) navigator.clipboard.writeText(el("link").value).then(done, () => message("Select the link and copy it."));
+        const yourself = () => message("The link is selected: copy it (Ctrl+C, or Command+C on a Mac).");
+        if (navigator.clipboard) navigator.clipboard.writeText(el("link").value).then(done, yourself);
+        else yourself();
       });
       T48.input.swipes(el("board"), (dir) => T48.play.act(dir));
+      T48.storage.onOtherTab(() => {
+        if (!session || !kept) return;
+        kept = false;
+        message(NOT_KEPT, true);
+      });
     },
     // Resumes the game kept in the browser, if any.
     resume: function () {
       const saved = T48.storage.loadGame();
       if (!saved) return false;
-      const answer = T48.engine.resume(saved);
+      const answer = saved.error ? saved : T48.engine.resume(saved.bytes);
       if (answer.error) {
-        message(answer.error + " A new game starts instead.", true);
+        message("The game kept in this browser cannot be resumed: " + answer.error + ". A new game will be kept in its place.", true);
         return false;
       }
       show(answer, false);
@@ -83,6 +95,7 @@ T48.play = (function () {
     start: function (preset, seed) {
       const answer = T48.engine.newGame(preset, seed);
       if (answer.error) return message(answer.error, true);
+      kept = true;
       show(answer, false);
       save();
       el("board").focus();

@@ -29,15 +29,22 @@ T48.storage = (function () {
     saveGame: function (fileBytes) {
       return set(GAME, T48.base64.encode(fileBytes));
     },
-    // The saved game's bytes, or null.
+    // The kept game: {bytes}, {error} when what is kept cannot be read, or null when none is.
     loadGame: function () {
       const text = get(GAME);
-      if (!text) return null;
+      if (text === null) return null;
       try {
-        return T48.base64.decode(text);
+        return { bytes: T48.base64.decode(text) };
       } catch (e) {
-        return null;
+        return { error: "what it keeps (" + text.length + " characters) is not base64 text" };
       }
+    },
+    // Calls `handler()` when another tab of this page keeps its game here: each tab's
+    // storage event says what the others wrote.
+    onOtherTab: function (handler) {
+      window.addEventListener("storage", (e) => {
+        if (e.key === GAME && e.newValue !== null) handler();
+      });
     },
     saveMode: function (mode) {
       set(MODE, mode);

@@ -76,20 +76,17 @@ T48.watch = (function () {
     }
   }
 
-  function verdict(answer) {
+  // The verdict in the words of `twenty48 verify`: "ok", "FAILED" or "ERROR", the file's
+  // name, the message.
+  function verdict(answer, name, note) {
     const p = el("verdict");
     p.hidden = false;
-    if (answer.error) {
-      p.className = "verdict bad";
-      p.dataset.word = "ERROR";
-      p.textContent = "ERROR: " + answer.error;
-      return;
-    }
-    const v = answer.verdict;
-    p.className = "verdict " + (v.word === "ok" ? "good" : "bad");
-    p.dataset.word = v.word;
-    p.dataset.message = v.message;
-    p.textContent = (v.word === "ok" ? "ok, verified: " : v.word + ": ") + v.message;
+    const word = answer.error ? "ERROR" : answer.verdict.word;
+    const message = answer.error || answer.verdict.message;
+    p.className = "verdict " + (word === "ok" ? "good" : "bad");
+    p.dataset.word = word;
+    p.dataset.message = message;
+    p.textContent = (word === "ok" ? "ok, verified" : word) + (name ? ": " + name : "") + ": " + message + (note ? " (" + note + ")" : "");
   }
 
   return {
@@ -124,12 +121,13 @@ T48.watch = (function () {
       });
     },
     act: act,
-    // Shows what the engine said of a file or a link: the verdict, then the game.
-    opened: function (answer, name) {
+    // Shows what the engine said of a file or a link: the verdict (with a note on what was
+    // read, if any), then the game.
+    opened: function (answer, name, note) {
       setPlaying(false);
       if (game) T48.engine.close(game.id);
       game = null;
-      verdict(answer);
+      verdict(answer, name, note);
       el("game").hidden = !answer.id;
       if (!answer.id) return;
       game = answer;
@@ -141,21 +139,9 @@ T48.watch = (function () {
       show({ frame: answer.first, events: [] }, false);
       document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";
     },
-    openBytes: function (bytes, name) {
-      T48.watch.opened(T48.engine.open(bytes), name);
-    },
     openFile: function (file) {
-      // crates/web's MAX_FILE_BYTES: larger files are refused before they are read.
-      if (file.size > 64 * 1024 * 1024) {
-        return T48.watch.opened({ error: file.name + " is " + file.size + " bytes; the page opens logs of up to 67108864 bytes (use twenty48 verify for larger ones)" }, file.name);
-      }
-      const reader = new FileReader();
-      reader.onload = () => T48.watch.openBytes(new Uint8Array(reader.result), file.name);
-      reader.onerror = () => T48.watch.opened({ error: "cannot read " + file.name + ": " + reader.error }, file.name);
-      reader.readAsArrayBuffer(file);
-    },
-    game: function () {
-      return game;
+      T48.files.read(file, (bytes, note) => T48.watch.opened(T48.engine.open(bytes), file.name, note),
+        (message) => T48.watch.opened({ error: message }, file.name));
     },
   };
 })();

@@ -139,8 +139,16 @@ pub fn decode_packed<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackedLog<'a>> 
 /// The bytes of what should be a move log, read once from `path` no further than its header
 /// says (a file that is not a log stops after its first bytes); [`decode_packed`] checks them.
 pub fn read_log_file(path: &Path) -> Result<Vec<u8>> {
-    let (mut file, _) = open(path)?;
+    read_log_file_within(path, u64::MAX)
+}
+
+/// [`read_log_file`], reading no more than `limit` bytes in all: a caller that takes logs
+/// of up to `limit - 1` bytes tells a larger file by its length, without reading it all (a
+/// header may claim 4 billion moves, a gigabyte).
+pub fn read_log_file_within(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let (file, _) = open(path)?;
     let mut bytes = Vec::new();
-    read_log_bytes(&mut file, &mut bytes).with_context(|| format!("cannot read {}", name(path)))?;
+    read_log_bytes(&mut file.take(limit), &mut bytes)
+        .with_context(|| format!("cannot read {}", name(path)))?;
     Ok(bytes)
 }

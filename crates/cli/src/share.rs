@@ -33,8 +33,10 @@ Examples:
   twenty48 share game.t48 --base https://example.org/twenty48/
   TWENTY48_WEB=https://example.org/twenty48/ twenty48 share game.t48
 
-A 1000-move game makes a link of about 440 characters after the address. --open hands the
-link to the system's opener (xdg-open; open on macOS; start on Windows).")]
+A 1000-move game makes a link of about 440 characters after the address. The address must
+be absolute (https://..., file://...); a fragment in it gives way to the game's. --open hands
+the link to the system's opener (xdg-open; open on macOS; start on Windows), waiting for it
+at most 5 seconds.")]
 pub struct ShareArgs {
     /// The game to share, `-` for standard input
     pub file: PathBuf,
@@ -48,24 +50,24 @@ pub struct ShareArgs {
 }
 
 pub fn run(args: ShareArgs, ui: &Ui) -> Result<ExitCode> {
-    let bytes = input::read_log_file(&args.file)?;
+    // The page's address first: a bad one is said before any file is read.
+    let base = base(args.base.as_deref())?;
+    // One byte past the most a link carries tells a larger file without reading it all.
+    let bytes = input::read_log_file_within(&args.file, MAX_SHARED_BYTES as u64 + 1)?;
     let name = input::name(&args.file);
     if !bytes.starts_with(&MAGIC) {
         bail!("{name} is not a twenty48 move log (it does not start with the magic T48\\x1a); there is no game to share");
     }
     if bytes.len() > MAX_SHARED_BYTES {
         bail!(
-            "{name} is {} bytes; a link carries at most {MAX_SHARED_BYTES} (about 4 million moves): open the file in the page instead",
-            bytes.len()
+            "{name} is larger than {MAX_SHARED_BYTES} bytes, the most a link carries (about 4 million moves): open the file in the page instead"
         );
     }
-    let base = base(args.base.as_deref())?;
     let verdict = Viewer::open(&bytes).verdict;
     if verdict.kind != VerdictKind::Ok && !ui.quiet {
         eprintln!("note: {name}: {verdict} (the page shows the same verdict)");
     }
-    let address = base.split('#').next().unwrap_or(&base);
-    let url = format!("{address}#{}", link::fragment(&bytes));
+    let url = format!("{base}#{}", link::fragment(&bytes));
     println!("{url}");
     if args.open {
         open(&url)?;
@@ -76,12 +78,13 @@ pub fn run(args: ShareArgs, ui: &Ui) -> Result<ExitCode> {
 /// The page's address: `--base`, else the environment variable, else the local build.
 fn base(flag: Option<&str>) -> Result<String> {
     if let Some(base) = flag {
-        return Ok(base.to_string());
+        return checked_base(base, "--base");
     }
     if let Some(base) = std::env::var_os(BASE_VARIABLE).filter(|b| !b.is_empty()) {
-        return base
+        let base = base
             .into_string()
-            .map_err(|_| anyhow::anyhow!("${BASE_VARIABLE} is not UTF-8 text"));
+            .map_err(|_| anyhow::anyhow!("${BASE_VARIABLE} is not UTF-8 text"))?;
+        return checked_base(&base, &format!("${BASE_VARIABLE}"));
     }
     let candidates = local_pages();
     match candidates.iter().find(|p| p.is_file()) {
@@ -100,6 +103,29 @@ fn base(flag: Option<&str>) -> Result<String> {
                 .join(" or ")
         ),
     }
+}
+
+/// `base` (named `source` in errors) when it is an absolute URL that a link can follow:
+/// a scheme (`https:`, `file:`, ...) first, and no character a URL cannot hold as it is
+/// (spaces, control characters, quotes, `<>\\^`{|}`). A fragment it has is dropped: the
+/// game's takes its place.
+fn checked_base(base: &str, source: &str) -> Result<String> {
+    let scheme = base.split_once(':').map_or("", |(s, _)| s);
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    if !scheme_ok {
+        bail!("{source} {base:?} is not an absolute URL: give the page's address with its scheme, e.g. https://example.org/twenty48/ or file:///path/to/index.html");
+    }
+    if let Some((at, c)) = base
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_whitespace() || c.is_control() || "\"<>\\^`{|}".contains(*c))
+    {
+        bail!("{source} {base:?} has {c:?} at character {}, which a URL cannot hold as it is: percent-encode it", at + 1);
+    }
+    Ok(base.split('#').next().unwrap_or(base).to_string())
 }
 
 /// Where `just web` puts the page: target/web/index.html beside the directory of this
@@ -136,7 +162,13 @@ pub fn file_url(path: &Path) -> String {
     url
 }
 
-/// Opens `url` with the platform's opener, failing clearly when there is none.
+/// How long the opener is waited for: one that fails does so at once, and one that is still
+/// running by then has started the browser (some openers run until the browser closes).
+const OPENER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Opens `url` with the platform's opener, failing clearly when there is none or it fails.
+/// The opener writes nowhere of ours (a browser it starts could otherwise hold a pipe that
+/// our caller reads to its end) and is waited for at most [`OPENER_WAIT`].
 fn open(url: &str) -> Result<()> {
     let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
         ("open", vec![url])
@@ -145,20 +177,31 @@ fn open(url: &str) -> Result<()> {
     } else {
         ("xdg-open", vec![url])
     };
-    let status = Command::new(program)
+    let child = Command::new(program)
         .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .status();
-    match status {
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match child {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
             "cannot open the link: {program} is not installed (on Debian: apt-get install xdg-utils); open the link printed above yourself"
         ),
         Err(e) => bail!("cannot open the link: {program} failed to start: {e}"),
-        Ok(s) if !s.success() => bail!(
-            "cannot open the link: {program} failed ({s}); open the link printed above yourself"
-        ),
-        Ok(_) => Ok(()),
+        Ok(child) => child,
+    };
+    let deadline = std::time::Instant::now() + OPENER_WAIT;
+    loop {
+        match child.try_wait() {
+            Ok(Some(s)) if !s.success() => bail!(
+                "cannot open the link: {program} failed ({s}); open the link printed above yourself"
+            ),
+            Ok(Some(_)) => return Ok(()),
+            // Still running: it has the link, and it is the user's browser now.
+            Ok(None) if std::time::Instant::now() >= deadline => return Ok(()),
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(e) => bail!("cannot open the link: waiting for {program} failed: {e}"),
+        }
     }
 }
 

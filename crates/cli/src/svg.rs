@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use twenty48_engine::{Direction, Game};
 use twenty48_movelog::MoveLog;
 use twenty48_tui::{board_svg, boards_svg, SvgBoard};
+use twenty48_verify::parting::differing_cells;
 use twenty48_verify::{Divergence, State, Trace};
 
 use crate::rules_args::rules_name;
@@ -90,25 +91,6 @@ fn board<'a>(
             marked: &[],
         },
     }
-}
-
-/// The cells (row-major) where the two states' boards differ; none when either board is
-/// unknown or the sizes differ.
-pub fn differing_cells(a: Option<&State>, b: Option<&State>) -> Vec<u8> {
-    let (Some(x), Some(y)) = (
-        a.and_then(|s| s.cells.as_ref()),
-        b.and_then(|s| s.cells.as_ref()),
-    ) else {
-        return Vec::new();
-    };
-    let (x, y) = (x.exponents(), y.exponents());
-    if x.len() != y.len() {
-        return Vec::new();
-    }
-    (0..x.len())
-        .filter(|&i| x[i] != y[i])
-        .map(|i| i as u8)
-        .collect()
 }
 
 /// The boards at the divergence side by side: the shared board before it (if any), then each

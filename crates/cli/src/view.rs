@@ -86,16 +86,7 @@ pub fn log_summary(verb: &str, log: &twenty48_movelog::MoveLog, path: &std::path
     )
 }
 
-/// Row and column of a cell index, both counted from 1 (the top left is row 1, col 1).
-pub fn row_col(cell: u8, size: u8) -> (u8, u8) {
-    (cell / size + 1, cell % size + 1)
-}
-
-/// A spawn in words: `2 at row 1, col 3`.
-pub fn spawn_text(spawn: &Spawn, size: u8) -> String {
-    let (r, c) = row_col(spawn.cell, size);
-    format!("{} at row {r}, col {c}", spawn.value())
-}
+pub use twenty48_verify::parting::{row_col, spawn_text};
 
 /// Rules as JSON. `preset` is the preset whose fields all equal these rules (so a custom
 /// set of flags equal to arduino's is `arduino`), else null.

@@ -22,13 +22,15 @@
 //!   [`Game::play_all`](twenty48_engine::Game::play_all), checking every move, checkpoint
 //!   and claim; [`Report`] names the first problem. [`EngineChoice::Both`] also compares the
 //!   fast and the reference engines after every move (an engine test).
-//! - [`diff`](mod@diff): the first move at which two games differ, and what differed.
+//! - [`diff`](mod@diff): the first move at which two games differ, and what differed;
+//!   [`parting`]: that in the words of `twenty48 diff` (which the web page shows too).
 //! - [`batch`]: verify many files on all cores, reporting every failure.
 #![deny(missing_docs)]
 
 pub mod batch;
 pub mod diff;
 mod engines;
+pub mod parting;
 mod problem;
 mod reader;
 mod replay;

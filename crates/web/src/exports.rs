@@ -3,45 +3,46 @@
 //!
 //! The page writes a call's input (a file's bytes, a link's fragment, "preset seed") into the
 //! buffer [`t48_input`] returns, calls the function, and reads the answer (JSON text, or a
-//! file's bytes) from [`t48_output`], whose length the call returned. One thread: the state
-//! lives in thread-locals.
+//! file's bytes) from [`t48_output`], whose length the call returned. No export takes an
+//! address from the page, and none aborts on what it is given: a length past the limit gets
+//! a null address and an error answer (src/buffers.rs), a number that names no game an
+//! error answer. One thread: the state lives in thread-locals.
 
 use std::cell::RefCell;
 
+use crate::buffers::Buffers;
 use crate::host::Host;
 
 thread_local! {
     static HOST: RefCell<Host> = RefCell::new(Host::new());
-    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::new());
 }
 
-/// A buffer of `len` bytes for the next call's input; its address.
+/// A buffer of `len` bytes for the next call's input: its address, or 0 when the engine
+/// does not take that many (the next call answers with an error).
 #[no_mangle]
 pub extern "C" fn t48_input(len: u32) -> *mut u8 {
-    INPUT.with_borrow_mut(|input| {
-        input.clear();
-        input.resize(len as usize, 0);
-        input.as_mut_ptr()
-    })
+    BUFFERS.with_borrow_mut(|b| b.input(u64::from(len)))
 }
 
 /// The address of the last answer.
 #[no_mangle]
 pub extern "C" fn t48_output() -> *const u8 {
-    OUTPUT.with_borrow(|output| output.as_ptr())
+    BUFFERS.with_borrow(|b| b.output())
 }
 
 /// Keeps `answer` as the output; its length.
 fn reply(answer: Vec<u8>) -> u32 {
-    OUTPUT.with_borrow_mut(|output| {
-        *output = answer;
-        output.len() as u32
-    })
+    BUFFERS.with_borrow_mut(|b| b.reply(answer))
 }
 
-fn input() -> Vec<u8> {
-    INPUT.with_borrow_mut(std::mem::take)
+/// Answers with what `call` makes of the input, or with the error that there is none.
+fn with_input(call: impl FnOnce(&mut Host, Vec<u8>) -> String) -> u32 {
+    let answer = match BUFFERS.with_borrow_mut(Buffers::take_input) {
+        Ok(input) => HOST.with_borrow_mut(|h| call(h, input)),
+        Err(e) => crate::host::error(e),
+    };
+    reply(answer.into_bytes())
 }
 
 fn with_host<T>(f: impl FnOnce(&mut Host) -> T) -> T {
@@ -51,15 +52,13 @@ fn with_host<T>(f: impl FnOnce(&mut Host) -> T) -> T {
 /// Opens the file in the input ([`Host::open`]).
 #[no_mangle]
 pub extern "C" fn t48_open() -> u32 {
-    let bytes = input();
-    reply(with_host(|h| h.open(&bytes)).into_bytes())
+    with_input(|h, bytes| h.open(&bytes))
 }
 
 /// Opens the game in the link fragment in the input ([`Host::open_link`]).
 #[no_mangle]
 pub extern "C" fn t48_open_link() -> u32 {
-    let text = String::from_utf8_lossy(&input()).into_owned();
-    reply(with_host(|h| h.open_link(&text)).into_bytes())
+    with_input(|h, text| h.open_link(&String::from_utf8_lossy(&text)))
 }
 
 /// Viewer `id` at move `n`, with move `n`'s events when `animate` is 1 ([`Host::show`]).
@@ -68,19 +67,25 @@ pub extern "C" fn t48_show(id: u32, n: u32, animate: u32) -> u32 {
     reply(with_host(|h| h.show(id, n, animate == 1)).into_bytes())
 }
 
-/// Closes viewer `id`.
+/// Closes viewer `id` (one closed already, or never opened, is let be).
 #[no_mangle]
 pub extern "C" fn t48_close(id: u32) {
     with_host(|h| h.close(id));
 }
 
-/// Where viewers `a` and `b` part ([`Host::diff`]).
+/// What `twenty48 diff` says of viewers `a` and `b` ([`Host::diff`]); the input is their
+/// names with a NUL between.
 #[no_mangle]
 pub extern "C" fn t48_diff(a: u32, b: u32) -> u32 {
-    reply(with_host(|h| h.diff(a, b)).into_bytes())
+    with_input(|h, names| {
+        let names = String::from_utf8_lossy(&names);
+        let (first, second) = names.split_once('\0').unwrap_or((&names, ""));
+        h.diff(a, b, [first, second])
+    })
 }
 
-/// Replays viewer `id`'s game `times` times; the moves played (a float: JavaScript's number).
+/// Replays viewer `id`'s game up to `times` times ([`Host::replay_all`]); the moves played
+/// (a float: JavaScript's number).
 #[no_mangle]
 pub extern "C" fn t48_replay(id: u32, times: u32) -> f64 {
     with_host(|h| h.replay_all(id, times)) as f64
@@ -89,16 +94,17 @@ pub extern "C" fn t48_replay(id: u32, times: u32) -> f64 {
 /// Starts a new game; the input is the preset's name and the seed, with a space between.
 #[no_mangle]
 pub extern "C" fn t48_new() -> u32 {
-    let text = String::from_utf8_lossy(&input()).into_owned();
-    let (preset, seed) = text.split_once(' ').unwrap_or((&text, ""));
-    reply(with_host(|h| h.new_game(preset, seed)).into_bytes())
+    with_input(|h, text| {
+        let text = String::from_utf8_lossy(&text);
+        let (preset, seed) = text.split_once(' ').unwrap_or((&text, ""));
+        h.new_game(preset, seed)
+    })
 }
 
 /// Resumes the saved game in the input ([`Host::resume`]).
 #[no_mangle]
 pub extern "C" fn t48_resume() -> u32 {
-    let bytes = input();
-    reply(with_host(|h| h.resume(&bytes)).into_bytes())
+    with_input(|h, bytes| h.resume(&bytes))
 }
 
 /// Plays direction `code` in the game being played ([`Host::play`]).
@@ -108,14 +114,21 @@ pub extern "C" fn t48_play(code: u32) -> u32 {
     reply(with_host(|h| h.play(code)).into_bytes())
 }
 
-/// The game being played as a `.t48` file.
+/// The game being played as a `.t48` file (nothing when none is).
 #[no_mangle]
 pub extern "C" fn t48_saved() -> u32 {
     reply(with_host(|h| h.saved()))
 }
 
-/// The link fragment of the game being played.
+/// The link fragment of the game being played (nothing when none is).
 #[no_mangle]
 pub extern "C" fn t48_fragment() -> u32 {
     reply(with_host(|h| h.session_fragment()).into_bytes())
+}
+
+/// The largest file the page opens, in bytes ([`crate::MAX_FILE_BYTES`]): the page refuses
+/// larger ones before reading them.
+#[no_mangle]
+pub extern "C" fn t48_max_file_bytes() -> u32 {
+    crate::MAX_FILE_BYTES as u32
 }

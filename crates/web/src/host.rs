@@ -2,6 +2,7 @@
 //! WebAssembly exports (src/exports.rs), kept here so that the host's tests run them.
 
 use twenty48_engine::{tile_value, Direction};
+use twenty48_verify::parting::{self, Parting};
 use twenty48_verify::{diff, Trace};
 
 use crate::frame::{write_events, Frame};
@@ -9,6 +10,17 @@ use crate::json::Json;
 use crate::link;
 use crate::session::Session;
 use crate::viewer::{Opened, Verdict, Viewer};
+
+/// The most moves one [`Host::replay_all`] plays (at least the game once): a few seconds in a
+/// browser.
+pub const MAX_REPLAYED: u64 = 100_000_000;
+
+/// How many of the `times` replays asked for a game of `moves` moves [`Host::replay_all`]
+/// plays: as many as keep the moves under [`MAX_REPLAYED`], at least one.
+fn replay_times(moves: u32, times: u32) -> u32 {
+    let most = MAX_REPLAYED / u64::from(moves.max(1));
+    times.min(u32::try_from(most.max(1)).unwrap_or(u32::MAX))
+}
 
 /// The games open in the page: viewers by number (from 1), and the game being played.
 #[derive(Debug, Default)]
@@ -18,7 +30,7 @@ pub struct Host {
 }
 
 /// The JSON of an answer that is an error: `{"error": message}`.
-fn error(message: impl core::fmt::Display) -> String {
+pub(crate) fn error(message: impl core::fmt::Display) -> String {
     let mut j = Json::new();
     j.open().field_string("error", message).close();
     j.finish()
@@ -105,6 +117,11 @@ impl Host {
         self.viewers.get_mut(slot)?.as_mut()
     }
 
+    fn viewer_ref(&self, id: u32) -> Option<&Viewer> {
+        let slot = (id as usize).checked_sub(1)?;
+        self.viewers.get(slot)?.as_ref()
+    }
+
     /// Closes viewer `id`.
     pub fn close(&mut self, id: u32) {
         if let Some(slot) = (id as usize).checked_sub(1) {
@@ -128,33 +145,48 @@ impl Host {
         answer(&frame, &events)
     }
 
-    /// The first move at which games `a` and `b` part, as `twenty48 diff` finds it:
-    /// `{same: true}`, or `{same: false, move, differences: [text...]}`.
-    pub fn diff(&mut self, a: u32, b: u32) -> String {
-        let (Some(va), Some(vb)) = (
-            self.viewer(a).map(|v| v.log().clone()),
-            self.viewer(b).map(|v| v.log().clone()),
-        ) else {
+    /// What `twenty48 diff` says of games `a` and `b`, named `labels` (as the CLI names
+    /// its files): `{verdict: "identical", line}`, `{verdict: "invalid", line, side}` (a
+    /// log that does not verify: side 0 or 1), or `{verdict: "parted", move, parting, line,
+    /// differences: [text...]}`, where `line` is the CLI's first line after the verdict's
+    /// word (for a parting, the whole line) and `differences` its lines below it.
+    pub fn diff(&self, a: u32, b: u32, labels: [&str; 2]) -> String {
+        let (Some(va), Some(vb)) = (self.viewer_ref(a), self.viewer_ref(b)) else {
             return error("two games must be open to compare them");
         };
         let (ta, tb) = (
-            Trace::from_log("first", &va),
-            Trace::from_log("second", &vb),
+            Trace::from_log(labels[0], va.log()),
+            Trace::from_log(labels[1], vb.log()),
+        );
+        let divergence = diff(&ta, &tb);
+        let reports = [va.report(), vb.report()];
+        let invalid = parting::invalid_side(
+            divergence.as_ref(),
+            [ta.stopped.is_some(), tb.stopped.is_some()],
+            |i| reports[i].problem.as_ref().map(|p| p.to_string()),
         );
         let mut j = Json::new();
         j.open();
-        match diff(&ta, &tb) {
-            None => {
-                j.key("same").boolean(true);
+        match (invalid, divergence) {
+            (Some((side, problem)), _) => {
+                j.field_string("verdict", "invalid")
+                    .field_string("line", parting::invalid_text(labels[side], &problem))
+                    .field_number("side", side as u32);
             }
-            Some(d) => {
-                j.key("same")
-                    .boolean(false)
+            (None, None) => {
+                j.field_string("verdict", "identical")
+                    .field_string("line", parting::agreement(&ta, &tb));
+            }
+            (None, Some(d)) => {
+                let words = parting::words(&ta, &tb, &d);
+                j.field_string("verdict", "parted")
                     .field_number("move", d.move_number)
+                    .field_string("parting", Parting::of(&d).name())
+                    .field_string("line", format_args!("{}{}", words.notice, words.rest))
                     .key("differences")
                     .open_array();
-                for difference in &d.differences {
-                    j.string(difference);
+                for line in &words.lines {
+                    j.string(line);
                 }
                 j.close_array();
             }
@@ -163,9 +195,12 @@ impl Host {
         j.finish()
     }
 
-    /// Replays viewer `id`'s game `times` times (the speed measure): the moves played.
+    /// Replays viewer `id`'s game `times` times (the speed measure), but no more times than
+    /// keep the moves played under [`MAX_REPLAYED`] (a call never holds the page for more than
+    /// a few seconds): the moves played.
     pub fn replay_all(&mut self, id: u32, times: u32) -> u64 {
-        self.viewer(id).map_or(0, |v| v.replay_all(times))
+        self.viewer(id)
+            .map_or(0, |v| v.replay_all(replay_times(v.moves(), times)))
     }
 
     /// Starts a new game: `{frame}` or `{error}`.
@@ -319,15 +354,95 @@ mod tests {
         let mut host = Host::new();
         host.open(&game(42, "LURDLLUR"));
         host.open(&game(42, "LURDLLUR"));
-        assert_eq!(parse(&host.diff(1, 2))["same"], true);
+        let same = parse(&host.diff(1, 2, ["a", "b"]));
+        assert_eq!(same["verdict"], "identical");
+        assert_eq!(same["line"], "a and b agree on all 8 moves");
         // README's tour: the same moves under the Arduino rules part at move 6.
         host.open(&game_under(Rules::ARDUINO, 42, "LURDLLUR"));
-        let d = parse(&host.diff(1, 3));
-        assert_eq!(d["same"], false);
-        assert_eq!(d["move"], 6);
-        let differences = d["differences"].as_array().unwrap();
-        assert!(differences.contains(&Value::from("rules differ")), "{d}");
-        assert!(parse(&host.diff(1, 9))["error"].is_string());
+        let d = parse(&host.diff(1, 3, ["a", "c"]));
+        assert_eq!(
+            (&d["verdict"], &d["move"], &d["parting"], &d["line"]),
+            (
+                &Value::from("parted"),
+                &Value::from(6),
+                &Value::from("state"),
+                &Value::from("a and c part at move 6:")
+            )
+        );
+        let first = d["differences"][0].as_str().unwrap();
+        assert!(first.starts_with("rules differ\n    a: 4x4"), "{d}");
+        assert!(parse(&host.diff(1, 9, ["a", "b"]))["error"].is_string());
+    }
+
+    /// Nothing in a file's bytes reaches a panic (in the page, an abort: a dead page): every
+    /// bit of small logs of several sizes and presets flipped, and every cut, through every
+    /// call that takes a file.
+    #[test]
+    fn flipped_and_cut_logs_never_panic_any_call() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games");
+        for name in [
+            "classic-moves.t48",
+            "custom-2x2.t48",
+            "console-noop-presses.t48",
+        ] {
+            let good = std::fs::read(dir.join(name)).unwrap();
+            let mut host = Host::new();
+            let mut variants: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
+            for i in 0..good.len() * 8 {
+                let mut bad = good.clone();
+                bad[i / 8] ^= 1 << (i % 8);
+                variants.push(bad);
+            }
+            for bad in &variants {
+                let opened = parse(&host.open(bad));
+                let id = opened["id"].as_u64().unwrap() as u32;
+                if id != 0 {
+                    for n in [0, 1, 5, u32::MAX] {
+                        parse(&host.show(id, n, true));
+                    }
+                    host.open(&good);
+                    parse(&host.diff(id, id + 1, ["bad", "good"]));
+                    host.close(id + 1);
+                    host.close(id);
+                }
+                parse(&host.resume(bad));
+                parse(&host.play(0));
+                parse(&host.open_link(&link::fragment(bad)));
+            }
+        }
+    }
+
+    /// Issue 27's review: `t48_replay(id, 4294967295)` froze the page for hours.
+    #[test]
+    fn a_replay_is_bounded_whatever_it_is_asked() {
+        let mut host = Host::new();
+        assert_eq!(host.replay_all(1, u32::MAX), 0);
+        host.open(&game(42, "LURDLLUR"));
+        assert_eq!(host.replay_all(1, 3), 24);
+        assert_eq!(replay_times(8, u32::MAX), (MAX_REPLAYED / 8) as u32);
+        assert_eq!(replay_times(u32::MAX, 5), 1);
+        assert_eq!(replay_times(0, 5), 5);
+    }
+
+    /// A log that does not verify is never identical to anything, as `twenty48 diff` says
+    /// (issue 27's review: the page called two copies of a log with a false claim
+    /// identical).
+    #[test]
+    fn a_log_that_does_not_verify_makes_the_comparison_invalid() {
+        let mut log = MoveLog::decode(&game(42, "LURDLLUR")).unwrap();
+        log.claims.score += 4;
+        let mut host = Host::new();
+        host.open(&game(42, "LURDLLUR"));
+        host.open(&log.encode());
+        let d = parse(&host.diff(1, 2, ["good.t48", "false.t48"]));
+        assert_eq!(
+            (&d["verdict"], &d["side"]),
+            (&Value::from("invalid"), &Value::from(1))
+        );
+        assert_eq!(
+            d["line"],
+            "false.t48 does not verify, so it cannot be identical to anything: the log claims score 24, but the replay gives 20"
+        );
     }
 
     #[test]

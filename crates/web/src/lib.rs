@@ -27,6 +27,8 @@
 //!   (plain `extern "C"` functions; the JavaScript glue is web/js/engine.js).
 #![deny(missing_docs)]
 
+#[cfg(any(target_arch = "wasm32", test))]
+mod buffers;
 #[cfg(target_arch = "wasm32")]
 mod exports;
 mod frame;
@@ -37,10 +39,12 @@ mod session;
 pub mod viewer;
 
 pub use frame::Frame;
-pub use host::Host;
+pub use host::{Host, MAX_REPLAYED};
 pub use session::{Session, SessionError};
 pub use viewer::{Opened, Verdict, VerdictKind, Viewer};
 
-/// The largest file the page opens: 64 MiB (about 268 million moves); `twenty48 verify`
-/// takes larger ones.
-pub const MAX_FILE_BYTES: usize = 64 << 20;
+/// The largest file the page opens: 16 MiB (about 67 million moves). Opening a log costs
+/// the page about 60 ns a move (decode, verify, kept games: `just web-bench`), all before it
+/// answers again, so this keeps the longest wait to a few seconds; `twenty48 verify` takes
+/// larger files.
+pub const MAX_FILE_BYTES: usize = 16 << 20;

@@ -10,8 +10,8 @@ const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /// The parameter of the fragment that holds the game.
 pub const GAME_KEY: &str = "g=";
 
-/// The longest fragment text [`game_from_fragment`] decodes: the base64url of a 64 MiB file
-/// (the largest the page opens, [`crate::MAX_FILE_BYTES`]).
+/// The longest fragment text [`game_from_fragment`] decodes: the base64url of the largest
+/// file the page opens ([`crate::MAX_FILE_BYTES`]).
 pub const MAX_TEXT: usize = crate::MAX_FILE_BYTES.div_ceil(3) * 4;
 
 /// Why a link's text is not a game.
@@ -94,9 +94,24 @@ fn digit(c: u8) -> Option<u32> {
     } as u32)
 }
 
-/// The bytes of a base64url text (padding `=` at the end is allowed, as some tools add it).
+/// `text` without the padding some tools add at its end: `=`, or `%3D` (an `=` that a tool
+/// passing the link on percent-encoded).
+fn without_padding(text: &str) -> &str {
+    let mut text = text;
+    while let Some(rest) = text
+        .strip_suffix('=')
+        .or_else(|| text.strip_suffix("%3D"))
+        .or_else(|| text.strip_suffix("%3d"))
+    {
+        text = rest;
+    }
+    text
+}
+
+/// The bytes of a base64url text (padding at the end is allowed, as some tools add it: `=`,
+/// or `%3D`).
 pub fn decode(text: &str) -> Result<Vec<u8>, LinkError> {
-    let digits = text.trim_end_matches('=');
+    let digits = without_padding(text);
     if digits.len() > MAX_TEXT {
         return Err(LinkError::TooLong {
             digits: digits.len(),
@@ -167,6 +182,10 @@ mod tests {
             assert_eq!(decode(coded).unwrap(), plain.as_bytes());
         }
         assert_eq!(decode("Zm9vYg==").unwrap(), b"foob");
+        // Issue 27's review: padding percent-encoded on its way (a link passed through a
+        // tool that encodes `=`) was "not base64url".
+        assert_eq!(decode("Zm9vYg%3D%3d").unwrap(), b"foob");
+        assert_eq!(decode("Zm9vYg%3D=").unwrap(), b"foob");
     }
 
     #[test]

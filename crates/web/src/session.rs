@@ -143,11 +143,6 @@ impl Session {
     pub fn bytes(&self) -> Vec<u8> {
         self.recorder.finish().encode()
     }
-
-    /// The rules' preset name.
-    pub fn preset(&self) -> Option<Preset> {
-        self.game().rules().preset()
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::json;
 use twenty48_devicelog::{decode_capture, DeviceGame};
 use twenty48_engine::{Direction, Engine, Game, Refusal, Rules};
 use twenty48_movelog::{PackedLog, MAGIC};
-use twenty48_verify::{diff, verify, Difference, Divergence, EngineChoice, State, Trace};
+use twenty48_verify::{diff, parting, verify, EngineChoice, State, Trace};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::rules_args::RulesArgs;
@@ -228,31 +228,14 @@ fn trace(side: &Side, label: String) -> Trace {
     }
 }
 
-/// One side of a diff: what was read, its name, and its trace.
-type Compared<'a> = (&'a Side, &'a Path, &'a Trace);
-
-/// A log side that does not verify can never be "identical": its first problem, if any.
-fn invalid_side<'a>(sides: &[Compared<'a>]) -> Option<(&'a Path, String)> {
-    sides.iter().find_map(|(side, path, _)| match side {
+/// The first problem of side `side` when it is a log that does not verify.
+fn problem(side: &Side) -> Option<String> {
+    match side {
         Side::Log(bytes) => verify(&packed(bytes), EngineChoice::Fast)
             .problem
-            .map(|p| (*path, p.to_string())),
+            .map(|p| p.to_string()),
         Side::Device(_) => None,
-    })
-}
-
-/// The log whose replay stopped at a move it cannot play (one that does not change the
-/// board, or one after the end) where the games part, if that is how they part. Such a log
-/// does not verify: it neither ends there nor goes on, so diff reports it invalid rather than
-/// as a prefix of the other game. (A replay under other rules, or a device capture, that
-/// stops is not a log: that stays a prefix.)
-fn stopped_log<'a>(d: &Divergence, sides: &[Compared<'a>]) -> Option<Compared<'a>> {
-    let first = d.differences.iter().find_map(|x| match x {
-        Difference::Ended { first, .. } => Some(*first),
-        _ => None,
-    })?;
-    let side = *sides.get(if first { 0 } else { 1 })?;
-    (matches!(side.0, Side::Log(_)) && side.2.stopped.is_some()).then_some(side)
+    }
 }
 
 pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
@@ -307,19 +290,18 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
         }
     };
     let divergence = diff(&ta, &tb);
-    let mut sides = vec![(&first, args.a.as_path(), &ta)];
-    if let (Some(second), Some(b)) = (&second_side, &args.b) {
-        sides.push((second, b.as_path(), &tb));
-    }
     // Traces whose every move agrees (identical, or only their rules or seeds differ), or
     // that part only where a log stops at a move it cannot play: a log that does not verify
     // is reported invalid, with the verifier's problem.
-    let invalid = match &divergence {
-        None => invalid_side(&sides),
-        Some(d) if report::Parting::of(d) == report::Parting::Rules => invalid_side(&sides),
-        Some(d) => stopped_log(d, &sides).and_then(|side| invalid_side(&[side])),
-    };
-    if let Some((path, problem)) = invalid {
+    let sides = [Some(&first), second_side.as_ref()];
+    let paths = [Some(args.a.as_path()), args.b.as_deref()];
+    let invalid = parting::invalid_side(
+        divergence.as_ref(),
+        [ta.stopped.is_some(), tb.stopped.is_some()],
+        |i| sides[i].and_then(problem),
+    );
+    if let Some((i, problem)) = invalid {
+        let path = paths[i].unwrap_or(args.a.as_path());
         if args.json {
             let doc = json!({
                 "schema_version": crate::view::SCHEMA_VERSION,
@@ -330,9 +312,9 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&doc)?);
         } else {
             println!(
-                "{}: {} does not verify, so it cannot be identical to anything: {problem}",
+                "{}: {}",
                 ui.bad("invalid"),
-                input::name(path)
+                parting::invalid_text(&input::name(path), &problem)
             );
         }
         return Ok(ExitCode::from(EXIT_FAILED));
@@ -372,13 +354,7 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
         }
     } else if !svg_on_stdout {
         match &divergence {
-            None => println!(
-                "{}: {} and {} agree on all {}",
-                ui.good("identical"),
-                ta.label,
-                tb.label,
-                crate::style::count(ta.len().saturating_sub(1) as u64, "move", "moves")
-            ),
+            None => println!("{}: {}", ui.good("identical"), parting::agreement(&ta, &tb)),
             Some(d) => print!("{}", report::text(&ta, &tb, d, ui)),
         }
     }

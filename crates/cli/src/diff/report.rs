@@ -2,106 +2,17 @@
 //! by side) or as JSON.
 
 use serde_json::{json, Value};
-use twenty48_engine::{Direction, Spawn};
+use twenty48_engine::Spawn;
+use twenty48_verify::parting::{self, differing_cells, row_col, Parting};
 use twenty48_verify::{Difference, Divergence, State, Trace};
 
-use crate::style::{count, Ui};
+use crate::style::Ui;
 use crate::view;
 
-/// How two games part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Parting {
-    /// A move's state differs (its move, spawn, merges, score, board or hash).
-    State,
-    /// Every state both games have agrees, and one game goes on after the other ends.
-    Prefix,
-    /// Every move agrees; only the rules (or the seeds) differ.
-    Rules,
-}
-
-impl Parting {
-    pub(super) fn of(d: &Divergence) -> Parting {
-        let ended = d
-            .differences
-            .iter()
-            .any(|x| matches!(x, Difference::Ended { .. }));
-        if d.a.is_none() && d.b.is_none() && !ended {
-            Parting::Rules
-        } else if ended {
-            Parting::Prefix
-        } else {
-            Parting::State
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Parting::State => "state",
-            Parting::Prefix => "prefix",
-            Parting::Rules => "rules",
-        }
-    }
-}
-
-fn spawns_text(spawns: &[Spawn], size: u8) -> String {
-    if spawns.is_empty() {
-        return "none".into();
-    }
-    let v: Vec<String> = spawns.iter().map(|s| view::spawn_text(s, size)).collect();
-    v.join(", ")
-}
-
-fn dir_name(d: &Option<Direction>) -> &'static str {
-    d.map_or("none", |d| d.name())
-}
-
-/// The boards' sizes, when the two games are played on boards of different sizes: then no
-/// cell of one board is a cell of the other, and each side's cells are named on its own.
+/// Whether the two games are played on boards of different sizes: then no cell of one board
+/// is a cell of the other, and each side's cells are named on its own.
 fn sizes_differ(a: &Trace, b: &Trace) -> bool {
     a.rules.size != b.rules.size
-}
-
-/// One difference in words, cells by row and col (each side's on its own board).
-fn difference_text(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> String {
-    let size = a.rules.size;
-    match x {
-        Difference::Rules => format!(
-            "rules differ\n    {}: {}\n    {}: {}",
-            a.label, a.rules, b.label, b.rules
-        ),
-        Difference::Seed => format!("seeds differ: {} against {}", a.seed, b.seed),
-        Difference::Direction { a, b } => format!("move: {} against {}", dir_name(a), dir_name(b)),
-        Difference::Spawn { a: sa, b: sb } => format!(
-            "spawn: {} against {}",
-            spawns_text(sa, a.rules.size),
-            spawns_text(sb, b.rules.size)
-        ),
-        Difference::Merge { a, b } => {
-            format!("merges: {} (+{}) against {} (+{})", a.0, a.1, b.0, b.1)
-        }
-        Difference::Score { a, b } => format!("score: {a} against {b}"),
-        Difference::Board if sizes_differ(a, b) => {
-            let (na, nb) = (a.rules.size, b.rules.size);
-            format!("boards differ in size: {na}x{na} against {nb}x{nb}")
-        }
-        Difference::Board => {
-            let cells = crate::svg::differing_cells(d.a.as_ref(), d.b.as_ref());
-            let at: Vec<String> = cells
-                .iter()
-                .map(|&c| {
-                    let (r, c) = view::row_col(c, size);
-                    format!("row {r}, col {c}")
-                })
-                .collect();
-            if at.is_empty() {
-                "boards differ".into()
-            } else {
-                format!("boards differ at {}", at.join("; "))
-            }
-        }
-        Difference::Hash { a, b } => format!("state hash: {a:016x} against {b:016x}"),
-        other => other.to_string(),
-    }
 }
 
 /// One difference as JSON: `{kind, a, b}`, plus `cells` for a board.
@@ -137,10 +48,10 @@ fn difference_json(x: &Difference, a: &Trace, b: &Trace, d: &Divergence) -> Valu
                 d.a.as_ref().and_then(|s| s.cells.as_ref()),
                 d.b.as_ref().and_then(|s| s.cells.as_ref()),
             );
-            let cells: Vec<Value> = crate::svg::differing_cells(d.a.as_ref(), d.b.as_ref())
+            let cells: Vec<Value> = differing_cells(d.a.as_ref(), d.b.as_ref())
                 .into_iter()
                 .map(|i| {
-                    let (r, c) = view::row_col(i, size);
+                    let (r, c) = row_col(i, size);
                     let value = |cells: Option<&twenty48_engine::Cells>| {
                         cells.map_or(0, |x| {
                             twenty48_engine::tile_value(x.exponents()[i as usize])
@@ -197,56 +108,10 @@ fn block(title: String, state: Option<&State>) -> (String, Vec<String>) {
 
 /// Two games that part, in words.
 pub(super) fn text(a: &Trace, b: &Trace, d: &Divergence, ui: &Ui) -> String {
-    let agreed = d.move_number.saturating_sub(1);
-    let mut out = match Parting::of(d) {
-        Parting::Rules => format!(
-            "{}: all {} agree; {}\n",
-            ui.notice(&format!("{} and {} differ", a.label, b.label)),
-            count(agreed, "move", "moves"),
-            if d.differences.contains(&Difference::Rules) {
-                "the rules differ"
-            } else {
-                "the seeds differ"
-            }
-        ),
-        Parting::Prefix => {
-            let first_ends = d
-                .differences
-                .iter()
-                .any(|x| matches!(x, Difference::Ended { first: true, .. }));
-            let (short, long) = if first_ends { (a, b) } else { (b, a) };
-            format!(
-                "{}, {} goes on (every earlier move agrees):\n",
-                ui.notice(&format!(
-                    "{} ends after {}",
-                    short.label,
-                    count(agreed, "move", "moves")
-                )),
-                long.label
-            )
-        }
-        Parting::State => format!(
-            "{}{}:\n",
-            ui.notice(&format!(
-                "{} and {} part at move {}",
-                a.label, b.label, d.move_number
-            )),
-            if d.move_number == 0 {
-                " (the opening)"
-            } else {
-                ""
-            }
-        ),
-    };
-    for x in &d.differences {
-        if matches!(x, Difference::Ended { .. }) && Parting::of(d) == Parting::Prefix {
-            // Said in the first line, with the reason if there is one.
-            if let Difference::Ended { why: Some(why), .. } = x {
-                out.push_str(&format!("  ({why})\n"));
-            }
-            continue;
-        }
-        out.push_str(&format!("  {}\n", difference_text(x, a, b, d)));
+    let words = parting::words(a, b, d);
+    let mut out = format!("{}{}\n", ui.notice(&words.notice), words.rest);
+    for line in &words.lines {
+        out.push_str(&format!("  {line}\n"));
     }
     if Parting::of(d) == Parting::Rules {
         return out;

@@ -301,6 +301,13 @@ fn create_temp(dir: &Path, path: &Path) -> Result<(PathBuf, File), WriteError> {
 /// How many taken temp file names are passed over before a write gives up.
 const MAX_TAKEN_TEMPS: u32 = 1000;
 
+/// Writes `bytes` to `file`, syncs it, and closes it (it is dropped on return: closed before
+/// it is placed, which some systems require of a file being renamed or linked).
+fn write_and_close(mut file: File, bytes: &[u8]) -> io::Result<()> {
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
 /// Writes the temp file and syncs it, then `place`s it at `path` and syncs the directory.
 fn write_via_temp(
     path: &Path,
@@ -316,12 +323,9 @@ fn write_via_temp(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let (tmp, mut file) = create_temp(dir, path)?;
+    let (tmp, file) = create_temp(dir, path)?;
     let result = (|| {
-        file.write_all(bytes)
-            .and_then(|()| file.sync_all())
-            .map_err(WriteError::io(path, "write"))?;
-        drop(file);
+        write_and_close(file, bytes).map_err(WriteError::io(path, "write"))?;
         place(&tmp, path)?;
         sync_dir(dir)
     })();
