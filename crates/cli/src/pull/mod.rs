@@ -191,6 +191,8 @@ struct Pull {
 struct Conversation {
     /// A `pull done` arrived.
     done: bool,
+    /// On a port: a device to acknowledge games to (a capture has none).
+    port: bool,
 }
 
 impl Acks {
@@ -263,7 +265,7 @@ impl Pull {
                 Progress::Pulled(pulled) if pulled.outcome == Outcome::Deferred => {}
                 Progress::Pulled(pulled) => {
                     self.say(describe(&pulled));
-                    if let Some(ack) = pulled.ack.filter(|_| !self.acks.no_store) {
+                    if let Some(ack) = pulled.ack.filter(|_| talk.port && !self.acks.no_store) {
                         self.acks.unsent.push_back(ack);
                     }
                     self.report.games.push(*pulled);
@@ -367,7 +369,10 @@ impl Pull {
             crate::input::shown(&raw.path),
             if args.follow { "; Ctrl-C to stop" } else { "" }
         ));
-        let mut talk = Conversation::default();
+        let mut talk = Conversation {
+            port: true,
+            ..Conversation::default()
+        };
         let mut buf = [0u8; 4096];
         let mut last_heard = Instant::now();
         while !stop.load(Ordering::SeqCst) {
