@@ -44,16 +44,16 @@
 mod capture;
 mod check;
 mod error;
+mod fact;
 mod frame;
 mod game;
 pub mod pull;
 mod rzcobs;
 
-pub use capture::{
-    decode_capture, Capture, CaptureDecoder, Damage, DamageKind, DeviceFact, Event, Message,
-};
+pub use capture::{decode_capture, Capture, CaptureDecoder, Damage, DamageKind, Event};
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
+pub use fact::{DeviceFact, Message};
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
 pub use rzcobs::MAX_FRAME_BYTES;

@@ -18,9 +18,10 @@ use std::path::{Path, PathBuf};
 
 use twenty48_movelog::MoveLog;
 
-use crate::capture::{CaptureDecoder, Damage, DamageKind, DeviceFact, Event};
+use crate::capture::{CaptureDecoder, Damage, DamageKind, Event};
 use crate::check::{check, Problem};
 use crate::error::DeviceLogError;
+use crate::fact::DeviceFact;
 use crate::game::DeviceGame;
 
 mod copies;

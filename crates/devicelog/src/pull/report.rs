@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-use crate::capture::{Damage, DeviceFact, Event};
+use crate::capture::{Damage, Event};
 use crate::check::GameCheck;
+use crate::fact::DeviceFact;
 use crate::game::DeviceGame;
 
 /// What became of one game received.

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::capture::DeviceFact;
+use crate::fact::DeviceFact;
 
 use super::{gaps, Gap, Outcome, Pulled, Puller, Summary, LISTED_DAMAGE};
 
