@@ -19,12 +19,19 @@ T48.app = (function () {
     }
   }
 
-  // Opens the game a link carries (#g=...), if any.
+  // A short name for a link's text (FNV-1a, 32 bits): the key its watched move is kept under.
+  function linkKey(text) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    return "link-" + text.length + "-" + h.toString(16);
+  }
+
+  // Opens the game a link carries (#g=...), if any, at the move this tab last showed of it.
   function openFragment() {
     const fragment = location.hash.slice(1);
     if (!/(^|&)g=/.test(fragment)) return false;
     setMode("watch");
-    T48.watch.opened(T48.engine.openLink(fragment), "the linked game");
+    T48.watch.opened(T48.engine.openLink(fragment), "the linked game", undefined, linkKey(fragment));
     return true;
   }
 

@@ -1,11 +1,13 @@
 // Storage: the game being played (its .t48 bytes) and the mode, kept in the browser's
-// localStorage so that a reload resumes where it was.
+// localStorage so that a reload resumes where it was; and the move a linked game is watched
+// at, kept in the tab's sessionStorage so that a reload of that link shows the same move.
 "use strict";
 window.T48 = window.T48 || {};
 
 T48.storage = (function () {
   const GAME = "twenty48.game";
   const MODE = "twenty48.mode";
+  const PLACE = "twenty48.place";
 
   function get(key) {
     try {
@@ -45,6 +47,25 @@ T48.storage = (function () {
       window.addEventListener("storage", (e) => {
         if (e.key === GAME && e.newValue !== null) handler();
       });
+    },
+    // The move `key` (a linked game) is watched at, for this tab only.
+    savePlace: function (key, move) {
+      try {
+        window.sessionStorage.setItem(PLACE, key + " " + move);
+      } catch (e) {
+        // Nothing kept: a reload starts at move 0.
+      }
+    },
+    // The move kept for `key`, or 0.
+    loadPlace: function (key) {
+      let text = null;
+      try {
+        text = window.sessionStorage.getItem(PLACE);
+      } catch (e) {
+        return 0;
+      }
+      const [kept, move] = (text || "").split(" ");
+      return kept === key && /^[0-9]+$/.test(move || "") ? Number(move) : 0;
     },
     saveMode: function (mode) {
       set(MODE, mode);

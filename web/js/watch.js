@@ -20,6 +20,7 @@ T48.watch = (function () {
   let at = 0;
   let speed = 3;
   let timer = null;
+  let place = null; // the key a linked game's move is kept under, or null
 
   function show(answer, animate) {
     const frame = answer.frame;
@@ -34,6 +35,7 @@ T48.watch = (function () {
     el("hash").textContent = frame.hash;
     el("timeline").value = frame.move;
     el("timeline").setAttribute("aria-valuetext", "move " + frame.move + " of " + game.moves);
+    if (place) T48.storage.savePlace(place, frame.move);
   }
 
   function go(n, animate) {
@@ -122,11 +124,13 @@ T48.watch = (function () {
     },
     act: act,
     // Shows what the engine said of a file or a link: the verdict (with a note on what was
-    // read, if any), then the game.
-    opened: function (answer, name, note) {
+    // read, if any), then the game. A linked game gives `key`: the move it is watched at is
+    // kept under it, and a reload of the link comes back to that move.
+    opened: function (answer, name, note, key) {
       setPlaying(false);
       if (game) T48.engine.close(game.id);
       game = null;
+      place = null;
       verdict(answer, name, note);
       el("game").hidden = !answer.id;
       if (!answer.id) return;
@@ -137,6 +141,8 @@ T48.watch = (function () {
       el("rules").textContent = (answer.preset ? answer.preset + " rules: " : "") + answer.rules;
       el("seed").textContent = answer.seed;
       show({ frame: answer.first, events: [] }, false);
+      place = key || null;
+      if (place) go(T48.storage.loadPlace(place), false);
       document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";
     },
     openFile: function (file) {

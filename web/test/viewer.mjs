@@ -100,6 +100,16 @@ test("a 20,449-move game jumps to any move and steps with its events, by keys as
     assert.deepEqual(await shown(page, "#watch-board"), expected(states[next]), "after move " + target);
     await page.keyboard.press("ArrowLeft");
   }
+  // A reload of the link comes back to the move shown (19,999), in this tab only.
+  await page.waitForFunction(() => document.querySelector("#watch-board").dataset.move === "19999", null, { timeout: WAIT });
+  await page.reload();
+  await ready(page);
+  assert.deepEqual(await shown(page, "#watch-board"), expected(states[19999]), "after a reload");
+  const other = await open();
+  await other.goto(page.url());
+  await ready(other);
+  assert.deepEqual(await shown(other, "#watch-board"), expected(states[0]), "in a new tab");
+  await done(other);
   await done(page);
 });
 
