@@ -21,6 +21,8 @@ T48.watch = (function () {
   let speed = 3;
   let timer = null;
   let place = null; // the key a linked game's move is kept under, or null
+  // A file this large (1 MiB, about four million moves) is said to be verifying first.
+  const BIG = 1 << 20;
 
   function show(answer, animate) {
     const frame = answer.frame;
@@ -146,8 +148,19 @@ T48.watch = (function () {
       document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";
     },
     openFile: function (file) {
-      T48.files.read(file, (bytes, note) => T48.watch.opened(T48.engine.open(bytes), file.name, note),
-        (message) => T48.watch.opened({ error: message }, file.name));
+      T48.files.read(file, (bytes, note) => {
+        if (bytes.length < BIG) return T48.watch.opened(T48.engine.open(bytes), file.name, note);
+        // A large log takes the engine a second or more: say so, and let the page draw that
+        // before the engine starts.
+        setPlaying(false);
+        const p = el("verdict");
+        p.hidden = false;
+        p.className = "verdict";
+        delete p.dataset.word;
+        delete p.dataset.message;
+        p.textContent = "verifying " + file.name + " (" + bytes.length + " bytes, about " + 4 * bytes.length + " moves)...";
+        requestAnimationFrame(() => setTimeout(() => T48.watch.opened(T48.engine.open(bytes), file.name, note), 0));
+      }, (message) => T48.watch.opened({ error: message }, file.name));
     },
   };
 })();

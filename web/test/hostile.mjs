@@ -90,6 +90,18 @@ test("a folder, a FIFO, an empty file, a gigabyte, three files and an unreadable
   assert.match(await dropped([fifo]), /^ERROR: pipe\.t48: the file is truncated: .* at byte 0: 6 bytes needed, only 0 left \(the browser read no bytes from it: it is empty, or not a plain file/);
   assert.match(await dropped([empty]), /^ERROR: empty\.t48: the file is truncated/);
   assert.equal(await dropped([big]), "ERROR: big.t48: 1073741824 bytes, more than the page opens (16777216 bytes, 16 MiB): use twenty48 verify for larger files");
+  // A large file is said to be verifying before the engine takes it (the page draws that
+  // first), then gets its verdict.
+  const zeros = path.join(dir, "zeros.t48");
+  fs.writeFileSync(zeros, Buffer.alloc(2 << 20));
+  await page.evaluate(() => {
+    window.seen = [];
+    const p = document.querySelector("#watch-verdict");
+    new MutationObserver(() => window.seen.push(p.textContent)).observe(p, { childList: true, characterData: true, subtree: true });
+  });
+  assert.match(await dropped([zeros]), /^ERROR: zeros\.t48: /);
+  const seen = await page.evaluate(() => window.seen);
+  assert.match(seen[0], /^verifying zeros\.t48 \(2097152 bytes, about 8388608 moves\)\.\.\.$/, JSON.stringify(seen));
   assert.equal(await dropped([game, game, empty]), "ERROR: 3 files were dropped: drop one .t48 file to watch it, or two to compare them");
   // A folder given to the file picker (the browser cannot read it): said, in Compare too.
   await page.click("#tab-compare");
