@@ -266,7 +266,7 @@ pub fn pull_conversation(data: &[u8]) {
             p.check.is_verified(),
             "only a verified copy is acknowledged"
         );
-        let moves: Vec<Direction> = p.game.moves.iter().map(|m| m.dir).collect();
+        let moves: Vec<Direction> = p.game.verified_moves().collect();
         let kept = logs.iter().any(|log| {
             log.rules == p.game.rules
                 && log.seed == p.game.seed

@@ -41,6 +41,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod assembly;
 mod capture;
 mod check;
 mod error;
@@ -48,13 +49,18 @@ mod fact;
 mod frame;
 mod game;
 pub mod pull;
+mod received;
+mod record;
 mod rzcobs;
 
+pub use assembly::MAX_OPEN_GAMES;
 pub use capture::{decode_capture, Capture, CaptureDecoder, Damage, DamageKind, Event};
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
 pub use fact::{DeviceFact, Message};
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
+pub use received::ReceivedGame;
+pub use record::GameRecord;
 pub use rzcobs::MAX_FRAME_BYTES;
 pub use twenty48_deviceproto::{ErrorCode, PROTOCOL_VERSION};

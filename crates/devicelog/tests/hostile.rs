@@ -104,7 +104,7 @@ fn assert_acks_only_what_is_on_disk(pulled: &[Pulled], dir: &Path) {
         let Some((game, c)) = p.ack else { continue };
         assert_eq!(game, p.game.number);
         assert_eq!(Some(c), p.game.end.and_then(|e| e.check), "{p:?}");
-        let moves: Vec<_> = p.game.moves.iter().map(|m| m.dir).collect();
+        let moves: Vec<_> = p.game.verified_moves().collect();
         let kept = logs.iter().any(|(_, log)| {
             log.rules == p.game.rules
                 && log.seed == p.game.seed
