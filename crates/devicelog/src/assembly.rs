@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use twenty48_engine::{Direction, Rules};
 
-use crate::capture::{Damage, DamageKind, Event};
+use crate::event::{Damage, DamageKind, Event};
 use crate::game::{DeviceMove, GameEnd};
 use crate::record::sealed::Start;
 use crate::record::GameRecord;

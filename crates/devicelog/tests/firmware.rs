@@ -1030,7 +1030,10 @@ fn a_stored_game_is_pulled_at_about_three_bits_a_move() {
     for (i, &b) in reply.capture.iter().enumerate() {
         if b == 0 {
             let events = decoder.feed(&reply.capture[start..=i]);
-            if events.iter().any(|e| matches!(e, Event::Moved { .. })) {
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::StoredMoves { .. }))
+            {
                 move_bytes += i + 1 - start;
                 frames += 1;
             }

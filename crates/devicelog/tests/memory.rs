@@ -192,7 +192,7 @@ fn starts_without_ends_take_a_fixed_amount_of_memory() {
             games - 1
         };
         let counted = format!(
-            "{} more games damaged or unfinished",
+            "games damaged or unfinished that never arrived whole: {} more",
             unfinished as usize - LISTED
         );
         assert!(

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::capture::Damage;
+use crate::event::Damage;
 use crate::fact::DeviceFact;
 
 use super::runs::{key, Runs};

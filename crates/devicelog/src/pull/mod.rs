@@ -24,9 +24,10 @@ use std::path::{Path, PathBuf};
 
 use twenty48_movelog::MoveLog;
 
-use crate::capture::{CaptureDecoder, DamageKind, Event};
+use crate::capture::CaptureDecoder;
 use crate::check::Problem;
 use crate::error::DeviceLogError;
+use crate::event::{DamageKind, Event};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
 

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::capture::{Damage, Event};
 use crate::check::GameCheck;
+use crate::event::{Damage, Event};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
 

@@ -126,12 +126,11 @@ impl Puller {
                 }
             }
         }
-        if s.totals.gaps > s.gaps.len() {
-            s.lost.push(format!(
-                "{} more runs of game numbers never received complete, after the first {LISTED}, counted but not listed",
-                s.totals.gaps - s.gaps.len()
-            ));
-        }
+        more(
+            &mut s.lost,
+            s.totals.gaps - s.gaps.len(),
+            "runs of game numbers never received complete",
+        );
     }
 }
 
@@ -214,7 +213,7 @@ fn facts(l: &Ledger, s: &mut Summary) {
 fn more(list: &mut Vec<String>, n: usize, what: &str) {
     if n > 0 {
         list.push(format!(
-            "{n} more {what}, past the first {LISTED} listed, counted but not listed"
+            "{what}: {n} more after the first {LISTED}, counted but not listed"
         ));
     }
 }
