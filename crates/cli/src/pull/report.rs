@@ -356,3 +356,81 @@ pub(super) fn outcome_name(o: &Outcome) -> &'static str {
         _ => "pending",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twenty48_devicelog::{DeviceGame, GameEnd, ReceivedGame};
+    use twenty48_engine::{Rules, Status};
+
+    /// Game `number` of a device, received whole with no moves, written and acknowledged.
+    fn written(number: u32) -> Pulled {
+        let game = ReceivedGame::from(&DeviceGame {
+            number,
+            dev: Some(1),
+            start_check: Some(9),
+            rules: Rules::CLASSIC,
+            seed: 1,
+            moves: Vec::new(),
+            end: Some(GameEnd {
+                status: Status::Playing,
+                score: None,
+                moves: 0,
+                hash: None,
+                partial: true,
+                start: Some(9),
+                check: Some(number),
+            }),
+            offset: 0,
+        });
+        Pulled {
+            check: game.check(),
+            game,
+            path: None,
+            outcome: Outcome::Written,
+            ack: Some((number, number)),
+        }
+    }
+
+    /// Issue 26: the report kept every game and every frame of the device until the end.
+    /// It keeps the first LISTED of each, counts every one, and says how many it left out.
+    #[test]
+    fn the_report_keeps_the_first_games_and_frames_and_counts_every_one() {
+        let mut report = Report::default();
+        for n in 1..=3 * LISTED as u32 {
+            report.add_game(written(n));
+            report.add_fact(DeviceFact::Acked { dev: None, game: n });
+            report.acked(n);
+        }
+        assert_eq!(report.games.len(), LISTED);
+        assert_eq!(report.facts.len(), LISTED);
+        assert!(report.acked.len() <= LISTED);
+        let summary = Summary::default();
+        let line = report.summary(&summary);
+        assert!(
+            line.starts_with("3000 games received: 3000 verified"),
+            "{line}"
+        );
+        assert!(line.contains("3000 files written"), "{line}");
+        let json = report.json(&summary, &Acks::default(), true);
+        assert_eq!(json["games"].as_array().unwrap().len(), LISTED);
+        assert_eq!(json["games"][0]["acked"], true);
+        let notes: Vec<&str> = json["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n.as_str())
+            .collect();
+        assert!(
+            notes
+                .contains(&"2000 more games received after the first 1000, counted but not listed"),
+            "{notes:?}"
+        );
+        assert!(
+            notes.contains(
+                &"2000 more frames of the device after the first 1000, counted but not listed"
+            ),
+            "{notes:?}"
+        );
+    }
+}
