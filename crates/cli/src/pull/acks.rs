@@ -100,6 +100,12 @@ impl Acks {
         !self.pending.is_empty() || !self.unsent.is_empty() || self.dropped > 0
     }
 
+    /// Whether any acknowledgement may still be answered: sent, or waiting for room (those
+    /// dropped for want of room never go out, so a pull does not wait for them).
+    pub(super) fn outstanding(&self) -> bool {
+        !self.pending.is_empty() || !self.unsent.is_empty()
+    }
+
     /// Whether any was refused.
     pub(super) fn any_refused(&self) -> bool {
         self.refused_count > 0
@@ -222,6 +228,19 @@ mod tests {
             ))),
             "{notes:?}"
         );
+        // Once the device answered every ack sent, only the dropped ones are unanswered:
+        // nothing more to wait for, and still a failure.
+        loop {
+            let sent: Vec<u32> = acks.pending.keys().copied().collect();
+            for game in sent {
+                assert!(acks.acked(game));
+            }
+            if acks.take_sendable().is_empty() {
+                break;
+            }
+        }
+        assert!(!acks.outstanding());
+        assert!(acks.waiting(), "the dropped ones are unanswered");
         // The board went away: what was unanswered comes again, nothing is waiting now.
         acks.forget();
         assert!(!acks.waiting());

@@ -330,7 +330,7 @@ impl Pull {
         let mut buf = [0u8; 4096];
         let mut last_heard = Instant::now();
         while !stop.load(Ordering::SeqCst) {
-            if talk.done && !self.acks.waiting() && !args.follow {
+            if talk.done && !self.acks.outstanding() && !args.follow {
                 break;
             }
             if !args.follow && last_heard.elapsed() > timeout {
