@@ -318,11 +318,14 @@ fuzz seconds="120":
     done
 
 # `twenty48 pull` against the worst streams a fake board sends (issue 26): a million frames
-# each of game starts without ends, of conflicting copies, of huge game numbers, then 1 GiB
-# of 0xFF without a separator from standard input; prints the time and peak memory (maximum
-# RSS, GNU time) of each pull. The captures (made by the ignored test write_stress_captures
-# in crates/devicelog/tests/hostile.rs) and the pulls go to a temporary directory, removed.
-[doc("Time and peak memory of pull on million-frame hostile captures and endless bytes")]
+# each of game starts without ends, of conflicting copies, of huge game numbers, 250,000
+# protocol v3 `t48 moves` frames of one stored game, then 1 GiB of 0xFF without a separator
+# from standard input; prints the time and peak memory (maximum RSS, GNU time) of each pull.
+# The captures (made by the ignored test write_stress_captures in
+# crates/devicelog/tests/hostile.rs) and the pulls go to a temporary directory, removed.
+# Last, a million starts on a port: the fake board on a pseudo-terminal (the ignored test
+# port_stress_a_million_starts_without_ends in crates/cli/tests/fakeboard.rs).
+[doc("Time and peak memory of pull on million-frame hostile captures, endless bytes and a port")]
 pull-stress:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -335,8 +338,11 @@ pull-stress:
     for c in starts conflicts huge-numbers; do
         echo "pull, $c ($(stat -c %s "$dir/$c.bin") bytes, 1,000,000 frames): $(timed {{twenty48}} pull --elf $elf --capture "$dir/$c.bin" -o "$dir/out-$c")"
     done
+    v3=crates/devicelog/tests/data/v3/twenty48-qemu.elf
+    echo "pull, stored-moves ($(stat -c %s "$dir/stored-moves.bin") bytes, 250,000 frames, v3): $(timed {{twenty48}} pull --elf $v3 --capture "$dir/stored-moves.bin" -o "$dir/out-stored")"
     endless=$(head -c 1073741824 /dev/zero | tr '\0' '\377' | timed {{twenty48}} pull --elf $elf --capture - -o "$dir/out-endless")
     echo "pull, 1 GiB of 0xFF without a separator (standard input): $endless"
+    cargo test -q --release -p twenty48-cli --test fakeboard -- --ignored --nocapture port_stress 2>&1 | grep '^pull --port'
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
 review:

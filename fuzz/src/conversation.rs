@@ -8,7 +8,10 @@
 //! - no file already in DIR is replaced or changed;
 //! - no acknowledgement is for a game not on disk: each names the closing frame's check of
 //!   a copy received whose every move is in a file in DIR (the copy, or a longer verified
-//!   copy it begins), never another check.
+//!   copy it begins), never another check;
+//! - what the pull holds stays within its caps: at most `MAX_OPEN_GAMES` games open, the
+//!   copies waiting for a deferred decision within `DEFER_BYTES`, every list of the report
+//!   within `LISTED` entries and a line counting the rest.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -16,7 +19,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller};
+use twenty48_devicelog::pull::{
+    Outcome, Progress, PullOptions, Pulled, Puller, DEFER_BYTES, LISTED,
+};
+use twenty48_devicelog::MAX_OPEN_GAMES;
 use twenty48_engine::{Direction, Preset, Rules};
 use twenty48_movelog::MoveLog;
 
@@ -219,8 +225,12 @@ pub fn pull_conversation(data: &[u8]) {
     let mut progress = Vec::new();
     for piece in bytes.chunks(chunk) {
         progress.extend(puller.feed(piece).expect("writes in a scratch directory"));
+        let (waiting, open) = puller.in_flight();
+        assert!(open <= MAX_OPEN_GAMES, "{open} games open");
+        assert!(waiting <= DEFER_BYTES, "{waiting} bytes of copies waiting");
     }
     progress.extend(puller.finish().expect("writes in a scratch directory"));
+    assert_eq!(puller.in_flight(), (0, 0), "nothing held once the pull is done");
     for p in progress {
         if let Progress::Pulled(p) = p {
             if p.outcome != Outcome::Deferred {
@@ -228,7 +238,13 @@ pub fn pull_conversation(data: &[u8]) {
             }
         }
     }
-    let _ = puller.summary();
+    let summary = puller.summary();
+    for list in [&summary.failed, &summary.lost, &summary.notes, &summary.damage] {
+        // Each source of lines keeps its first LISTED and counts the rest in one line.
+        assert!(list.len() <= 8 * (LISTED + 1), "{} lines", list.len());
+    }
+    assert!(summary.duplicates.len() <= LISTED && summary.conflicts.len() <= LISTED);
+    assert!(summary.gaps.len() <= LISTED);
 
     // Nothing outside DIR: the root holds what it held (DIR's own entry aside).
     let mut after_root = listing(&root);
@@ -266,7 +282,7 @@ pub fn pull_conversation(data: &[u8]) {
             p.check.is_verified(),
             "only a verified copy is acknowledged"
         );
-        let moves: Vec<Direction> = p.game.moves.iter().map(|m| m.dir).collect();
+        let moves: Vec<Direction> = p.game.verified_moves().collect();
         let kept = logs.iter().any(|log| {
             log.rules == p.game.rules
                 && log.seed == p.game.seed

@@ -415,3 +415,46 @@ fn a_write_that_fails_names_the_file() {
     assert!(err.contains(&out.display().to_string()), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `just pull-stress` on a port: `twenty48 pull --port` (a release build) against a board
+/// that sends a million game starts that never end, then an empty pull reply; prints the
+/// pull's time and peak memory (the largest resident set of a child this process waited
+/// for: the pull is its only child). Not a test of speed: it asserts only that the pull
+/// ended and failed (the games are unfinished).
+#[test]
+#[ignore]
+fn port_stress_a_million_starts_without_ends() {
+    const GAMES: u32 = 1_000_000;
+    let f = frames();
+    let mut starts = f.hello(GAMES + 1, 0, 0);
+    for n in 1..=GAMES {
+        starts.extend(f.start(n, &Rules::CLASSIC, u64::from(n)).0);
+    }
+    let mut reply = f.begin(0);
+    reply.extend(f.done(0));
+    let bytes = starts.len();
+    let script = vec![Step::Await("{pull}"), Step::Send(starts), Step::Send(reply)];
+    let board = Board::start(script, f);
+    let dir = scratch("port-stress");
+    let began = Instant::now();
+    let (code, _, err) = pull(&board, &dir, &["-q", "--timeout", "30"]).finish();
+    let took = began.elapsed();
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        usage
+    };
+    assert_eq!(code, 1, "{}", &err[err.len().saturating_sub(2000)..]);
+    assert!(
+        err.contains("never arrived whole: 998999 more"),
+        "{}",
+        &err[err.len().saturating_sub(2000)..]
+    );
+    println!(
+        "pull --port, starts ({bytes} bytes, 1,000,001 frames, then an empty reply): {:.2} s, peak RSS {} KiB",
+        took.as_secs_f64(),
+        usage.ru_maxrss
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

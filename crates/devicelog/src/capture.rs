@@ -1,85 +1,19 @@
 //! Captured bytes to games: frame splitting, defmt decoding, and game assembly, in one pass
 //! that works the same on a whole file and on bytes arriving from a serial port.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use defmt_decoder::{Encoding, Table};
-use twenty48_engine::Rules;
 
+use crate::assembly::{Assembly, At};
 use crate::error::DeviceLogError;
+use crate::event::{Damage, DamageKind, Event};
 use crate::fact::{DeviceFact, Message};
 use crate::frame::{self, LogFrame};
-use crate::game::{DeviceGame, DeviceMove};
+use crate::game::DeviceGame;
+use crate::record::sealed::Start;
+use crate::record::GameRecord;
 use crate::rzcobs::{self, MAX_FRAME_BYTES};
-
-/// What was wrong with a stretch of the capture.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum DamageKind {
-    /// The bytes between two frame separators are not a valid defmt frame (lost or changed
-    /// bytes, or garbage); they were skipped.
-    Malformed,
-    /// A protocol frame whose values make no sense; it was skipped.
-    Invalid {
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A move or game-end frame with no game open (its game-start frame was lost).
-    Orphan,
-    /// The capture ends in the middle of a frame.
-    Unterminated,
-    /// Protocol v2: a frame whose check value (`crc=`) does not match its other values;
-    /// skipped, never read as another frame.
-    CheckMismatch,
-    /// The bytes between two separators hold a frame followed by `trailing` more bytes:
-    /// a separator was lost and two frames merged. Both are skipped.
-    Merged {
-        /// The bytes left over after the first frame.
-        trailing: usize,
-    },
-    /// More bytes without a separator than any frame of the firmware has
-    /// ([`MAX_FRAME_BYTES`]): not a frame, whatever follows; skipped up to the next
-    /// separator without being kept.
-    Oversized,
-}
-
-/// A damaged stretch of the capture.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Damage {
-    /// Byte offset of the stretch in the capture.
-    pub offset: usize,
-    /// Its length in bytes (without the frame separator).
-    pub len: usize,
-    /// The game open when it came (its number), if any.
-    pub game: Option<u32>,
-    /// What was wrong.
-    pub kind: DamageKind,
-}
-
-impl fmt::Display for Damage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bytes {}..{}", self.offset, self.offset + self.len)?;
-        if let Some(game) = self.game {
-            write!(f, " (in game {game})")?;
-        }
-        match &self.kind {
-            DamageKind::Malformed => f.write_str(": malformed frame skipped"),
-            DamageKind::Invalid { reason } => write!(f, ": invalid frame skipped: {reason}"),
-            DamageKind::Orphan => f.write_str(": frame of a game whose start was lost, skipped"),
-            DamageKind::Unterminated => f.write_str(": capture ends inside a frame"),
-            DamageKind::CheckMismatch => f.write_str(": check mismatch, damaged frame skipped"),
-            DamageKind::Oversized => write!(
-                f,
-                ": more than {MAX_FRAME_BYTES} bytes without a frame separator, skipped"
-            ),
-            DamageKind::Merged { trailing } => write!(
-                f,
-                ": merged frames (a lost separator; {trailing} bytes after the first frame), skipped"
-            ),
-        }
-    }
-}
 
 /// Everything decoded from a capture.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -95,43 +29,14 @@ pub struct Capture {
     pub facts: Vec<DeviceFact>,
 }
 
-/// What a [`CaptureDecoder`] found in the bytes fed to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Event {
-    /// A game-start frame.
-    GameStarted {
-        /// Protocol v2: the device id.
-        dev: Option<u64>,
-        /// Game number (v2: the device's; v1: in the capture).
-        number: u32,
-        /// Its rules.
-        rules: Rules,
-        /// Its seed.
-        seed: u64,
-    },
-    /// A move frame of the open game.
-    Moved {
-        /// Game number.
-        game: u32,
-        /// The move.
-        mv: DeviceMove,
-    },
-    /// A game is over as far as the capture goes: its end frame came, or another game
-    /// started, or (from [`CaptureDecoder::finish`]) the capture ended.
-    GameClosed(DeviceGame),
-    /// A damaged stretch.
-    Damaged(Damage),
-    /// Another log message.
-    Message(Message),
-    /// Protocol v2: a frame of the device about itself, its store or a request.
-    Device(DeviceFact),
-}
-
 /// Decodes a capture incrementally: feed bytes as they arrive, get events as frames
 /// complete. Each frame is decoded on its own, so damage never spreads past the next
-/// frame separator.
-pub struct CaptureDecoder {
+/// frame separator. `G` is how each game is kept: [`DeviceGame`] (every move as it came,
+/// [`CaptureDecoder::new`]) or [`ReceivedGame`](crate::ReceivedGame) (what a pull keeps,
+/// [`CaptureDecoder::with_record`]). What the decoder holds is bounded: the frame being
+/// received (at most [`MAX_FRAME_BYTES`]) and the games open (at most
+/// [`MAX_OPEN_GAMES`](crate::MAX_OPEN_GAMES)).
+pub struct CaptureDecoder<G = DeviceGame> {
     table: Table,
     /// Bytes of the frame being received (at most [`MAX_FRAME_BYTES`]).
     pending: Vec<u8>,
@@ -141,30 +46,29 @@ pub struct CaptureDecoder {
     pending_offset: usize,
     /// Bytes fed so far.
     fed: usize,
-    /// Protocol v1: the open game.
-    open: Option<DeviceGame>,
-    /// Protocol v1: games started so far.
-    games: u32,
-    /// Protocol v2: the open games by (device, number).
-    open2: BTreeMap<(u64, u32), DeviceGame>,
-    /// Protocol v2: the device last announced (hello, start or pull frames).
-    dev: Option<u64>,
-    /// The game the last frame named, for damage reports.
-    last_game: Option<u32>,
+    /// The games being assembled.
+    games: Assembly<G>,
 }
 
-impl fmt::Debug for CaptureDecoder {
+impl<G> fmt::Debug for CaptureDecoder<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CaptureDecoder")
             .field("fed", &self.fed)
-            .field("games", &self.games)
+            .field("games", &self.games.games)
             .finish_non_exhaustive()
     }
 }
 
 impl CaptureDecoder {
-    /// A decoder for the log of the firmware in `elf`.
+    /// A decoder for the log of the firmware in `elf`, keeping every move of each game.
     pub fn new(elf: &[u8]) -> Result<CaptureDecoder, DeviceLogError> {
+        CaptureDecoder::with_record(elf)
+    }
+}
+
+impl<G: GameRecord> CaptureDecoder<G> {
+    /// A decoder for the log of the firmware in `elf`, keeping each game as a `G`.
+    pub fn with_record(elf: &[u8]) -> Result<CaptureDecoder<G>, DeviceLogError> {
         let table = Table::parse(elf)
             .map_err(|e| DeviceLogError::Elf {
                 message: e.to_string(),
@@ -179,11 +83,7 @@ impl CaptureDecoder {
             oversized: false,
             pending_offset: 0,
             fed: 0,
-            open: None,
-            games: 0,
-            open2: BTreeMap::new(),
-            dev: None,
-            last_game: None,
+            games: Assembly::new(),
         })
     }
 
@@ -194,14 +94,18 @@ impl CaptureDecoder {
 
     /// The game in progress, if any (protocol v1), or the most recently started open
     /// game (v2).
-    pub fn open_game(&self) -> Option<&DeviceGame> {
-        self.open
-            .as_ref()
-            .or_else(|| self.open2.values().max_by_key(|g| g.offset))
+    pub fn open_game(&self) -> Option<&G> {
+        self.games.open_game()
+    }
+
+    /// How many games are open (at most [`MAX_OPEN_GAMES`](crate::MAX_OPEN_GAMES), and
+    /// one of protocol v1).
+    pub fn open_games(&self) -> usize {
+        self.games.open_count()
     }
 
     /// Reads more bytes; returns what they completed.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event<G>> {
         let mut events = Vec::new();
         for &b in bytes {
             self.fed += 1;
@@ -219,7 +123,7 @@ impl CaptureDecoder {
                 events.push(Event::Damaged(Damage {
                     offset: self.pending_offset,
                     len: MAX_FRAME_BYTES + 1,
-                    game: self.open.as_ref().map(|g| g.number).or(self.last_game),
+                    game: self.games.current(),
                     kind: DamageKind::Oversized,
                 }));
                 self.pending = Vec::new();
@@ -232,25 +136,118 @@ impl CaptureDecoder {
     }
 
     /// Ends the capture: an unfinished frame is damage, an open game is closed (truncated).
-    pub fn finish(&mut self) -> Vec<Event> {
+    pub fn finish(&mut self) -> Vec<Event<G>> {
         let mut events = Vec::new();
         if !self.pending.is_empty() {
             events.push(Event::Damaged(Damage {
                 offset: self.pending_offset,
                 len: self.pending.len(),
-                game: self.open.as_ref().map(|g| g.number).or(self.last_game),
+                game: self.games.current(),
                 kind: DamageKind::Unterminated,
             }));
             self.pending.clear();
             self.pending_offset = self.fed;
         }
-        if let Some(game) = self.open.take() {
-            events.push(Event::GameClosed(game));
-        }
-        let mut open: Vec<DeviceGame> = std::mem::take(&mut self.open2).into_values().collect();
-        open.sort_by_key(|g| g.offset);
-        events.extend(open.into_iter().map(Event::GameClosed));
+        self.games.finish(&mut events);
         events
+    }
+
+    fn frame(&mut self, bytes: &[u8], offset: usize, events: &mut Vec<Event<G>>) {
+        let read = self.decode_block(bytes);
+        let at = At {
+            offset,
+            len: bytes.len(),
+        };
+        let game = self.games.current();
+        let damage = |kind| {
+            Event::Damaged(Damage {
+                offset,
+                len: bytes.len(),
+                game,
+                kind,
+            })
+        };
+        let read = match read {
+            Ok(read) => read,
+            Err(kind) => return events.push(damage(kind)),
+        };
+        let games = &mut self.games;
+        match read {
+            LogFrame::CheckMismatch => events.push(damage(DamageKind::CheckMismatch)),
+            LogFrame::Invalid { reason } => events.push(damage(DamageKind::Invalid { reason })),
+            LogFrame::Other { text } => events.push(Event::Message(Message { offset, text })),
+            LogFrame::Start { rules, seed } => games.start1(rules, seed, offset, events),
+            LogFrame::Move(mv) => games.move1(mv, at, events),
+            LogFrame::End(end) => games.end1(end, at, events),
+            LogFrame::Hello {
+                dev,
+                next,
+                stored,
+                unpulled,
+            } => {
+                games.hello(dev);
+                events.push(Event::Device(DeviceFact::Hello {
+                    dev,
+                    next,
+                    stored,
+                    unpulled,
+                }));
+            }
+            LogFrame::Start2 {
+                dev,
+                game,
+                rules,
+                seed,
+                check,
+            } => games.start2(
+                Start {
+                    number: game,
+                    dev: Some(dev),
+                    start_check: Some(check),
+                    rules,
+                    seed,
+                    offset,
+                },
+                events,
+            ),
+            LogFrame::Move2 { game, mv } => games.moved2(game, mv, at, events),
+            LogFrame::Moves3 { game, first, dirs } => {
+                games.stored_moves(game, first, &dirs, at, events)
+            }
+            LogFrame::End2 { game, end } => games.end2(game, end, at, events),
+            LogFrame::Lost {
+                game,
+                at_move,
+                frames,
+            } => events.push(Event::Device(DeviceFact::Lost {
+                dev: games.dev(),
+                game,
+                at_move,
+                frames,
+            })),
+            LogFrame::Full { game, at_move } => events.push(Event::Device(DeviceFact::Full {
+                dev: games.dev(),
+                game,
+                at_move,
+            })),
+            LogFrame::PullBegin { dev, games: n } => {
+                games.reply(dev, true);
+                events.push(Event::Device(DeviceFact::PullBegin { dev, games: n }));
+            }
+            LogFrame::PullDone { dev, sent } => {
+                games.reply(dev, false);
+                events.push(Event::Device(DeviceFact::PullDone { dev, sent }));
+            }
+            LogFrame::Acked { game } => events.push(Event::Device(DeviceFact::Acked {
+                dev: games.dev(),
+                game,
+            })),
+            LogFrame::Error { code, game } => events.push(Event::Device(DeviceFact::Error {
+                dev: games.dev(),
+                code,
+                game,
+            })),
+        }
     }
 
     /// Decodes one block (the bytes between two separators) to a frame, checking that the
@@ -268,212 +265,8 @@ impl CaptureDecoder {
         }
         Ok(frame::read(&frame))
     }
-
-    fn frame(&mut self, bytes: &[u8], offset: usize, events: &mut Vec<Event>) {
-        let read = self.decode_block(bytes);
-        let game = self.open.as_ref().map(|g| g.number).or(self.last_game);
-        let damage = |kind| {
-            Event::Damaged(Damage {
-                offset,
-                len: bytes.len(),
-                game,
-                kind,
-            })
-        };
-        let read = match read {
-            Ok(read) => read,
-            Err(kind) => return events.push(damage(kind)),
-        };
-        match read {
-            LogFrame::CheckMismatch => events.push(damage(DamageKind::CheckMismatch)),
-            LogFrame::Invalid { reason } => events.push(damage(DamageKind::Invalid { reason })),
-            LogFrame::Other { text } => events.push(Event::Message(Message { offset, text })),
-            LogFrame::Start { rules, seed } => {
-                if let Some(game) = self.open.take() {
-                    events.push(Event::GameClosed(game));
-                }
-                self.games += 1;
-                self.open = Some(DeviceGame {
-                    number: self.games,
-                    dev: None,
-                    start_check: None,
-                    rules,
-                    seed,
-                    moves: Vec::new(),
-                    end: None,
-                    offset,
-                });
-                events.push(Event::GameStarted {
-                    dev: None,
-                    number: self.games,
-                    rules,
-                    seed,
-                });
-            }
-            LogFrame::Move(mv) => match self.open.as_mut() {
-                Some(game) => {
-                    game.moves.push(mv);
-                    events.push(Event::Moved {
-                        game: game.number,
-                        mv,
-                    });
-                }
-                None => events.push(damage(DamageKind::Orphan)),
-            },
-            LogFrame::End(end) => match self.open.take() {
-                Some(mut game) => {
-                    game.end = Some(end);
-                    events.push(Event::GameClosed(game));
-                }
-                None => events.push(damage(DamageKind::Orphan)),
-            },
-            LogFrame::Hello {
-                dev,
-                next,
-                stored,
-                unpulled,
-            } => {
-                self.dev = Some(dev);
-                events.push(Event::Device(DeviceFact::Hello {
-                    dev,
-                    next,
-                    stored,
-                    unpulled,
-                }));
-            }
-            LogFrame::Start2 {
-                dev,
-                game,
-                rules,
-                seed,
-                check,
-            } => {
-                self.dev = Some(dev);
-                self.last_game = Some(game);
-                // The same game again (a live game cut short, now from the store): the
-                // first reception ends here.
-                if let Some(old) = self.open2.remove(&(dev, game)) {
-                    events.push(Event::GameClosed(old));
-                }
-                self.open2.insert(
-                    (dev, game),
-                    DeviceGame {
-                        number: game,
-                        dev: Some(dev),
-                        start_check: Some(check),
-                        rules,
-                        seed,
-                        moves: Vec::new(),
-                        end: None,
-                        offset,
-                    },
-                );
-                events.push(Event::GameStarted {
-                    dev: Some(dev),
-                    number: game,
-                    rules,
-                    seed,
-                });
-            }
-            LogFrame::Move2 { game, mv } => self.moved2(game, [mv], offset, bytes.len(), events),
-            LogFrame::Moves3 { game, first, dirs } => {
-                let moves = dirs
-                    .into_iter()
-                    .zip(first.saturating_add(1)..)
-                    .map(|(dir, seq)| DeviceMove {
-                        seq,
-                        dir,
-                        score: None,
-                        hash: None,
-                    });
-                self.moved2(game, moves, offset, bytes.len(), events);
-            }
-            LogFrame::End2 { game, end } => {
-                self.last_game = Some(game);
-                let key = (self.dev.unwrap_or(0), game);
-                match self.open2.remove(&key) {
-                    Some(mut open) => {
-                        open.end = Some(end);
-                        events.push(Event::GameClosed(open));
-                    }
-                    None => events.push(Event::Damaged(Damage {
-                        offset,
-                        len: bytes.len(),
-                        game: Some(game),
-                        kind: DamageKind::Orphan,
-                    })),
-                }
-            }
-            LogFrame::Lost {
-                game,
-                at_move,
-                frames,
-            } => events.push(Event::Device(DeviceFact::Lost {
-                dev: self.dev,
-                game,
-                at_move,
-                frames,
-            })),
-            LogFrame::Full { game, at_move } => events.push(Event::Device(DeviceFact::Full {
-                dev: self.dev,
-                game,
-                at_move,
-            })),
-            LogFrame::PullBegin { dev, games } => {
-                self.dev = Some(dev);
-                events.push(Event::Device(DeviceFact::PullBegin { dev, games }));
-            }
-            LogFrame::PullDone { dev, sent } => {
-                self.dev = Some(dev);
-                events.push(Event::Device(DeviceFact::PullDone { dev, sent }));
-            }
-            LogFrame::Acked { game } => events.push(Event::Device(DeviceFact::Acked {
-                dev: self.dev,
-                game,
-            })),
-            LogFrame::Error { code, game } => events.push(Event::Device(DeviceFact::Error {
-                dev: self.dev,
-                code,
-                game,
-            })),
-        }
-    }
 }
 
-impl CaptureDecoder {
-    /// Protocol v2 and v3: `moves` of game `game` (a move frame's one, or a `t48 moves`
-    /// frame's), from the frame at `offset` of `len` bytes: added to the open game, or an
-    /// orphan when none is open.
-    fn moved2(
-        &mut self,
-        game: u32,
-        moves: impl IntoIterator<Item = DeviceMove>,
-        offset: usize,
-        len: usize,
-        events: &mut Vec<Event>,
-    ) {
-        self.last_game = Some(game);
-        let key = (self.dev.unwrap_or(0), game);
-        match self.open2.get_mut(&key) {
-            Some(open) => {
-                for mv in moves {
-                    open.moves.push(mv);
-                    events.push(Event::Moved { game, mv });
-                }
-            }
-            None => events.push(Event::Damaged(Damage {
-                offset,
-                len,
-                game: Some(game),
-                kind: DamageKind::Orphan,
-            })),
-        }
-    }
-}
-
-/// rzCOBS, decoded (defmt's default encoding): `data` is one whole encoded frame without
-/// its `0x00` separator. `None` when the bytes are not a valid encoding.
-///
 /// Decodes a whole capture with the firmware's ELF: every game, every damaged stretch.
 ///
 /// Damage in the capture is reported in [`Capture::damage`], never as an error; the error
@@ -485,11 +278,11 @@ pub fn decode_capture(elf: &[u8], capture: &[u8]) -> Result<Capture, DeviceLogEr
     let mut out = Capture::default();
     for event in events {
         match event {
-            Event::GameClosed(game) => out.games.push(game),
+            Event::GameClosed(game) => out.games.push(*game),
             Event::Damaged(d) => out.damage.push(d),
             Event::Message(m) => out.messages.push(m),
             Event::Device(f) => out.facts.push(f),
-            Event::GameStarted { .. } | Event::Moved { .. } => {}
+            Event::GameStarted { .. } | Event::Moved { .. } | Event::StoredMoves { .. } => {}
         }
     }
     Ok(out)
@@ -506,126 +299,5 @@ mod tests {
         assert!(err
             .to_string()
             .starts_with("the firmware ELF could not be read"));
-    }
-
-    #[test]
-    fn device_facts_read_like_sentences() {
-        for (fact, text) in [
-            (
-                DeviceFact::Hello {
-                    dev: 0xab,
-                    next: 7,
-                    stored: 3,
-                    unpulled: 2,
-                },
-                "device 00000000000000ab: next game 7, 3 stored, 2 not yet pulled",
-            ),
-            (
-                DeviceFact::Lost {
-                    dev: None,
-                    game: 0,
-                    at_move: 5,
-                    frames: 4,
-                },
-                "the device dropped 4 frames",
-            ),
-            (
-                DeviceFact::Lost {
-                    dev: None,
-                    game: 3,
-                    at_move: 0,
-                    frames: 3,
-                },
-                "the device dropped 3 frames from game 3 (its start or another frame)",
-            ),
-            (
-                DeviceFact::Lost {
-                    dev: Some(1),
-                    game: 3,
-                    at_move: 9,
-                    frames: 2,
-                },
-                "the device dropped 2 frames from game 3, move 9",
-            ),
-            (
-                DeviceFact::Lost {
-                    dev: None,
-                    game: 2,
-                    at_move: 4,
-                    frames: 1,
-                },
-                "the device dropped 1 frame from game 2, move 4",
-            ),
-            (
-                DeviceFact::Full {
-                    dev: None,
-                    game: 4,
-                    at_move: 0,
-                },
-                "the device's store is full: game 4 is not stored",
-            ),
-            (
-                DeviceFact::Full {
-                    dev: None,
-                    game: 4,
-                    at_move: 12,
-                },
-                "the device's store is full: game 4 is not stored from move 12 on",
-            ),
-            (
-                DeviceFact::PullBegin { dev: 1, games: 5 },
-                "pull reply of 5 games",
-            ),
-            (
-                DeviceFact::PullDone { dev: 1, sent: 5 },
-                "pull reply done, 5 games sent",
-            ),
-            (
-                DeviceFact::Acked { dev: None, game: 6 },
-                "the device marked game 6 as pulled",
-            ),
-            (
-                DeviceFact::Error {
-                    dev: None,
-                    code: 200,
-                    game: 0,
-                },
-                "the device refused a request: error 200 (unknown error code)",
-            ),
-            (
-                DeviceFact::Error {
-                    dev: None,
-                    code: 200,
-                    game: 8,
-                },
-                "the device refused a request: error 200 (unknown error code), game 8",
-            ),
-        ] {
-            assert_eq!(fact.to_string(), text);
-        }
-    }
-
-    #[test]
-    fn damage_reads_like_a_sentence() {
-        let d = Damage {
-            offset: 120,
-            len: 14,
-            game: Some(2),
-            kind: DamageKind::Malformed,
-        };
-        assert_eq!(
-            d.to_string(),
-            "bytes 120..134 (in game 2): malformed frame skipped"
-        );
-        let d = Damage {
-            offset: 0,
-            len: 9,
-            game: None,
-            kind: DamageKind::Orphan,
-        };
-        assert_eq!(
-            d.to_string(),
-            "bytes 0..9: frame of a game whose start was lost, skipped"
-        );
     }
 }

@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use twenty48_engine::{Direction, Game, RulesError, Status};
+use twenty48_engine::{Direction, Game, Rules, RulesError, Status};
 
 use twenty48_movelog::{MoveLog, DEFAULT_CHECKPOINT_INTERVAL};
 
-use crate::game::DeviceGame;
+use crate::game::{DeviceGame, DeviceMove, GameEnd};
 
 /// What a device game becomes once checked: a `.t48` log of what the host confirmed. (Here,
 /// beside the check it rests on, so the game module stays plain data.)
@@ -248,84 +248,99 @@ impl GameCheck {
 /// and state hash (a stored game's moves in protocol v3 carry none: its end frame has the
 /// device's final ones), then the end frame; stops at the first problem.
 pub fn check(game: &DeviceGame) -> GameCheck {
-    let number = game.number;
-    let mut host = match Game::new(game.rules, game.seed) {
-        Ok(host) => host,
-        Err(source) => {
-            return GameCheck {
-                game: number,
-                verified_moves: 0,
-                problem: Some(Problem::InvalidRules {
+    let mut replay = Replay::new(game.number, game.rules, game.seed);
+    for m in &game.moves {
+        if !replay.push(m) {
+            break;
+        }
+    }
+    replay.finish(game.end.as_ref(), game.start_check)
+}
+
+/// A device game replayed on the host as its moves arrive: each move is checked when it
+/// comes (its sequence number, that it moves the board, and the device's score and hash
+/// when the frame has them), so that nothing but the host's game and the first problem need
+/// be kept; the end frame is checked by [`Replay::finish`]. [`check`] is this over a whole
+/// [`DeviceGame`].
+#[derive(Clone)]
+pub(crate) struct Replay {
+    number: u32,
+    /// The host's game after the verified moves (`None`: the rules cannot be played).
+    host: Option<Game>,
+    verified: u32,
+    problem: Option<Problem>,
+}
+
+impl fmt::Debug for Replay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Replay")
+            .field("number", &self.number)
+            .field("verified", &self.verified)
+            .field("problem", &self.problem)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Replay {
+    /// The replay of game `number` (in the capture) under `rules` from `seed`, no move yet.
+    pub(crate) fn new(number: u32, rules: Rules, seed: u64) -> Replay {
+        let (host, problem) = match Game::new(rules, seed) {
+            Ok(host) => (Some(host), None),
+            Err(source) => (
+                None,
+                Some(Problem::InvalidRules {
                     game: number,
                     source,
                 }),
+            ),
+        };
+        Replay {
+            number,
+            host,
+            verified: 0,
+            problem,
+        }
+    }
+
+    /// Checks the next move the device logged; whether the host confirmed it (`false` for
+    /// it and every move after the first problem).
+    pub(crate) fn push(&mut self, m: &DeviceMove) -> bool {
+        let (Some(host), None) = (self.host.as_mut(), &self.problem) else {
+            return false;
+        };
+        match step(self.number, self.verified + 1, host, m) {
+            Ok(next) => {
+                *host = next;
+                self.verified += 1;
+                true
+            }
+            Err(problem) => {
+                self.problem = Some(problem);
+                false
+            }
+        }
+    }
+
+    /// The result, with the game's end frame `end` (`None`: the capture has none) and the
+    /// check of its start frame `start_check`.
+    pub(crate) fn finish(&self, end: Option<&GameEnd>, start_check: Option<u32>) -> GameCheck {
+        let number = self.number;
+        let Some(host) = &self.host else {
+            return GameCheck {
+                game: number,
+                verified_moves: 0,
+                problem: self.problem.clone(),
                 score: 0,
                 hash: 0,
                 status: Status::Playing,
-            }
-        }
-    };
-    let mut problem = None;
-    let mut verified = 0u32;
-    for m in &game.moves {
-        let move_number = verified + 1;
-        if m.seq != move_number {
-            problem = Some(Problem::SequenceGap {
-                game: number,
-                move_number,
-                expected: move_number,
-                actual: m.seq,
-            });
-            break;
-        }
-        let mut next = host.clone();
-        match next.play(m.dir) {
-            Err(_) => {
-                problem = Some(Problem::MoveAfterEnd {
-                    game: number,
-                    move_number,
-                    status: host.status(),
-                });
-                break;
-            }
-            Ok(outcome) if !outcome.moved => {
-                problem = Some(Problem::NoMove {
-                    game: number,
-                    move_number,
-                    dir: m.dir,
-                });
-                break;
-            }
-            Ok(_) => {}
-        }
-        if let Some(actual) = m.score.filter(|&a| a != next.score()) {
-            problem = Some(Problem::ScoreMismatch {
-                game: number,
-                move_number,
-                expected: next.score(),
-                actual,
-            });
-            break;
-        }
-        if let Some(actual) = m.hash.filter(|&a| a != next.state_hash()) {
-            problem = Some(Problem::HashMismatch {
-                game: number,
-                move_number,
-                expected: next.state_hash(),
-                actual,
-            });
-            break;
-        }
-        host = next;
-        verified += 1;
-    }
-    if problem.is_none() {
-        problem = match game.end {
+            };
+        };
+        let problem = self.problem.clone().or_else(|| match end {
             None => Some(Problem::Truncated {
                 game: number,
-                moves: verified,
+                moves: self.verified,
             }),
-            Some(end) => match (end.start, game.start_check) {
+            Some(end) => match (end.start, start_check) {
                 (Some(actual), Some(expected)) if actual != expected => {
                     Some(Problem::StartMismatch {
                         game: number,
@@ -335,24 +350,72 @@ pub fn check(game: &DeviceGame) -> GameCheck {
                 }
                 (Some(_), None) | (None, Some(_)) => Some(Problem::StartMismatch {
                     game: number,
-                    expected: game.start_check.unwrap_or(0),
+                    expected: start_check.unwrap_or(0),
                     actual: end.start.unwrap_or(0),
                 }),
-                _ => end_mismatch(number, &host, &end),
+                _ => end_mismatch(number, host, end),
             },
-        };
-    }
-    GameCheck {
-        game: number,
-        verified_moves: verified,
-        problem,
-        score: host.score(),
-        hash: host.state_hash(),
-        status: host.status(),
+        });
+        GameCheck {
+            game: number,
+            verified_moves: self.verified,
+            problem,
+            score: host.score(),
+            hash: host.state_hash(),
+            status: host.status(),
+        }
     }
 }
 
-fn end_mismatch(game: u32, host: &Game, end: &crate::GameEnd) -> Option<Problem> {
+/// Move `move_number` of game `game`, `m`, played on the host's game `host`: the game after
+/// it, or the first thing about it the host does not confirm.
+fn step(game: u32, move_number: u32, host: &Game, m: &DeviceMove) -> Result<Game, Problem> {
+    if m.seq != move_number {
+        return Err(Problem::SequenceGap {
+            game,
+            move_number,
+            expected: move_number,
+            actual: m.seq,
+        });
+    }
+    let mut next = host.clone();
+    match next.play(m.dir) {
+        Err(_) => {
+            return Err(Problem::MoveAfterEnd {
+                game,
+                move_number,
+                status: host.status(),
+            })
+        }
+        Ok(outcome) if !outcome.moved => {
+            return Err(Problem::NoMove {
+                game,
+                move_number,
+                dir: m.dir,
+            })
+        }
+        Ok(_) => {}
+    }
+    if let Some(actual) = m.score.filter(|&a| a != next.score()) {
+        return Err(Problem::ScoreMismatch {
+            game,
+            move_number,
+            expected: next.score(),
+            actual,
+        });
+    }
+    if let Some(actual) = m.hash.filter(|&a| a != next.state_hash()) {
+        return Err(Problem::HashMismatch {
+            game,
+            move_number,
+            expected: next.state_hash(),
+            actual,
+        });
+    }
+    Ok(next)
+}
+
+fn end_mismatch(game: u32, host: &Game, end: &GameEnd) -> Option<Problem> {
     // A partial frame has no result: the game was cut, whatever the board showed.
     let result = if end.partial {
         (host.status() as u64, host.status() as u64)

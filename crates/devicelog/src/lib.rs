@@ -17,7 +17,9 @@
 //!   [`CaptureDecoder`] for bytes arriving live);
 //! - rebuilds each game ([`DeviceGame`]) and replays it on the host engine, checking every
 //!   move's sequence number, score and hash and the end frame's start digest ([`check`]),
-//!   reporting the first problem by game and move number ([`Problem`]);
+//!   reporting the first problem by game and move number ([`Problem`]); for a pull, each
+//!   move is checked as it arrives and only the verified ones are kept, 2 bits each
+//!   ([`ReceivedGame`]), and at most [`MAX_OPEN_GAMES`] games are open at once;
 //! - turns what is certain into a `.t48` move log ([`DeviceGame::to_movelog`]) and writes it
 //!   once, never overwriting, accounting for duplicates, conflicts, gaps in the game
 //!   numbers and frames the device lost ([`pull`], the library half of `twenty48 pull`).
@@ -41,20 +43,28 @@
 //! ```
 #![deny(missing_docs)]
 
+mod assembly;
 mod capture;
 mod check;
 mod error;
+mod event;
 mod fact;
 mod frame;
 mod game;
 pub mod pull;
+mod received;
+mod record;
 mod rzcobs;
 
-pub use capture::{decode_capture, Capture, CaptureDecoder, Damage, DamageKind, Event};
+pub use assembly::MAX_OPEN_GAMES;
+pub use capture::{decode_capture, Capture, CaptureDecoder};
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
+pub use event::{Damage, DamageKind, Event};
 pub use fact::{DeviceFact, Message};
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
+pub use received::ReceivedGame;
+pub use record::GameRecord;
 pub use rzcobs::MAX_FRAME_BYTES;
 pub use twenty48_deviceproto::{ErrorCode, PROTOCOL_VERSION};

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
-use twenty48_devicelog::pull::{Outcome, PullOptions, Puller};
+use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller};
 use twenty48_devicelog::{check, decode_capture, Capture, DamageKind, DeviceFact, DeviceGame};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_devicestore::{GameStart, MemFlash, Store};
@@ -294,10 +294,11 @@ fn pull_writes_each_game_once_named_by_device_and_number() {
     };
     let mut puller = Puller::with_options(firmware_elf(), &dir, options).unwrap();
     // Fed in small pieces, as from a serial port.
+    let mut pulled = Vec::new();
     for chunk in bytes.chunks(7) {
-        puller.feed(chunk).unwrap();
+        pulled.extend(games_pulled(puller.feed(chunk).unwrap()));
     }
-    puller.finish().unwrap();
+    pulled.extend(games_pulled(puller.finish().unwrap()));
     let summary = puller.summary();
     assert!(summary.is_ok(), "{summary:?}");
     assert_eq!(summary.received, 3);
@@ -314,21 +315,31 @@ fn pull_writes_each_game_once_named_by_device_and_number() {
         assert_eq!(log.moves, p.moves);
         assert_eq!(log.claims.final_hash, p.game.state_hash());
     }
-    let acks: Vec<(u32, u32)> = puller.pulled().iter().filter_map(|p| p.ack).collect();
+    let acks: Vec<(u32, u32)> = pulled.iter().filter_map(|p| p.ack).collect();
     assert_eq!(acks.len(), 6, "every copy on disk is acknowledged");
     for (game, c) in acks {
         assert_eq!(c, planned[game as usize - 1].end_check(game));
     }
     // A second pull of the same bytes writes nothing and says so.
     let mut again = Puller::with_options(firmware_elf(), &dir, options).unwrap();
-    again.feed(bytes).unwrap();
-    again.finish().unwrap();
-    assert!(again
-        .pulled()
+    let mut pulled = games_pulled(again.feed(bytes).unwrap());
+    pulled.extend(games_pulled(again.finish().unwrap()));
+    assert!(pulled
         .iter()
         .all(|p| matches!(p.outcome, Outcome::AlreadyPulled | Outcome::Duplicate)));
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The games a pull's progress closed, with what became of them (not those deferred).
+fn games_pulled(progress: Vec<Progress>) -> Vec<Pulled> {
+    progress
+        .into_iter()
+        .filter_map(|p| match p {
+            Progress::Pulled(p) if p.outcome != Outcome::Deferred => Some(*p),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The logs a pull of `capture` would write as complete that are not the game played:
@@ -925,12 +936,12 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
             cuts += 1;
             let dir = scratch(&format!("cutpull-{cut}-{acks_lost}"));
             let mut first = Puller::with_options(firmware_elf(), &dir, options).unwrap();
-            first.feed(&bytes[..cut]).unwrap();
-            first.finish().unwrap();
+            let mut first_pulled = games_pulled(first.feed(&bytes[..cut]).unwrap());
+            first_pulled.extend(games_pulled(first.finish().unwrap()));
             let acks: Vec<(u32, u32)> = if acks_lost {
                 Vec::new()
             } else {
-                first.pulled().iter().filter_map(|p| p.ack).collect()
+                first_pulled.iter().filter_map(|p| p.ack).collect()
             };
             // The device gets the acks that made it, then the next pull asks again.
             let copy = scratch(&format!("cutpull-{cut}-{acks_lost}.flash"));
@@ -943,8 +954,8 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
             let run = qemu(next.as_bytes(), &copy, 8, None);
             assert_eq!(run.status, 0);
             let mut second = Puller::with_options(firmware_elf(), &dir, options).unwrap();
-            second.feed(&run.capture).unwrap();
-            second.finish().unwrap();
+            let mut second_pulled = games_pulled(second.feed(&run.capture).unwrap());
+            second_pulled.extend(games_pulled(second.finish().unwrap()));
             let summary = second.summary();
             assert!(summary.is_ok(), "cut at byte {cut}: {summary:?}");
             // Every game on disk exactly once, complete and the game played.
@@ -957,13 +968,11 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
                 assert_eq!(log.moves, p.moves, "cut at byte {cut}");
             }
             // Nothing written twice: the second pull wrote only what the first did not.
-            let written_first = first
-                .pulled()
+            let written_first = first_pulled
                 .iter()
                 .filter(|p| p.outcome == Outcome::Written)
                 .count();
-            let written_second = second
-                .pulled()
+            let written_second = second_pulled
                 .iter()
                 .filter(|p| p.outcome == Outcome::Written)
                 .count();
@@ -1021,7 +1030,10 @@ fn a_stored_game_is_pulled_at_about_three_bits_a_move() {
     for (i, &b) in reply.capture.iter().enumerate() {
         if b == 0 {
             let events = decoder.feed(&reply.capture[start..=i]);
-            if events.iter().any(|e| matches!(e, Event::Moved { .. })) {
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::StoredMoves { .. }))
+            {
                 move_bytes += i + 1 - start;
                 frames += 1;
             }

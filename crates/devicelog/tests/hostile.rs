@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use fakeboard::frames::{cycle, Frames};
 use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller, Summary};
-use twenty48_devicelog::DamageKind;
+use twenty48_devicelog::{CaptureDecoder, DamageKind, Event, MAX_OPEN_GAMES};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_engine::Rules;
 use twenty48_movelog::MoveLog;
@@ -104,7 +104,7 @@ fn assert_acks_only_what_is_on_disk(pulled: &[Pulled], dir: &Path) {
         let Some((game, c)) = p.ack else { continue };
         assert_eq!(game, p.game.number);
         assert_eq!(Some(c), p.game.end.and_then(|e| e.check), "{p:?}");
-        let moves: Vec<_> = p.game.moves.iter().map(|m| m.dir).collect();
+        let moves: Vec<_> = p.game.verified_moves().collect();
         let kept = logs.iter().any(|(_, log)| {
             log.rules == p.game.rules
                 && log.seed == p.game.seed
@@ -348,10 +348,95 @@ fn a_frame_longer_than_the_largest_is_damage_at_once_not_a_buffer() {
         .any(|p| matches!(p, Progress::Pulled(p) if p.outcome == Outcome::Written)));
 }
 
+/// The numbers of the games `events` closed, and whether each had its end frame.
+fn closed(events: &[Event]) -> Vec<(u32, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameClosed(g) => Some((g.number, g.end.is_some())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Issue 26: every start stayed open until its end frame or the end of the capture, so a
+/// million starts without ends were a million open games. A device plays one live game at a
+/// time and a pull reply sends its games one after another: a start closes the game of its
+/// kind still open on its device (reported truncated), and never the other kind (the live
+/// game goes on after the reply).
+#[test]
+fn a_start_closes_the_game_of_its_kind_on_its_device_and_no_other() {
+    let f = frames();
+    let moves = cycle(30);
+    let (live, _) = f.game(7, &Rules::CLASSIC, 4, &moves[..20], false);
+    // The live game's start and first 10 moves (its frames up to the 11th separator).
+    let cut = live
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == 0)
+        .nth(10)
+        .unwrap()
+        .0
+        + 1;
+    let mut decoder = CaptureDecoder::new(&elf()).unwrap();
+    assert_eq!(closed(&decoder.feed(&live[..cut])), []);
+    // A pull reply: stored game 3 loses its end frame, stored game 4 closes it.
+    let mut reply = f.begin(2);
+    reply.extend(f.start(3, &Rules::CLASSIC, 1).0);
+    assert_eq!(closed(&decoder.feed(&reply)), []);
+    let (four, _) = f.game(4, &Rules::CLASSIC, 2, &moves[..5], false);
+    assert_eq!(closed(&decoder.feed(&four)), [(3, false), (4, true)]);
+    assert_eq!(closed(&decoder.feed(&f.done(2))), []);
+    assert_eq!(decoder.open_games(), 1, "the live game is still open");
+    // The live game goes on after the reply, and verifies.
+    let rest = decoder.feed(&live[cut..]);
+    match &rest[..] {
+        [.., Event::GameClosed(g)] => {
+            assert_eq!(g.number, 7);
+            assert!(twenty48_devicelog::check(g).is_verified(), "{g:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A live start closes the live game still open (its end frame lost).
+    assert_eq!(closed(&decoder.feed(&f.start(8, &Rules::CLASSIC, 5).0)), []);
+    assert_eq!(
+        closed(&decoder.feed(&f.start(9, &Rules::CLASSIC, 6).0)),
+        [(8, false)]
+    );
+    assert_eq!(decoder.open_games(), 1);
+}
+
+/// Starts on ever more devices (each its own live game) keep at most MAX_OPEN_GAMES open:
+/// the oldest is closed first.
+#[test]
+fn no_more_than_sixteen_games_are_open_at_once() {
+    let mut f = frames();
+    let mut decoder = CaptureDecoder::new(&elf()).unwrap();
+    let mut closed_games = Vec::new();
+    for dev in 1..=40u64 {
+        f.dev = dev;
+        let mut bytes = f.hello(1, 0, 0);
+        bytes.extend(f.start(1, &Rules::CLASSIC, dev).0);
+        for e in decoder.feed(&bytes) {
+            if let Event::GameClosed(g) = e {
+                closed_games.push(g.dev.unwrap());
+            }
+        }
+        assert!(decoder.open_games() <= MAX_OPEN_GAMES);
+    }
+    assert_eq!(decoder.open_games(), MAX_OPEN_GAMES);
+    assert_eq!(
+        closed_games,
+        (1..=40 - MAX_OPEN_GAMES as u64).collect::<Vec<_>>()
+    );
+}
+
 /// The worst streams tried (`just pull-stress` writes them, then times `twenty48 pull` on
 /// each): a million frames each of game starts without ends, of conflicting copies (two
 /// copies of each game with other seeds), and of huge game numbers (hellos and lost frames
-/// naming numbers near 4,294,967,295 between games started and never ended). Written into
+/// naming numbers near 4,294,967,295 between games started and never ended); and (protocol
+/// v3, `stored-moves.bin`) a stored game whose `t48 moves` frames never end, 250,000 of
+/// them (64,000,000 moves, of which the host confirms the first few). Written into
 /// `T48_STRESS_DIR`.
 #[test]
 #[ignore]
@@ -381,4 +466,22 @@ fn write_stress_captures() {
         huge.extend(f.lost(i + 1, 0, 1));
     }
     std::fs::write(dir.join("huge-numbers.bin"), huge).unwrap();
+    let v3_elf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v3/twenty48-qemu.elf");
+    let v3 = Frames::new(&std::fs::read(v3_elf).unwrap(), DEV);
+    let mut stored = v3.hello(2, 1, 1);
+    stored.extend(v3.begin(1));
+    stored.extend(v3.start(1, &Rules::CLASSIC, 1).0);
+    let mut x = 1u32;
+    for i in 0..FRAMES / 4 {
+        let dirs: Vec<u8> = (0..64)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x as u8
+            })
+            .collect();
+        stored.extend(v3.moves(1, 256 * i, 256, &dirs));
+    }
+    std::fs::write(dir.join("stored-moves.bin"), stored).unwrap();
 }

@@ -2,7 +2,6 @@
 //! on a serial port) into verified `.t48` files. The decoding, checking and writing is
 //! `twenty48_devicelog::pull`; this module reads the arguments, talks to the port, and prints.
 
-use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -20,8 +19,10 @@ use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
 use crate::style::Ui;
 
+mod acks;
 mod report;
 
+use acks::Acks;
 use report::{describe, Report};
 
 /// How much of the raw capture beside a port pull is kept, by default, in MiB.
@@ -153,28 +154,6 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     })
 }
 
-/// How many acknowledgements may be out unanswered at once. A board reads requests only
-/// between the frames of its reply, from a receive ring that loses what finds no room: 64
-/// bytes on the AVR boards (with 2 more in the USART), 256 on the Nano. Two acks of at most
-/// 27 bytes (`{ack 4294967295 4294967295}`) fit in the smallest.
-const ACKS_IN_FLIGHT: usize = 2;
-
-/// Acknowledgements sent and answered, by (game, check).
-#[derive(Default)]
-struct Acks {
-    /// Games safely on disk whose acks wait for room among those in flight, in order.
-    unsent: VecDeque<(u32, u32)>,
-    /// Sent, not yet answered.
-    pending: BTreeMap<u32, u32>,
-    /// Answered `acked`.
-    done: BTreeMap<u32, u32>,
-    /// Refused by the device (an error frame naming the game).
-    refused: Vec<String>,
-    /// The device keeps no game store (error 6, the Uno): nothing to pull or acknowledge;
-    /// its games come live only.
-    no_store: bool,
-}
-
 /// A pull under way: the library's puller and what it reported.
 struct Pull {
     puller: Puller,
@@ -193,28 +172,6 @@ struct Conversation {
     done: bool,
     /// On a port: a device to acknowledge games to (a capture has none).
     port: bool,
-}
-
-impl Acks {
-    /// The games whose acks the device has not answered: sent or still waiting to be.
-    pub(super) fn unanswered(&self) -> Vec<u32> {
-        let mut games: Vec<u32> = self.pending.keys().copied().collect();
-        games.extend(self.unsent.iter().map(|&(game, _)| game));
-        games
-    }
-
-    /// Forgets every ack not answered (the device forgot them, or keeps no store).
-    fn forget_unanswered(&mut self) {
-        self.pending.clear();
-        self.unsent.clear();
-    }
-
-    /// The acks to send now: as many waiting ones as the window has room for.
-    fn take_sendable(&mut self) -> Vec<(u32, u32)> {
-        let room = ACKS_IN_FLIGHT.saturating_sub(self.pending.len());
-        let n = room.min(self.unsent.len());
-        self.unsent.drain(..n).collect()
-    }
 }
 
 impl Pull {
@@ -254,11 +211,11 @@ impl Pull {
                         "game {number}: started, {name} rules ({rules}), seed {seed}"
                     ));
                 }
-                Progress::Moved { game, seq } => {
-                    self.bar.inc(1);
+                Progress::Moved { game, seq, moves } => {
+                    self.bar.inc(u64::from(moves));
                     self.bar.message(format!("game {game}, move {seq}"));
                     // Without a bar (not a terminal), a line every 25 moves shows progress.
-                    if !self.bar.is_visible() && seq % 25 == 0 {
+                    if !self.bar.is_visible() && seq / 25 != seq.saturating_sub(moves) / 25 {
                         self.say(format!("game {game}: {seq} moves"));
                     }
                 }
@@ -266,9 +223,9 @@ impl Pull {
                 Progress::Pulled(pulled) => {
                     self.say(describe(&pulled));
                     if let Some(ack) = pulled.ack.filter(|_| talk.port && !self.acks.no_store) {
-                        self.acks.unsent.push_back(ack);
+                        self.acks.queue(ack);
                     }
-                    self.report.games.push(*pulled);
+                    self.report.add_game(*pulled);
                 }
                 Progress::Damaged(damage) => {
                     self.say(format!("damage: {damage}"));
@@ -288,23 +245,20 @@ impl Pull {
                             talk.done = true;
                             self.report.replied = true;
                             self.acks.no_store = true;
-                            self.acks.forget_unanswered();
+                            self.acks.forget();
                         }
-                        DeviceFact::Acked { game, .. } => {
-                            if let Some(check) = self.acks.pending.remove(&game) {
-                                self.acks.done.insert(game, check);
-                            }
+                        DeviceFact::Acked { game, .. } if self.acks.acked(game) => {
+                            self.report.acked(game);
                         }
-                        DeviceFact::Error { game, .. } if self.acks.pending.contains_key(&game) => {
-                            self.acks.pending.remove(&game);
-                            self.acks.refused.push(fact.to_string());
+                        DeviceFact::Error { game, .. } => {
+                            let _ = self.acks.refused(game, fact.to_string());
                         }
                         _ => {}
                     }
                     if !matches!(fact, DeviceFact::Acked { .. }) {
                         self.say(fact.to_string());
                     }
-                    self.report.facts.push(fact);
+                    self.report.add_fact(fact);
                 }
                 _ => {}
             }
@@ -376,7 +330,7 @@ impl Pull {
         let mut buf = [0u8; 4096];
         let mut last_heard = Instant::now();
         while !stop.load(Ordering::SeqCst) {
-            if talk.done && self.acks.unanswered().is_empty() && !args.follow {
+            if talk.done && !self.acks.outstanding() && !args.follow {
                 break;
             }
             if !args.follow && last_heard.elapsed() > timeout {
@@ -417,7 +371,7 @@ impl Pull {
                     };
                     // Whatever was under way is gone: ask again. Games already written are
                     // recognised; unacknowledged ones come again.
-                    self.acks.forget_unanswered();
+                    self.acks.forget();
                     talk.done = false;
                     last_heard = Instant::now();
                     let _ = send(&mut *serial, request);
@@ -428,7 +382,6 @@ impl Pull {
                 let text = format!("{{ack {game} {check}}}");
                 send(&mut *serial, text.as_bytes())
                     .with_context(|| format!("cannot write to {port}"))?;
-                self.acks.pending.insert(game, check);
             }
         }
         self.say(format!(

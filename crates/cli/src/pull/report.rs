@@ -1,9 +1,10 @@
 //! What `twenty48 pull` prints: one line a game, the damage, the device's facts, the summary
 //! (or all of it as JSON).
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use twenty48_devicelog::pull::{Outcome, Pulled, Summary, LISTED_DAMAGE};
+use twenty48_devicelog::pull::{Outcome, Pulled, Summary, LISTED};
 use twenty48_devicelog::{Damage, DeviceFact};
 
 use super::Acks;
@@ -73,15 +74,24 @@ pub(super) fn describe(pulled: &Pulled) -> String {
     line
 }
 
-/// Everything a pull found, as printed.
+/// Everything a pull found, as printed. Each list keeps its first [`LISTED`] entries and
+/// counts the rest, so that the report takes the same room however much a device sends.
 #[derive(Default)]
 pub(super) struct Report {
-    pub(super) games: Vec<Pulled>,
-    /// The first [`LISTED_DAMAGE`] damaged stretches of the capture.
-    pub(super) damage: Vec<Damage>,
+    /// The first [`LISTED`] games received (copies), and those of them whose
+    /// acknowledgement the device confirmed (by number).
+    games: Vec<Pulled>,
+    acked: BTreeSet<u32>,
+    /// Every game received, listed or not, and how many of them verified, were written
+    /// (or their verified moves) and were there already.
+    counts: Counts,
+    /// The first [`LISTED`] damaged stretches of the capture.
+    damage: Vec<Damage>,
     /// Every damaged stretch, listed or not.
-    pub(super) damage_count: usize,
-    pub(super) facts: Vec<DeviceFact>,
+    damage_count: usize,
+    /// The first [`LISTED`] of the device's frames, and how many more came.
+    facts: Vec<DeviceFact>,
+    facts_more: usize,
     /// The board stopped answering.
     pub(super) silent: Option<String>,
     /// A port pull: the port.
@@ -92,18 +102,62 @@ pub(super) struct Report {
     pub(super) raw_cut: Option<String>,
 }
 
+/// How many games a pull received, in all.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    games: usize,
+    verified: usize,
+    written: usize,
+    already: usize,
+}
+
 impl Report {
+    /// A game received: counted, and listed while there is room.
+    pub(super) fn add_game(&mut self, pulled: Pulled) {
+        let c = &mut self.counts;
+        c.games += 1;
+        c.verified += usize::from(pulled.is_verified());
+        c.written += usize::from(matches!(
+            pulled.outcome,
+            Outcome::Written | Outcome::DamagedPrefix
+        ));
+        c.already += usize::from(pulled.outcome == Outcome::AlreadyPulled);
+        if self.games.len() < LISTED {
+            self.games.push(pulled);
+        }
+    }
+
+    /// The device confirmed the acknowledgement of game `game`.
+    pub(super) fn acked(&mut self, game: u32) {
+        if self
+            .games
+            .iter()
+            .any(|p| p.game.number == game && p.ack.is_some())
+        {
+            self.acked.insert(game);
+        }
+    }
+
+    /// A frame of the device: listed while there is room.
+    pub(super) fn add_fact(&mut self, fact: DeviceFact) {
+        if self.facts.len() < LISTED {
+            self.facts.push(fact);
+        } else {
+            self.facts_more += 1;
+        }
+    }
+
     /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
     /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
     /// does not count, but a capture of nothing but noise does.
     pub(super) fn ok(&self, summary: &Summary, acks: &Acks) -> bool {
-        let nothing = self.games.is_empty() && self.damage_count > 0;
+        let nothing = self.counts.games == 0 && self.damage_count > 0;
         summary.is_ok()
             && !nothing
             && self.no_reply().is_none()
             && self.silent.is_none()
-            && acks.refused.is_empty()
-            && acks.unanswered().is_empty()
+            && !acks.any_refused()
+            && !acks.waiting()
     }
 
     /// A port pull whose request got no reply (no pull begin and done): nothing stored on
@@ -161,16 +215,7 @@ impl Report {
         for n in &s.notes {
             out.push(format!("note: {n}"));
         }
-        for r in &acks.refused {
-            out.push(format!("ACK FAILED: {r}"));
-        }
-        if !acks.unanswered().is_empty() {
-            let games: Vec<String> = acks.unanswered().iter().map(u32::to_string).collect();
-            out.push(format!(
-                "not acknowledged by the device: games {} (written; they come again next time and are recognised)",
-                games.join(", ")
-            ));
-        }
+        out.extend(acks.findings());
         if acks.no_store {
             out.push(
                 "note: the device keeps no game store: only the games it played while the port \
@@ -188,45 +233,54 @@ impl Report {
     }
 
     pub(super) fn summary(&self, s: &Summary) -> String {
-        let verified = self.games.iter().filter(|p| p.is_verified()).count();
-        let written = self
-            .games
-            .iter()
-            .filter(|p| matches!(p.outcome, Outcome::Written | Outcome::DamagedPrefix))
-            .count();
-        let already = self
-            .games
-            .iter()
-            .filter(|p| p.outcome == Outcome::AlreadyPulled)
-            .count();
+        let Counts {
+            games,
+            verified,
+            written,
+            already,
+        } = self.counts;
         let n = |k: usize, one: &str, many: &str| count(k as u64, one, many);
         format!(
             "{} received: {verified} verified ({} partial), {} damaged or unfinished; {} written, {already} already pulled; {}, {}, {}; {} in the capture",
-            n(self.games.len(), "game", "games"),
+            n(games, "game", "games"),
             s.partial,
-            self.games.len() - verified,
+            games - verified,
             n(written, "file", "files"),
-            n(s.duplicates.len(), "duplicate", "duplicates"),
-            n(s.conflicts.len(), "conflict", "conflicts"),
-            n(s.gaps.len(), "gap", "gaps"),
+            n(s.totals.duplicates, "duplicate", "duplicates"),
+            n(s.totals.conflicts, "conflict", "conflicts"),
+            n(s.totals.gaps, "gap", "gaps"),
             n(self.damage_count, "damaged stretch", "damaged stretches")
         )
     }
 
-    /// Damaged stretches of the capture beyond those listed, if any.
-    fn unlisted_note(&self) -> Option<String> {
+    /// What the lists of the JSON report leave out, as notes.
+    fn unlisted_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
         let unlisted = self.damage_count - self.damage.len();
-        (unlisted > 0).then(|| {
-            format!(
-                "{unlisted} more damaged stretches in the capture after the first {LISTED_DAMAGE}, counted but not listed"
-            )
-        })
+        if unlisted > 0 {
+            notes.push(format!(
+                "{unlisted} more damaged stretches in the capture after the first {LISTED}, counted but not listed"
+            ));
+        }
+        let unlisted = self.counts.games - self.games.len();
+        if unlisted > 0 {
+            notes.push(format!(
+                "{unlisted} more games received after the first {LISTED}, counted but not listed"
+            ));
+        }
+        if self.facts_more > 0 {
+            notes.push(format!(
+                "{} more frames of the device after the first {LISTED}, counted but not listed",
+                self.facts_more
+            ));
+        }
+        notes
     }
 
-    /// Counts a damaged stretch of the capture; keeps the first [`LISTED_DAMAGE`].
+    /// Counts a damaged stretch of the capture; keeps the first [`LISTED`].
     pub(super) fn add_damage(&mut self, damage: Damage) {
         self.damage_count += 1;
-        if self.damage.len() < LISTED_DAMAGE {
+        if self.damage.len() < LISTED {
             self.damage.push(damage);
         }
     }
@@ -239,13 +293,13 @@ impl Report {
                 let g = &p.game;
                 let acked = g
                     .dev
-                    .map(|_| acks.done.contains_key(&g.number) && p.ack.is_some());
+                    .map(|_| self.acked.contains(&g.number) && p.ack.is_some());
                 serde_json::json!({
                     "number": g.number,
                     "device": g.dev.map(|d| format!("{d:016x}")),
                     "seed": g.seed,
                     "rules": crate::view::rules_json(&g.rules),
-                    "moves_received": g.moves.len(),
+                    "moves_received": g.moves_received(),
                     "verified_moves": p.check.verified_moves,
                     "verified": p.is_verified(),
                     "problem": p.check.problem.as_ref().map(|e| e.to_string()),
@@ -270,6 +324,7 @@ impl Report {
             })
             .collect();
         let hex = |d: u64| format!("{d:016x}");
+        let (acks, ack_notes) = acks.json();
         serde_json::json!({
             "schema_version": crate::view::SCHEMA_VERSION,
             "games": games,
@@ -281,13 +336,9 @@ impl Report {
             "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
             "lost": s.lost,
             "failed": s.failed.iter().cloned().chain(self.conversation_failures()).collect::<Vec<_>>(),
-            "notes": s.notes.iter().cloned().chain(self.unlisted_note()).chain(self.raw_cut.clone()).collect::<Vec<_>>(),
+            "notes": s.notes.iter().cloned().chain(self.unlisted_notes()).chain(ack_notes).chain(self.raw_cut.clone()).collect::<Vec<_>>(),
             "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "acks": {
-                "acked": acks.done.keys().collect::<Vec<_>>(),
-                "unanswered": acks.unanswered(),
-                "refused": acks.refused,
-            },
+            "acks": acks,
             "all_verified": ok,
         })
     }
@@ -303,5 +354,83 @@ pub(super) fn outcome_name(o: &Outcome) -> &'static str {
         Outcome::NotWritten => "not_written",
         Outcome::InProgress => "in_progress",
         _ => "pending",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twenty48_devicelog::{DeviceGame, GameEnd, ReceivedGame};
+    use twenty48_engine::{Rules, Status};
+
+    /// Game `number` of a device, received whole with no moves, written and acknowledged.
+    fn written(number: u32) -> Pulled {
+        let game = ReceivedGame::from(&DeviceGame {
+            number,
+            dev: Some(1),
+            start_check: Some(9),
+            rules: Rules::CLASSIC,
+            seed: 1,
+            moves: Vec::new(),
+            end: Some(GameEnd {
+                status: Status::Playing,
+                score: None,
+                moves: 0,
+                hash: None,
+                partial: true,
+                start: Some(9),
+                check: Some(number),
+            }),
+            offset: 0,
+        });
+        Pulled {
+            check: game.check(),
+            game,
+            path: None,
+            outcome: Outcome::Written,
+            ack: Some((number, number)),
+        }
+    }
+
+    /// Issue 26: the report kept every game and every frame of the device until the end.
+    /// It keeps the first LISTED of each, counts every one, and says how many it left out.
+    #[test]
+    fn the_report_keeps_the_first_games_and_frames_and_counts_every_one() {
+        let mut report = Report::default();
+        for n in 1..=3 * LISTED as u32 {
+            report.add_game(written(n));
+            report.add_fact(DeviceFact::Acked { dev: None, game: n });
+            report.acked(n);
+        }
+        assert_eq!(report.games.len(), LISTED);
+        assert_eq!(report.facts.len(), LISTED);
+        assert!(report.acked.len() <= LISTED);
+        let summary = Summary::default();
+        let line = report.summary(&summary);
+        assert!(
+            line.starts_with("3000 games received: 3000 verified"),
+            "{line}"
+        );
+        assert!(line.contains("3000 files written"), "{line}");
+        let json = report.json(&summary, &Acks::default(), true);
+        assert_eq!(json["games"].as_array().unwrap().len(), LISTED);
+        assert_eq!(json["games"][0]["acked"], true);
+        let notes: Vec<&str> = json["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n.as_str())
+            .collect();
+        assert!(
+            notes
+                .contains(&"2000 more games received after the first 1000, counted but not listed"),
+            "{notes:?}"
+        );
+        assert!(
+            notes.contains(
+                &"2000 more frames of the device after the first 1000, counted but not listed"
+            ),
+            "{notes:?}"
+        );
     }
 }

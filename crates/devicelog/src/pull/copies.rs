@@ -4,14 +4,39 @@
 //! (one frame a move in protocol v2, or any other encoding that rebuilds a `DeviceGame`).
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use twenty48_movelog::MoveLog;
+
+/// How two verified copies of one game part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Parting {
+    /// Other rules or another seed.
+    Start,
+    /// Other moves.
+    Moves,
+    /// A whole game shorter than the other copy.
+    ShortWhole,
+    /// Two whole games that differ otherwise.
+    Other,
+}
+
+impl fmt::Display for Parting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Parting::Start => "the copies have different rules or seeds",
+            Parting::Moves => "the copies have different moves",
+            Parting::ShortWhole => "a complete copy is shorter than another copy",
+            Parting::Other => "the copies differ",
+        })
+    }
+}
 
 /// How a copy stands to the copy kept so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Relation {
-    /// The copies part: `reason` says how. Neither is the game.
-    Conflict(String),
+    /// The copies part, as said. Neither is the game.
+    Conflict(Parting),
     /// The copy holds nothing the kept one does not: every move of it is in the kept copy.
     Contained,
     /// The copy holds more: the kept copy is a prefix of it. It is kept instead.
@@ -37,7 +62,7 @@ fn rank(log: &MoveLog) -> (usize, bool) {
 /// Of verified copies of one game, the one to keep (its index), or why they conflict.
 pub(super) fn choose<'a>(
     copies: impl IntoIterator<Item = (usize, &'a MoveLog)>,
-) -> Result<Option<usize>, String> {
+) -> Result<Option<usize>, Parting> {
     let mut best: Option<(usize, &MoveLog)> = None;
     for (i, copy) in copies {
         best = Some(match best {
@@ -54,9 +79,9 @@ pub(super) fn choose<'a>(
 
 /// Why two verified copies of one game are not the same game, or `None` when they are
 /// (a copy that is a prefix of another, and not itself complete, is the same game).
-pub(super) fn differs(a: &MoveLog, b: &MoveLog) -> Option<String> {
+pub(super) fn differs(a: &MoveLog, b: &MoveLog) -> Option<Parting> {
     if a.rules != b.rules || a.seed != b.seed {
-        return Some("the copies have different rules or seeds".into());
+        return Some(Parting::Start);
     }
     let (short, long) = if a.moves.len() <= b.moves.len() {
         (a, b)
@@ -64,13 +89,13 @@ pub(super) fn differs(a: &MoveLog, b: &MoveLog) -> Option<String> {
         (b, a)
     };
     if long.moves[..short.moves.len()] != short.moves[..] {
-        return Some("the copies have different moves".into());
+        return Some(Parting::Moves);
     }
     if short.moves.len() != long.moves.len() && short.complete {
-        return Some("a complete copy is shorter than another copy".into());
+        return Some(Parting::ShortWhole);
     }
     if a.complete && b.complete && a.encode() != b.encode() {
-        return Some("the copies differ".into());
+        return Some(Parting::Other);
     }
     None
 }

@@ -6,14 +6,13 @@ use std::path::{Path, PathBuf};
 
 use twenty48_movelog::{create_dirs, free_name, write_free, MoveLog, Placed, EXTENSION};
 
-use crate::check::check;
-use crate::game::DeviceGame;
+use crate::received::ReceivedGame;
 
 use super::{Outcome, Pulled};
 
 /// The file name of a pulled v1 game: `game-NNN-seed-SEED.t48`, or `...partial.t48` for an
 /// incomplete log.
-pub fn file_name(game: &DeviceGame, complete: bool) -> String {
+pub fn file_name(game: &ReceivedGame, complete: bool) -> String {
     if let Some(dev) = game.dev {
         return file_name_v2(dev, game.number, complete);
     }
@@ -39,7 +38,7 @@ pub(super) fn v2_name(dev: u64, game: u32, kind: &str) -> String {
 
 /// The device and game number of a file name a pull gives a whole or interrupted v2 game
 /// (at its own name or a free name after it; not a damaged game's `.damaged.t48`).
-pub(super) fn parse_v2_name(name: &str) -> Option<(u64, u32)> {
+fn parse_v2_name(name: &str) -> Option<(u64, u32)> {
     let (dev, rest) = (name.get(..16)?, name.get(16..)?);
     let dev = u64::from_str_radix(dev, 16).ok()?;
     let rest = rest.strip_prefix("-g")?;
@@ -53,6 +52,56 @@ pub(super) fn parse_v2_name(name: &str) -> Option<(u64, u32)> {
         None => tail.is_empty(),
     };
     free.then_some((dev, number))
+}
+
+/// Calls `found` with the device and game number of each whole or interrupted v2 game in
+/// `dir` (at its own name or a free name after it), from one listing of the directory,
+/// keeping none of them: the gap report's look at what earlier pulls wrote, in time
+/// proportional to the directory, never to the numbers the device named.
+pub(super) fn on_disk(dir: &Path, mut found: impl FnMut(u64, u32)) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if let Some((dev, number)) = entry.file_name().to_str().and_then(parse_v2_name) {
+            found(dev, number);
+        }
+    }
+}
+
+/// Where a pull keeps a game: the `index`th name (1: the name itself, 2: `NAME-2`, ...) of
+/// its whole or (`complete` false) interrupted name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kept {
+    complete: bool,
+    index: u16,
+}
+
+impl Kept {
+    /// The `index`th name of the whole or interrupted game's name.
+    pub(super) fn at(complete: bool, index: usize) -> Kept {
+        Kept {
+            complete,
+            index: u16::try_from(index).unwrap_or(u16::MAX),
+        }
+    }
+
+    /// The file of game `number` of `dev` in `dir`.
+    pub(super) fn path(self, dir: &Path, dev: u64, number: u32) -> PathBuf {
+        free_name(
+            &dir.join(file_name_v2(dev, number, self.complete)),
+            u32::from(self.index),
+        )
+    }
+}
+
+/// Where `path`, written for `name` in `dir`, is among the names tried for it.
+pub(super) fn kept_at(dir: &Path, name: &str, complete: bool, path: &Path) -> Kept {
+    let base = dir.join(name);
+    let index = (1..=twenty48_movelog::MAX_FREE_NAMES)
+        .find(|&n| free_name(&base, n) == path)
+        .unwrap_or(1);
+    Kept::at(complete, index as usize)
 }
 
 /// Writes `log` into `dir` under `name`, or the first free name after it when that holds
@@ -99,8 +148,8 @@ pub(super) fn read_log(path: &Path) -> Option<MoveLog> {
 ///
 /// # Errors
 /// When the directory or the file cannot be written (the error names it).
-pub fn save(game: DeviceGame, dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
-    let check = check(&game);
+pub fn save(game: ReceivedGame, dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
+    let check = game.check();
     let mut path = None;
     let mut outcome = Outcome::NotWritten;
     if let Some(log) = game.to_movelog(keep_partial) {

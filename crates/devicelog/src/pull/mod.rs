@@ -1,39 +1,51 @@
 //! Pulling games off a capture into verified `.t48` files: everything `twenty48 pull` does
 //! except reading its arguments, talking to the port and printing.
 //!
-//! Protocol v2 games are keyed by (device id, game number). A game may arrive more than
-//! once (live while it was played, then from the store in a pull reply; or the same capture
-//! twice): which copy is kept is decided by content, never by arrival: the longer verified
-//! prefix wins (a copy whose moves are all in the kept one is a duplicate), and copies that
-//! part are a conflict (neither written when the pull sees both before writing, as from a
-//! capture file). An acknowledgement names a copy only once every move of it is in a file
-//! on disk. Protocol v1 games have no identity and are written one file per game.
+//! Protocol v2 and v3 games are keyed by (device id, game number). A game may arrive more
+//! than once (live while it was played, then from the store in a pull reply; or the same
+//! capture twice): which copy is kept is decided by content, never by arrival: the longer
+//! verified prefix wins (a copy whose moves are all in the kept one is a duplicate), and
+//! copies that part are a conflict (neither written when the pull sees both before writing,
+//! as from a capture file). An acknowledgement names a copy only once every move of it is in
+//! a file on disk. Protocol v1 games have no identity and are written one file per game.
 //!
 //! Nothing in the directory is ever replaced: a name that holds other contents sends the
 //! game to the first free name after it, with a note (`twenty48_movelog::write_free`).
+//!
+//! Memory is bounded whatever the stream: the decoder holds at most
+//! [`MAX_OPEN_GAMES`](crate::MAX_OPEN_GAMES) games in flight (each its verified moves at 2
+//! bits a move), a deferred pull holds closed copies up to [`DEFER_BYTES`] before deciding
+//! on them, and what the report needs is kept as runs of game numbers ([`MAX_RUNS`] runs a
+//! set) and lists of their first [`LISTED`] entries, the rest counted.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use twenty48_movelog::MoveLog;
 
-use crate::capture::{CaptureDecoder, Damage, DamageKind, Event};
-use crate::check::{check, Problem};
+use crate::capture::CaptureDecoder;
+use crate::check::Problem;
 use crate::error::DeviceLogError;
+use crate::event::{DamageKind, Event};
 use crate::fact::DeviceFact;
-use crate::game::DeviceGame;
+use crate::received::ReceivedGame;
 
 mod copies;
 mod files;
-mod gaps;
+mod ledger;
 mod report;
+mod runs;
 mod summary;
 
-use copies::{choose, relation, Relation};
+use copies::{choose, relation, Parting, Relation};
 pub use files::{file_name, file_name_v2, save};
-use files::{place, read_log, taken_names, v2_name};
-pub use report::{Gap, Outcome, Progress, Pulled, Summary};
+use files::{kept_at, place, read_log, taken_names, v2_name, Kept};
+use ledger::Ledger;
+pub use ledger::{LISTED, MAX_DEVICES};
+pub use report::{Gap, Outcome, Progress, Pulled, Summary, Totals};
+pub use runs::MAX_RUNS;
+use runs::{key, Runs};
 use twenty48_movelog::Placed;
 
 /// How a pull writes.
@@ -41,15 +53,27 @@ use twenty48_movelog::Placed;
 pub struct PullOptions {
     /// Also write damaged or unfinished games: their verified moves, marked incomplete.
     pub keep_partial: bool,
-    /// Write nothing until the capture ends, then decide on every game with all its copies
-    /// in view (a capture file: a conflict is then never written at all). Without it each
-    /// game is written as soon as it closes (a live port, so it can be acknowledged).
+    /// Write nothing until the capture ends (or [`DEFER_BYTES`] of copies are waiting),
+    /// then decide on every game with all its copies in view (a capture file: a conflict is
+    /// then never written at all). Without it each game is written as soon as it closes (a
+    /// live port, so it can be acknowledged).
     pub defer: bool,
 }
 
 /// At most this many damaged stretches are kept and listed one by one; the rest are
-/// counted.
-pub const LISTED_DAMAGE: usize = 1000;
+/// counted (as every list of the report: [`LISTED`]).
+pub const LISTED_DAMAGE: usize = LISTED;
+
+/// A deferred pull decides on the copies waiting once they and the reports their decision
+/// will make hold this many bytes (about 750 bytes a copy, and its verified moves at 2
+/// bits each), and goes on deferring: a capture's games are decided with every copy in view
+/// in batches this large (about 20,000 games of 1,000 moves).
+pub const DEFER_BYTES: usize = 16 << 20;
+
+/// What a copy waiting for a deferred decision costs beyond its moves: itself, and the
+/// report of what became of it (its path besides).
+const DEFERRED_COPY: usize =
+    std::mem::size_of::<ReceivedGame>() + std::mem::size_of::<Pulled>() + 128;
 
 /// A pull in progress: feed it capture bytes, it writes each game as it closes (or, with
 /// [`PullOptions::defer`], when the capture ends).
@@ -57,35 +81,23 @@ pub const LISTED_DAMAGE: usize = 1000;
 pub struct Puller {
     /// Set while the games still open at the end are handed over by [`Puller::finish`].
     finishing: bool,
-    decoder: CaptureDecoder,
+    decoder: CaptureDecoder<ReceivedGame>,
     out_dir: PathBuf,
     options: PullOptions,
-    /// Deferred games, in closing order.
-    pending: Vec<DeviceGame>,
-    /// Every game closed, with what became of it.
-    pulled: Vec<Pulled>,
-    /// v2: the copy kept of each game (the longest verified one so far) and its file.
-    kept: BTreeMap<(u64, u32), (MoveLog, PathBuf)>,
-    /// Names that held other contents, and where the game went instead: notes.
-    free_names: Vec<String>,
-    /// v2: games found in conflict.
-    conflicts: BTreeMap<(u64, u32), String>,
-    /// The first [`LISTED_DAMAGE`] damaged stretches (after the first frame).
-    damage: Vec<Damage>,
-    /// How many more there were: counted, not kept, so that endless noise on the line
-    /// takes no more memory.
-    unlisted_damage: usize,
-    facts: Vec<DeviceFact>,
+    /// Deferred copies, in closing order, and what they hold.
+    pending: Vec<ReceivedGame>,
+    pending_bytes: usize,
+    /// v2: where the copy kept of each game (the longest verified one so far) is.
+    kept: Runs<Kept>,
+    /// v2: games found in conflict, and how their copies part.
+    conflicts: Runs<Parting>,
+    /// What the report needs.
+    ledger: Ledger,
     /// Whether any frame decoded yet (damage before the first one is line noise).
     decoded_any: bool,
-    /// v2: every game number seen per device, and the highest hello `next`.
-    seen: BTreeMap<u64, BTreeSet<u32>>,
-    next: BTreeMap<u64, u32>,
     /// v2: the pull reply under way: (device, games announced, games closed with an end
     /// or partial frame since).
     reply: Option<(u64, u32, u32)>,
-    /// v2: pull replies that did not hold what they announced.
-    short_replies: Vec<String>,
 }
 
 impl Puller {
@@ -110,33 +122,22 @@ impl Puller {
     ) -> Result<Puller, DeviceLogError> {
         Ok(Puller {
             finishing: false,
-            decoder: CaptureDecoder::new(elf)?,
+            decoder: CaptureDecoder::with_record(elf)?,
             out_dir: out_dir.to_path_buf(),
             options,
             pending: Vec::new(),
-            pulled: Vec::new(),
-            kept: BTreeMap::new(),
-            free_names: Vec::new(),
-            conflicts: BTreeMap::new(),
-            damage: Vec::new(),
-            unlisted_damage: 0,
-            facts: Vec::new(),
+            pending_bytes: 0,
+            kept: Runs::default(),
+            conflicts: Runs::default(),
+            ledger: Ledger::default(),
             decoded_any: false,
-            seen: BTreeMap::new(),
-            next: BTreeMap::new(),
             reply: None,
-            short_replies: Vec::new(),
         })
     }
 
     /// Bytes read so far.
     pub fn bytes_fed(&self) -> usize {
         self.decoder.bytes_fed()
-    }
-
-    /// Every game closed so far, with what became of it.
-    pub fn pulled(&self) -> &[Pulled] {
-        &self.pulled
     }
 
     /// Reads more capture bytes; writes the games they close.
@@ -159,29 +160,24 @@ impl Puller {
         let handled = self.handle(events);
         self.finishing = false;
         let mut out = handled?;
-        if self.options.defer {
-            let pending = std::mem::take(&mut self.pending);
-            // The kept copy of each game is written first, so that the copies it holds are
-            // its duplicates whatever their order; then the rest, in closing order.
-            let first = self.choose_copies(&pending);
-            let mut saved: Vec<Option<Pulled>> = vec![None; pending.len()];
-            for &i in &first {
-                saved[i] = Some(self.save(pending[i].clone())?);
-            }
-            for (i, game) in pending.into_iter().enumerate() {
-                if saved[i].is_none() {
-                    saved[i] = Some(self.save(game)?);
-                }
-            }
-            for pulled in saved.into_iter().flatten() {
-                self.pulled.push(pulled.clone());
-                out.push(Progress::Pulled(Box::new(pulled)));
-            }
-        }
+        self.decide_pending(&mut out)?;
         Ok(out)
     }
 
-    fn handle(&mut self, events: Vec<Event>) -> io::Result<Vec<Progress>> {
+    /// The device's own frames (hello, lost, full, pull, acked, error), the first
+    /// [`LISTED`] of them.
+    pub fn facts(&self) -> &[DeviceFact] {
+        &self.ledger.facts.items
+    }
+
+    /// What this pull holds beyond its fixed parts: the copies waiting for a deferred
+    /// decision, in bytes, and the games open in the decoder. Both are bounded
+    /// ([`DEFER_BYTES`], [`MAX_OPEN_GAMES`](crate::MAX_OPEN_GAMES)).
+    pub fn in_flight(&self) -> (usize, usize) {
+        (self.pending_bytes, self.decoder.open_games())
+    }
+
+    fn handle(&mut self, events: Vec<Event<ReceivedGame>>) -> io::Result<Vec<Progress>> {
         let mut out = Vec::with_capacity(events.len());
         for event in events {
             if !matches!(event, Event::Damaged(_)) {
@@ -190,37 +186,21 @@ impl Puller {
             match event {
                 Event::GameStarted { dev, number, .. } => {
                     if let Some(dev) = dev {
-                        self.seen.entry(dev).or_default().insert(number);
+                        self.ledger.seen(dev, number);
                     }
                     out.push(Progress::Started(event))
                 }
-                Event::Moved { game, mv } => out.push(Progress::Moved { game, seq: mv.seq }),
-                Event::GameClosed(game) => {
-                    if let Some((dev, _, closed)) = &mut self.reply {
-                        if game.dev == Some(*dev) && game.end.is_some() {
-                            *closed += 1;
-                        }
-                    }
-                    if self.options.defer && self.finishing {
-                        // Decided on below, in `finish`: no progress to show for it yet (and
-                        // no second copy of every game still open at the end).
-                        self.pending.push(game);
-                    } else if self.options.defer {
-                        self.pending.push(game.clone());
-                        let check = check(&game);
-                        out.push(Progress::Pulled(Box::new(Pulled {
-                            game,
-                            check,
-                            path: None,
-                            outcome: Outcome::Deferred,
-                            ack: None,
-                        })));
-                    } else {
-                        let pulled = self.save(game)?;
-                        self.pulled.push(pulled.clone());
-                        out.push(Progress::Pulled(Box::new(pulled)));
-                    }
-                }
+                Event::Moved { game, mv } => out.push(Progress::Moved {
+                    game,
+                    seq: mv.seq,
+                    moves: 1,
+                }),
+                Event::StoredMoves { game, first, count } => out.push(Progress::Moved {
+                    game,
+                    seq: first.saturating_add(count),
+                    moves: count,
+                }),
+                Event::GameClosed(game) => self.closed(*game, &mut out)?,
                 Event::Damaged(d) => {
                     let noise = !self.decoded_any
                         && matches!(
@@ -229,20 +209,14 @@ impl Puller {
                                 | DamageKind::Unterminated
                                 | DamageKind::Oversized
                         );
-                    if noise {
-                    } else if self.damage.len() < LISTED_DAMAGE {
-                        self.damage.push(d.clone());
-                    } else {
-                        self.unlisted_damage += 1;
+                    if !noise {
+                        self.ledger.damage.push(d.clone());
                     }
                     out.push(Progress::Damaged(d))
                 }
                 Event::Device(fact) => {
                     match fact {
-                        DeviceFact::Hello { dev, next, .. } => {
-                            let n = self.next.entry(dev).or_default();
-                            *n = (*n).max(next);
-                        }
+                        DeviceFact::Hello { dev, next, .. } => self.ledger.hello(dev, next),
                         DeviceFact::PullBegin { dev, games } => {
                             self.end_reply(None);
                             self.reply = Some((dev, games, 0));
@@ -252,12 +226,10 @@ impl Puller {
                             dev: Some(dev),
                             game,
                             ..
-                        } if game != 0 => {
-                            self.seen.entry(dev).or_default().insert(game);
-                        }
+                        } if game != 0 => self.ledger.seen(dev, game),
                         _ => {}
                     }
-                    self.facts.push(fact);
+                    self.ledger.fact(fact);
                     out.push(Progress::Device(fact))
                 }
                 Event::Message(_) => {}
@@ -266,61 +238,126 @@ impl Puller {
         Ok(out)
     }
 
+    /// A copy of a game closed: written now, or deferred.
+    fn closed(&mut self, game: ReceivedGame, out: &mut Vec<Progress>) -> io::Result<()> {
+        if let Some((dev, _, closed)) = &mut self.reply {
+            if game.dev == Some(*dev) && game.end.is_some() {
+                *closed += 1;
+            }
+        }
+        if !self.options.defer {
+            let pulled = self.save(game)?;
+            out.push(Progress::Pulled(Box::new(pulled)));
+            return Ok(());
+        }
+        if !self.finishing {
+            // Decided on later: shown now as waiting (the games still open at the end go
+            // straight to the decision, with no copy for the progress).
+            out.push(Progress::Pulled(Box::new(Pulled {
+                check: game.check(),
+                game: game.clone(),
+                path: None,
+                outcome: Outcome::Deferred,
+                ack: None,
+            })));
+        }
+        self.pending_bytes += DEFERRED_COPY + game.heap_bytes();
+        self.pending.push(game);
+        if self.pending_bytes > DEFER_BYTES {
+            self.decide_pending(out)?;
+        }
+        Ok(())
+    }
+
+    /// Decides on every deferred copy, with all of them in view: the kept copy of each
+    /// game is written first, so that the copies it holds are its duplicates whatever their
+    /// order; then the rest, in closing order.
+    fn decide_pending(&mut self, out: &mut Vec<Progress>) -> io::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        let first = self.choose_copies(&pending);
+        let mut saved: BTreeMap<usize, Pulled> = BTreeMap::new();
+        for &i in &first {
+            saved.insert(i, self.save(pending[i].clone())?);
+        }
+        out.reserve(pending.len());
+        for (i, game) in pending.into_iter().enumerate() {
+            let pulled = match saved.remove(&i) {
+                Some(pulled) => pulled,
+                None => self.save(game)?,
+            };
+            out.push(Progress::Pulled(Box::new(pulled)));
+        }
+        Ok(())
+    }
+
     /// A pull reply ends (its done frame came with `sent`, or it was cut off): it must have
     /// held every game it announced.
     fn end_reply(&mut self, sent: Option<u32>) {
         let Some((_, announced, closed)) = self.reply.take() else {
             return;
         };
-        match sent {
-            None => self.short_replies.push(format!(
-                "a pull reply announced {announced} games and was cut off after {closed}"
-            )),
-            Some(sent) if sent != announced || closed != announced => {
-                self.short_replies.push(format!(
-                    "a pull reply announced {announced} games, the device sent {sent}, {closed} arrived"
-                ))
+        let short = match sent {
+            None => {
+                format!("a pull reply announced {announced} games and was cut off after {closed}")
             }
-            Some(_) => {}
-        }
+            Some(sent) if sent != announced || closed != announced => format!(
+                "a pull reply announced {announced} games, the device sent {sent}, {closed} arrived"
+            ),
+            Some(_) => return,
+        };
+        self.ledger.short_replies.push(short);
     }
 
     /// Deferred pulls: of each game's verified copies, the one to keep (their indices in
-    /// `games`); games whose copies part are conflicts before anything is written.
-    fn choose_copies(&mut self, games: &[DeviceGame]) -> BTreeSet<usize> {
-        let mut copies: BTreeMap<(u64, u32), Vec<(usize, MoveLog)>> = BTreeMap::new();
-        for (i, game) in games.iter().enumerate() {
-            let Some(dev) = game.dev else { continue };
-            if let Some(log) = game.to_movelog(false) {
-                copies.entry((dev, game.number)).or_default().push((i, log));
+    /// `games`); games whose copies part are conflicts before anything is written. Only
+    /// games with more than one copy are compared (one at a time, as move logs).
+    fn choose_copies(&mut self, games: &[ReceivedGame]) -> Vec<usize> {
+        let mut keyed: Vec<(u128, usize)> = games
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| Some((key(g.dev?, g.number), i)))
+            .collect();
+        keyed.sort_unstable();
+        let mut first = Vec::new();
+        for same in keyed.chunk_by(|a, b| a.0 == b.0) {
+            if same.len() < 2 {
+                continue;
             }
-        }
-        let mut first = BTreeSet::new();
-        for (key, logs) in copies {
+            let k = same[0].0;
+            let logs: Vec<(usize, MoveLog)> = same
+                .iter()
+                .filter_map(|&(_, i)| Some((i, games[i].to_movelog(false)?)))
+                .collect();
             match choose(logs.iter().map(|(i, log)| (*i, log))) {
-                Ok(Some(i)) => {
-                    first.insert(i);
-                }
+                Ok(Some(i)) => first.push(i),
                 Ok(None) => {}
-                Err(reason) => {
-                    self.conflicts.insert(key, reason);
+                Err(parting) => {
+                    self.conflicts.insert(k, parting);
                 }
             }
         }
+        first.sort_unstable();
         first
     }
 
     /// Checks a game and writes what is certain of it.
-    fn save(&mut self, game: DeviceGame) -> io::Result<Pulled> {
+    fn save(&mut self, game: ReceivedGame) -> io::Result<Pulled> {
         let Some(dev) = game.dev else {
             let pulled = save(game, &self.out_dir, self.options.keep_partial)?;
             if let Some(path) = &pulled.path {
                 let complete = pulled.is_verified() && !pulled.game.is_partial();
                 self.note_free_name(&file_name(&pulled.game, complete), path);
             }
+            if pulled.is_verified() {
+                self.ledger.received_v1 += 1;
+            } else {
+                self.ledger.copy(None, describe_problem(&pulled), false);
+            }
             return Ok(pulled);
         };
-        let check = check(&game);
+        let check = game.check();
+        let k = key(dev, game.number);
         if self.finishing
             && !self.options.defer
             && self.reply.is_none()
@@ -329,6 +366,14 @@ impl Puller {
         {
             // A live game still being played when a port pull ends (not one cut off inside a
             // pull reply): it is stored on the device.
+            self.ledger.copy(
+                Some(k),
+                format!(
+                    "device {dev:016x} game {}: still being played when the pull ended ({} moves so far, verified); it is in the device's store and the next pull brings it",
+                    game.number, check.verified_moves
+                ),
+                true,
+            );
             return Ok(Pulled {
                 check,
                 path: None,
@@ -337,7 +382,6 @@ impl Puller {
                 game,
             });
         }
-        let key = (dev, game.number);
         let ack = game.end.and_then(|e| e.check).map(|c| (game.number, c));
         let mut pulled = Pulled {
             check,
@@ -356,42 +400,51 @@ impl Puller {
                     pulled.outcome = Outcome::DamagedPrefix;
                 }
             }
+            self.ledger.copy(Some(k), describe_problem(&pulled), false);
             return Ok(pulled);
         }
         let log = pulled
             .game
             .to_movelog(false)
             .expect("a verified game has a log");
-        if let Some(reason) = self.conflicts.get(&key) {
-            pulled.outcome = Outcome::Conflict {
-                reason: reason.clone(),
-            };
+        if let Some(parting) = self.conflicts.get(k) {
+            self.conflict(&mut pulled, k, parting);
             return Ok(pulled);
         }
-        match self
-            .kept
-            .get(&key)
-            .map(|(kept, path)| (relation(kept, &log), path))
-        {
-            Some((Relation::Conflict(reason), _)) => {
-                self.conflicts.insert(key, reason.clone());
-                pulled.outcome = Outcome::Conflict { reason };
+        let kept = self.kept.get(k).and_then(|at| {
+            let path = at.path(&self.out_dir, dev, pulled.game.number);
+            Some((read_log(&path)?, path))
+        });
+        match kept.map(|(kept, path)| (relation(&kept, &log), path)) {
+            Some((Relation::Conflict(parting), _)) => {
+                self.conflicts.insert(k, parting);
+                self.conflict(&mut pulled, k, parting);
             }
             Some((Relation::Contained, path)) => {
                 // Every move of this copy is in the kept one's file.
                 pulled.outcome = Outcome::Duplicate;
-                pulled.path = Some(path.clone());
+                pulled.path = Some(path);
                 pulled.ack = ack;
+                self.ledger.duplicates.push((dev, pulled.game.number));
             }
             Some((Relation::Extends, _)) | None => self.write(&mut pulled, dev, log, ack)?,
         }
         Ok(pulled)
     }
 
+    /// The copy `pulled` of game `k` parts from another (`parting`): not written, not
+    /// acknowledged, reported.
+    fn conflict(&mut self, pulled: &mut Pulled, k: u128, parting: Parting) {
+        pulled.outcome = Outcome::Conflict {
+            reason: parting.to_string(),
+        };
+        self.ledger.conflict(k, &parting.to_string());
+    }
+
     /// Notes that `wanted` held other contents when the file went to `placed` instead.
     fn note_free_name(&mut self, wanted: &str, placed: &Path) {
         if placed.file_name().is_some_and(|n| n != wanted) {
-            self.free_names.push(format!(
+            self.ledger.free_names.push(format!(
                 "{} was already there with other contents and is left as it is; the game is in {}",
                 twenty48_movelog::shown(&self.out_dir.join(wanted)),
                 twenty48_movelog::shown(placed)
@@ -410,21 +463,24 @@ impl Puller {
         ack: Option<(u32, u32)>,
     ) -> io::Result<()> {
         let number = pulled.game.number;
+        let k = key(dev, number);
         if !log.complete {
-            let on_disk = [true, false]
-                .into_iter()
-                .flat_map(|complete| {
-                    taken_names(&self.out_dir, &file_name_v2(dev, number, complete))
-                })
-                .find_map(|path| {
-                    let other = read_log(&path)?;
-                    (relation(&other, &log) == Relation::Contained).then_some((other, path))
-                });
-            if let Some((other, path)) = on_disk {
-                pulled.path = Some(path.clone());
+            let on_disk = [true, false].into_iter().find_map(|complete| {
+                let name = file_name_v2(dev, number, complete);
+                taken_names(&self.out_dir, &name)
+                    .into_iter()
+                    .enumerate()
+                    .find_map(|(i, path)| {
+                        let other = read_log(&path)?;
+                        (relation(&other, &log) == Relation::Contained)
+                            .then_some((path, Kept::at(complete, i + 1)))
+                    })
+            });
+            if let Some((path, at)) = on_disk {
+                pulled.path = Some(path);
                 pulled.outcome = Outcome::AlreadyPulled;
                 pulled.ack = ack;
-                self.kept.insert((dev, number), (other, path));
+                self.keep(k, at, false);
                 return Ok(());
             }
         }
@@ -436,16 +492,26 @@ impl Puller {
             _ => Outcome::Written,
         };
         let path = placed.path().to_path_buf();
-        pulled.path = Some(path.clone());
+        let at = kept_at(&self.out_dir, &name, log.complete, &path);
+        pulled.path = Some(path);
         pulled.ack = ack;
-        self.kept.insert((dev, number), (log, path));
+        self.keep(k, at, log.complete);
         Ok(())
     }
 
-    /// The device's pull replies: each begin's announced count against the games that
-    /// came before its done. Mismatches are losses.
-    pub fn facts(&self) -> &[DeviceFact] {
-        &self.facts
+    /// Game `k` is safely in the directory, its kept copy at `at` (`whole`: this copy is a
+    /// whole game, not an interrupted one's prefix).
+    fn keep(&mut self, k: u128, at: Kept, whole: bool) {
+        self.kept.insert(k, at);
+        self.ledger.received(k, whole);
+    }
+}
+
+/// What the report says of a copy that did not verify (or was not written).
+fn describe_problem(p: &Pulled) -> String {
+    match &p.check.problem {
+        Some(problem) => format!("{problem}"),
+        None => format!("game {}: not written", p.game.number),
     }
 }
 
@@ -481,7 +547,8 @@ mod tests {
         let dev = 0x7e57_0000_0000_0001;
         // The device sent games 5 and 6 (their copies did not verify: no files), and said
         // it lost frames outside any game.
-        puller.seen.entry(dev).or_default().extend([5, 6]);
+        puller.ledger.seen(dev, 5);
+        puller.ledger.seen(dev, 6);
         let lost = DeviceFact::Lost {
             dev: Some(dev),
             game: 0,

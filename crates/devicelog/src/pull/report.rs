@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::capture::{Damage, Event};
 use crate::check::GameCheck;
+use crate::event::{Damage, Event};
 use crate::fact::DeviceFact;
-use crate::game::DeviceGame;
+use crate::received::ReceivedGame;
 
 /// What became of one game received.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,8 +38,8 @@ pub enum Outcome {
 /// What became of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pulled {
-    /// The game as the device logged it.
-    pub game: DeviceGame,
+    /// The game as the pull received it (its verified moves kept).
+    pub game: ReceivedGame,
     /// Its host replay.
     pub check: GameCheck,
     /// The file written (or already there), if any: the whole game when it verified, a
@@ -74,13 +74,15 @@ impl Pulled {
 #[non_exhaustive]
 pub enum Progress {
     /// A game began (its number, seed and rules are in the event).
-    Started(Event),
-    /// A move frame arrived for game `game`.
+    Started(Event<ReceivedGame>),
+    /// A move frame (or a protocol v3 `t48 moves` frame) arrived for game `game`.
     Moved {
         /// Game number.
         game: u32,
-        /// The move's sequence number in its game.
+        /// The sequence number in its game of the frame's last move.
         seq: u32,
+        /// How many moves the frame brought (1, or up to 256 in a `t48 moves` frame).
+        moves: u32,
     },
     /// A game was closed, checked and (perhaps) written.
     Pulled(Box<Pulled>),
@@ -102,11 +104,16 @@ pub struct Gap {
 }
 
 /// Everything a pull found, in the terms of the report: what was received, what was lost.
+///
+/// Each list holds at most its first [`LISTED`](super::LISTED) entries (and the sentence
+/// lists a last line counting the rest): a hostile stream takes no more memory for them.
+/// [`Summary::totals`] has the full counts of the lists of games.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Games (v2: distinct device and number) received and safely in the directory.
     pub received: usize,
-    /// Of those, stored games that were interrupted (partial, verified prefixes).
+    /// Of those, stored games that were interrupted (partial, verified prefixes) and never
+    /// came whole.
     pub partial: usize,
     /// Copies of a game received again with the same content: `(device, game)`.
     pub duplicates: Vec<(u64, u32)>,
@@ -115,7 +122,8 @@ pub struct Summary {
     /// Game numbers never seen complete (between numbers seen, and up to the hello's
     /// `next`).
     pub gaps: Vec<Gap>,
-    /// Games that arrived damaged or unfinished and never arrived whole.
+    /// Games that arrived damaged or unfinished and never arrived whole; and what the pull
+    /// could not account for (more devices or runs of game numbers than it keeps).
     pub failed: Vec<String>,
     /// Frames the device said it dropped, whose game never arrived whole: failures.
     pub lost: Vec<String>,
@@ -124,6 +132,20 @@ pub struct Summary {
     pub notes: Vec<String>,
     /// Damage not accounted for by a game (after the first frame): failures.
     pub damage: Vec<String>,
+    /// How many entries the lists of games have in all, listed or not.
+    pub totals: Totals,
+}
+
+/// The full counts of a [`Summary`]'s lists of games (which list only their first
+/// [`LISTED`](super::LISTED)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Duplicates.
+    pub duplicates: usize,
+    /// Games in conflict.
+    pub conflicts: usize,
+    /// Runs of game numbers never received.
+    pub gaps: usize,
 }
 
 impl Summary {

@@ -1,157 +1,224 @@
-//! What a pull found, gathered from every copy closed: received games, duplicates,
-//! conflicts, gaps, losses, notes. Runs in time proportional to the copies and frames
-//! received (and one listing of the directory), never to the game numbers they name.
+//! What a pull found, gathered from what it kept of every copy closed: received games,
+//! duplicates, conflicts, gaps, losses, notes. Runs in time proportional to the runs and
+//! lists kept (each bounded) and one listing of the directory, never to the game numbers
+//! they name.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::fact::DeviceFact;
 
-use super::{gaps, Gap, Outcome, Pulled, Puller, Summary, LISTED_DAMAGE};
+use super::files::on_disk;
+use super::ledger::{Ledger, LISTED, MAX_DEVICES};
+use super::runs::{key, parts, Runs, MAX_RUNS};
+use super::{Gap, Puller, Summary};
 
 impl Puller {
     /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes.
     /// Pull replies are checked too: each must hold the games it announced.
     pub fn summary(&self) -> Summary {
+        let l = &self.ledger;
         let mut s = Summary::default();
-        let received: BTreeSet<(u64, u32)> = self
-            .pulled
-            .iter()
-            .filter(|p| p.is_received())
-            .filter_map(|p| p.game.dev.map(|d| (d, p.game.number)))
-            .collect();
-        let received_numbers: BTreeSet<u32> = received.iter().map(|k| k.1).collect();
-        let mut counted = BTreeSet::new();
-        let mut conflict_keys = BTreeSet::new();
-        for p in &self.pulled {
-            match p.game.dev {
-                None => {
-                    if p.is_verified() {
-                        s.received += 1;
-                    } else {
-                        s.failed.push(describe_problem(p));
-                    }
-                }
-                Some(dev) => {
-                    let key = (dev, p.game.number);
-                    match &p.outcome {
-                        Outcome::InProgress => s.notes.push(format!(
-                            "device {dev:016x} game {}: still being played when the pull ended ({} moves so far, verified); it is in the device's store and the next pull brings it",
-                            p.game.number, p.check.verified_moves
-                        )),
-                        Outcome::Duplicate => s.duplicates.push(key),
-                        Outcome::Conflict { reason } => {
-                            if conflict_keys.insert(key) {
-                                s.conflicts.push((dev, p.game.number, reason.clone()));
-                            }
-                        }
-                        _ if p.is_received() => {
-                            if counted.insert(key) {
-                                s.received += 1;
-                                if p.game.is_partial() {
-                                    s.partial += 1;
-                                }
-                            }
-                        }
-                        _ if received.contains(&key) => s.notes.push(format!(
-                            "{} (the game arrived whole in another copy)",
-                            describe_problem(p)
-                        )),
-                        _ => s.failed.push(describe_problem(p)),
-                    }
-                }
-            }
-        }
-        // A game received in one copy and conflicting in another is not received.
-        for c in &s.conflicts {
-            if counted.remove(&(c.0, c.1)) {
-                s.received -= 1;
-            }
-        }
-        for fact in &self.facts {
-            match *fact {
-                DeviceFact::Lost {
-                    dev, game, frames, ..
-                } => {
-                    let whole = game != 0
-                        && dev.map_or(received_numbers.contains(&game), |d| {
-                            received.contains(&(d, game))
-                        });
-                    if whole {
-                        s.notes
-                            .push(format!("{fact}; game {game} arrived whole from the store"));
-                    } else if game == 0 {
-                        s.notes
-                            .push(format!("{fact} (no game's frames among them)"));
-                    } else {
-                        s.lost
-                            .push(format!("{fact} ({frames} frames never received)"));
-                    }
-                }
-                DeviceFact::Full { .. } | DeviceFact::Error { .. } => {
-                    s.notes.push(fact.to_string())
-                }
-                _ => {}
-            }
-        }
-        s.lost.extend(self.short_replies.iter().cloned());
+        copies(l, &mut s);
+        s.received = count(l.received.count_without(&[&l.conflicted])) + count(l.received_v1);
+        s.partial = count(l.received.count_without(&[&l.whole, &l.conflicted]));
+        s.duplicates = l.duplicates.items.clone();
+        s.totals.duplicates = l.duplicates.items.len() + l.duplicates.more;
+        s.conflicts = l.conflicts.items.clone();
+        s.totals.conflicts = l.conflicts.items.len() + l.conflicts.more;
+        more(&mut s.failed, l.conflicts.more, "games in conflict");
+        facts(l, &mut s);
+        s.lost.extend(l.short_replies.items.iter().cloned());
+        more(&mut s.lost, l.short_replies.more, "short pull replies");
         if let Some((_, announced, closed)) = self.reply {
             s.lost.push(format!(
                 "a pull reply announced {announced} games and was cut off after {closed}"
             ));
         }
-        for d in &self.damage {
-            let whole = d.game.is_some_and(|g| received_numbers.contains(&g));
+        for d in &l.damage.items {
+            let whole = d
+                .game
+                .is_some_and(|g| l.received_numbers.contains(u128::from(g)));
             if whole {
                 s.notes.push(format!("{d}; its game arrived whole"));
             } else {
                 s.damage.push(d.to_string());
             }
         }
-        if self.unlisted_damage > 0 {
+        if l.damage.more > 0 {
             s.damage.push(format!(
-                "{} more damaged stretches after the first {LISTED_DAMAGE}, counted but not listed",
-                self.unlisted_damage
+                "{} more damaged stretches after the first {LISTED}, counted but not listed",
+                l.damage.more
             ));
         }
-        let on_disk = gaps::on_disk(&self.out_dir);
-        let conflicted: BTreeSet<(u64, u32)> = s.conflicts.iter().map(|c| (c.0, c.1)).collect();
-        for (&dev, numbers) in &self.seen {
-            let Some(&lo) = numbers.iter().next() else {
-                continue;
-            };
-            let seen_hi = numbers.iter().next_back().copied().unwrap_or(lo);
-            // The newest number hello announced is the game in progress when the host asked
-            // (a pull reply leaves it out) unless it arrived: a note, not a gap.
-            let announced = self.next.get(&dev).map_or(0, |n| n.saturating_sub(1));
-            let in_progress = announced > seen_hi
-                && !received.contains(&(dev, announced))
-                && !on_disk.contains(&(dev, announced));
+        self.gaps(&mut s);
+        more(&mut s.notes, l.duplicates.more, "duplicates");
+        s.notes.extend(l.free_names.items.iter().cloned());
+        more(&mut s.notes, l.free_names.more, "games sent to a free name");
+        if l.overflowed() || self.kept.overflowed() || self.conflicts.overflowed() {
+            s.failed.push(format!(
+                "the pull received more games than it keeps track of ({MAX_RUNS} runs of game numbers a set, {MAX_DEVICES} devices): the gaps, losses and failures above may name games that did arrive, and later copies of some games were compared with the files on disk only"
+            ));
+        }
+        s
+    }
+
+    /// The gaps in each device's game numbers: numbers between the lowest and highest seen
+    /// (and up to the one before its hello's `next`) that never arrived and are not in the
+    /// directory; and a note for the game in progress when the pull began.
+    fn gaps(&self, s: &mut Summary) {
+        let l = &self.ledger;
+        // Each device's lowest and highest number seen.
+        let mut devices: BTreeMap<u64, (u32, u32)> = BTreeMap::new();
+        let mut see = |dev: u64, lo: u32, hi: u32| {
+            let range = devices.entry(dev).or_insert((lo, hi));
+            *range = (range.0.min(lo), range.1.max(hi));
+        };
+        for (first, last, ()) in l.seen.iter() {
+            let ((d0, n0), (d1, n1)) = (parts(first), parts(last));
+            if d0 == d1 {
+                see(d0, n0, n1);
+            } else {
+                see(d0, n0, u32::MAX);
+                see(d1, 0, n1);
+                for dev in d0 + 1..d1 {
+                    see(dev, 0, u32::MAX);
+                }
+            }
+        }
+        // The numbers not seen, up to the number hello announced: candidates, which the
+        // directory may hold.
+        let mut candidates = Vec::new();
+        let mut ranges = Vec::new();
+        for (&dev, &(lo, seen_hi)) in &devices {
+            let announced = l.next.get(&dev).map_or(0, |n| n.saturating_sub(1));
+            let top = seen_hi.max(announced);
+            let span = Runs::span(key(dev, lo), key(dev, top));
+            candidates.extend(span.without(&[&l.seen, &l.received, &l.conflicted]));
+            ranges.push((dev, lo, seen_hi, announced));
+        }
+        let candidates = Runs::from_runs(candidates);
+        let mut found = Runs::default();
+        on_disk(&self.out_dir, |dev, number| {
+            let k = key(dev, number);
+            if candidates.contains(k) {
+                found.add(k);
+            }
+        });
+        let missing = Runs::from_runs(candidates.without(&[&found]));
+        for (dev, lo, seen_hi, announced) in ranges {
+            // The newest number hello announced is the game in progress when the host
+            // asked (a pull reply leaves it out) unless it arrived: a note, not a gap.
+            let in_progress = announced > seen_hi && missing.contains(key(dev, announced));
             if in_progress {
                 s.notes.push(format!(
                     "device {dev:016x} game {announced}: not sent (being played when the pull began); the next pull brings it"
                 ));
             }
-            let hi = seen_hi.max(announced.saturating_sub(in_progress as u32));
-            // Unverified copies count as present: they are reported as failed games already.
-            let of_dev = |set: &BTreeSet<(u64, u32)>| -> Vec<u32> {
-                set.range((dev, lo)..=(dev, hi)).map(|k| k.1).collect()
-            };
-            let mut present: BTreeSet<u32> = numbers.clone();
-            present.extend(of_dev(&received));
-            present.extend(of_dev(&conflicted));
-            present.extend(of_dev(&on_disk));
-            for (first, last) in gaps::missing_runs(lo, hi, &present) {
-                s.gaps.push(Gap { dev, first, last });
+            let hi = seen_hi.max(announced.saturating_sub(u32::from(in_progress)));
+            for (first, last) in missing.within(key(dev, lo), key(dev, hi)) {
+                s.totals.gaps += 1;
+                if s.gaps.len() < LISTED {
+                    s.gaps.push(Gap {
+                        dev,
+                        first: parts(first).1,
+                        last: parts(last).1,
+                    });
+                }
             }
         }
-        s.notes.extend(self.free_names.iter().cloned());
-        s
+        more(
+            &mut s.lost,
+            s.totals.gaps - s.gaps.len(),
+            "runs of game numbers never received complete",
+        );
     }
 }
 
-fn describe_problem(p: &Pulled) -> String {
-    match &p.check.problem {
-        Some(problem) => format!("{problem}"),
-        None => format!("game {}: not written", p.game.number),
+/// The copies that failed or were in progress: failures, or notes when another copy of the
+/// game arrived whole.
+fn copies(l: &Ledger, s: &mut Summary) {
+    let mut listed = Runs::default();
+    for c in &l.copies.items {
+        if c.in_progress {
+            s.notes.push(c.text.clone());
+        } else if c.key.is_some_and(|k| l.received.contains(k)) {
+            s.notes.push(format!(
+                "{} (the game arrived whole in another copy)",
+                c.text
+            ));
+        } else {
+            s.failed.push(c.text.clone());
+            if let Some(k) = c.key {
+                listed.add(k);
+            }
+        }
     }
+    let unlisted =
+        count(l.failed_unlisted.count_without(&[&l.received, &listed])) + l.failed_unlisted_v1;
+    more(
+        &mut s.failed,
+        unlisted,
+        "games damaged or unfinished that never arrived whole",
+    );
+    more(
+        &mut s.notes,
+        l.in_progress_unlisted,
+        "games still being played when the pull ended",
+    );
+}
+
+/// The device's frames that the report names: losses (a failure unless the game arrived
+/// whole), full stores and errors (notes).
+fn facts(l: &Ledger, s: &mut Summary) {
+    for fact in &l.facts.items {
+        match *fact {
+            DeviceFact::Lost {
+                dev, game, frames, ..
+            } => {
+                let whole = game != 0
+                    && dev.map_or(l.received_numbers.contains(u128::from(game)), |d| {
+                        l.received.contains(key(d, game))
+                    });
+                if whole {
+                    s.notes
+                        .push(format!("{fact}; game {game} arrived whole from the store"));
+                } else if game == 0 {
+                    s.notes
+                        .push(format!("{fact} (no game's frames among them)"));
+                } else {
+                    s.lost
+                        .push(format!("{fact} ({frames} frames never received)"));
+                }
+            }
+            DeviceFact::Full { .. } | DeviceFact::Error { .. } => s.notes.push(fact.to_string()),
+            _ => {}
+        }
+    }
+    let lost = l.lost_unlisted.count_without(&[&l.received])
+        + l.lost_unlisted_numbers
+            .count_without(&[&l.received_numbers]);
+    more(
+        &mut s.lost,
+        count(lost),
+        "games the device said it dropped frames of, and that never arrived whole",
+    );
+    more(
+        &mut s.notes,
+        l.lost_unlisted_no_game + l.notes_unlisted,
+        "frames of the device (frames lost outside any game, a full store, errors)",
+    );
+}
+
+/// Adds to `list` the line counting `n` more `what` past the first [`LISTED`], if any.
+fn more(list: &mut Vec<String>, n: usize, what: &str) {
+    if n > 0 {
+        list.push(format!(
+            "{what}: {n} more after the first {LISTED}, counted but not listed"
+        ));
+    }
+}
+
+/// A count of keys, as a count of games.
+fn count(n: impl TryInto<usize>) -> usize {
+    n.try_into().unwrap_or(usize::MAX)
 }

@@ -1,6 +1,9 @@
-//! The fake board's frames: protocol v2 frames encoded as the firmware sends them (defmt,
-//! rzCOBS, a 0x00 separator), each with a valid check unless made otherwise, so that tests
-//! can send any stream a board with a bug, a damaged cable or a hostile device could.
+//! The fake board's frames: protocol v2 and v3 frames (and v1's start) encoded as the
+//! firmware sends them (defmt, rzCOBS, a 0x00 separator), each with a valid check unless
+//! made otherwise, so that tests can send any stream a board with a bug, a damaged cable or
+//! a hostile device could. The frames v2 and v3 share have the same texts; `t48 moves`
+//! needs the v3 firmware's ELF, `t48 partial` (v2's) the v2 one's, and the v1 start the v1
+//! one's.
 //!
 //! Shared by devicelog's tests, the CLI's fake board on a pseudo-terminal
 //! (crates/cli/tests/fakeboard.rs) and the fuzz target of the pull conversation (fuzz/),
@@ -23,8 +26,13 @@ pub const START: &str = "t48 start v={} dev={} game={} seed={} size={} four={}/{
 pub const MOVE: &str = "t48 move game={} seq={} dir={} score={} hash={} crc={}";
 /// A game's end.
 pub const END: &str = "t48 end game={} result={} score={} moves={} hash={} start={} crc={}";
-/// A stored game that was interrupted.
+/// A stored game that was interrupted (protocol v2).
 pub const PARTIAL: &str = "t48 partial game={} moves={} score={} hash={} start={} crc={}";
+/// A stored game's moves, 2 bits each (protocol v3).
+pub const MOVES: &str = "t48 moves game={} first={} count={} dirs={} crc={}";
+/// A game's start in protocol v1 (no identity, no check).
+pub const START1: &str =
+    "t48 start v={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={}";
 /// Frames the device dropped.
 pub const LOST: &str = "t48 lost game={} move={} frames={} crc={}";
 /// A pull reply begins.
@@ -82,7 +90,7 @@ pub fn rzcobs(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The v2 frames of one firmware, by their format strings' indices in its defmt table.
+/// The frames of one firmware, by their format strings' indices in its defmt table.
 pub struct Frames {
     index: BTreeMap<String, u16>,
     /// The device id frames are sent as.
@@ -90,7 +98,8 @@ pub struct Frames {
 }
 
 impl Frames {
-    /// The frames of the firmware in `elf`, as device `dev`.
+    /// The frames of the firmware in `elf`, as device `dev`. A frame the firmware does not
+    /// have panics when it is made.
     pub fn new(elf: &[u8], dev: u64) -> Frames {
         let table = Table::parse(elf)
             .expect("a firmware ELF")
@@ -111,21 +120,21 @@ impl Frames {
             }
             index.insert(shape, i as u16);
         }
-        for shape in [
-            HELLO, START, MOVE, END, PARTIAL, LOST, BEGIN, DONE, ACKED, ERROR,
-        ] {
-            assert!(
-                index.contains_key(shape),
-                "the firmware has no frame {shape}"
-            );
-        }
+        assert!(
+            index.keys().any(|shape| shape.starts_with("t48 ")),
+            "the firmware has no t48 frame"
+        );
         Frames { index, dev }
     }
 
     /// A frame of `shape` with `values` (little-endian, as defmt sends them), encoded and
     /// ended by its separator.
     pub fn raw(&self, shape: &str, values: &[u8]) -> Vec<u8> {
-        let mut data = self.index[shape].to_le_bytes().to_vec();
+        let index = self
+            .index
+            .get(shape)
+            .unwrap_or_else(|| panic!("the firmware has no frame {shape}"));
+        let mut data = index.to_le_bytes().to_vec();
         data.extend_from_slice(values);
         let mut out = rzcobs(&data);
         out.push(0);
@@ -212,6 +221,30 @@ impl Frames {
         (self.raw(PARTIAL, &b), crc)
     }
 
+    /// `t48 moves` (protocol v3): `count` moves of game `game` after its first `first`,
+    /// packed in `dirs` 2 bits each.
+    pub fn moves(&self, game: u32, first: u32, count: u16, dirs: &[u8]) -> Vec<u8> {
+        let mut b = game.to_le_bytes().to_vec();
+        b.extend(first.to_le_bytes());
+        b.extend(count.to_le_bytes());
+        b.extend((dirs.len() as u32).to_le_bytes());
+        b.extend(dirs);
+        b.extend(check::moves(game, first, count, dirs).to_le_bytes());
+        self.raw(MOVES, &b)
+    }
+
+    /// A protocol v1 start frame (no identity, no check).
+    pub fn start1(&self, rules: &Rules, seed: u64) -> Vec<u8> {
+        let s = StartFields::new(0, 0, rules, seed);
+        let mut b = vec![1];
+        b.extend(seed.to_le_bytes());
+        b.push(s.size);
+        b.extend(s.four_numerator.to_le_bytes());
+        b.extend(s.four_denominator.to_le_bytes());
+        b.extend([s.opening, s.twos, s.win, s.ends as u8, s.scoring]);
+        self.raw(START1, &b)
+    }
+
     /// `t48 lost`.
     pub fn lost(&self, game: u32, at_move: u32, frames: u32) -> Vec<u8> {
         let mut b = Vec::new();
@@ -291,22 +324,57 @@ impl Frames {
                 start,
             )
         } else {
-            let result = match game.status() {
-                Status::Won => 1,
-                Status::Over => 2,
-                _ => 0,
-            };
-            self.end(
-                number,
-                result,
-                game.score(),
-                game.move_count(),
-                game.state_hash(),
-                start,
-            )
+            self.end_of(number, &game, start)
         };
         out.extend(close);
         (out, check)
+    }
+}
+
+impl Frames {
+    /// The end frame of game `number`, played as `game`, whose start's check is `start`.
+    fn end_of(&self, number: u32, game: &Game, start: u32) -> (Vec<u8>, u32) {
+        let result = match game.status() {
+            Status::Won => 1,
+            Status::Over => 2,
+            _ => 0,
+        };
+        self.end(
+            number,
+            result,
+            game.score(),
+            game.move_count(),
+            game.state_hash(),
+            start,
+        )
+    }
+
+    /// Game `number` under `rules` from `seed` as a protocol v3 pull reply sends it from the
+    /// store: its start, its moves (those that move the board) in `t48 moves` frames of 256,
+    /// then its end frame.
+    pub fn stored(
+        &self,
+        number: u32,
+        (rules, seed): (&Rules, u64),
+        moves: &[Direction],
+    ) -> Vec<u8> {
+        let (mut out, start) = self.start(number, rules, seed);
+        let mut game = Game::new(*rules, seed).expect("playable rules");
+        let mut played = Vec::new();
+        for &dir in moves {
+            if game.status() == Status::Playing && game.play(dir).is_ok_and(|o| o.moved) {
+                played.push(dir);
+            }
+        }
+        for (i, chunk) in played.chunks(256).enumerate() {
+            let mut dirs = vec![0u8; chunk.len().div_ceil(4)];
+            for (j, d) in chunk.iter().enumerate() {
+                dirs[j / 4] |= d.code() << (2 * (j % 4));
+            }
+            out.extend(self.moves(number, 256 * i as u32, chunk.len() as u16, &dirs));
+        }
+        out.extend(self.end_of(number, &game, start).0);
+        out
     }
 }
 

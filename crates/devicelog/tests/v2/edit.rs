@@ -49,6 +49,9 @@ pub fn frames(capture: &[u8]) -> Vec<Frame> {
                 .find_map(|e| match e {
                     Event::GameStarted { number, .. } => Some((Some(*number), Kind::Start)),
                     Event::Moved { game, mv } => Some((Some(*game), Kind::Move(mv.seq))),
+                    Event::StoredMoves { game, first, count } => {
+                        Some((Some(*game), Kind::Move(first + count)))
+                    }
                     Event::GameClosed(g) if g.end.is_some() => Some((Some(g.number), Kind::End)),
                     Event::Damaged(d) => panic!("a clean capture has damage: {d}"),
                     _ => None,

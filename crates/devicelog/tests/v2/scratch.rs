@@ -9,10 +9,23 @@ pub struct Scratch(pub PathBuf);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
+        Scratch::under(std::env::temp_dir(), name)
+    }
+
+    /// In memory (`/dev/shm`, a tmpfs, when there is one): for tests that write thousands
+    /// of files, whose syncs cost nothing there (tests/memory.rs).
+    #[allow(dead_code)]
+    pub fn in_memory(name: &str) -> Scratch {
+        match std::path::Path::new("/dev/shm") {
+            shm if shm.is_dir() => Scratch::under(shm.to_path_buf(), name),
+            _ => Scratch::new(name),
+        }
+    }
+
+    fn under(base: PathBuf, name: &str) -> Scratch {
         static N: AtomicU32 = AtomicU32::new(0);
         let n = N.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("t48-devicelog-{}-{n}-{name}", std::process::id()));
+        let dir = base.join(format!("t48-devicelog-{}-{n}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         Scratch(dir)
     }

@@ -1,0 +1,292 @@
+//! Frames to games: which game each start, move and end frame belongs to, and when a game
+//! is closed. Always runs on the host.
+//!
+//! A game is closed by its end (or partial) frame, by another start of the same game, or as
+//! soon as the stream shows it cannot go on: a device plays one live game at a time, and a
+//! pull reply sends its stored games one after another, so a new start on a device closes
+//! the game of the same kind (live, or stored in a reply) still open there. At most
+//! [`MAX_OPEN_GAMES`] games are open at once (a stream naming many devices): past that the
+//! oldest is closed. A game closed without its end frame is truncated, and reported so.
+
+use std::collections::BTreeMap;
+
+use twenty48_engine::{Direction, Rules};
+
+use crate::event::{Damage, DamageKind, Event};
+use crate::game::{DeviceMove, GameEnd};
+use crate::record::sealed::Start;
+use crate::record::GameRecord;
+
+/// The most games open at once, over all devices (each device has at most two: its live
+/// game and the stored game a pull reply is sending).
+pub const MAX_OPEN_GAMES: usize = 16;
+
+/// Where a frame was: byte offset and length.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct At {
+    pub(crate) offset: usize,
+    pub(crate) len: usize,
+}
+
+/// A protocol v2 or v3 game still open.
+#[derive(Debug)]
+struct Open<G> {
+    game: G,
+    /// Started inside a pull reply (a stored game), not live.
+    stored: bool,
+}
+
+/// The games being assembled.
+#[derive(Debug)]
+pub(crate) struct Assembly<G> {
+    /// Protocol v1: the open game.
+    open: Option<G>,
+    /// Protocol v1: games started so far.
+    pub(crate) games: u32,
+    /// Protocol v2: the open games by (device, number).
+    open2: BTreeMap<(u64, u32), Open<G>>,
+    /// Protocol v2: the device last announced (hello, start or pull frames).
+    dev: Option<u64>,
+    /// The game the last frame named, for damage reports.
+    last_game: Option<u32>,
+    /// The device whose pull reply is under way (between its pull begin and done).
+    reply: Option<u64>,
+}
+
+impl<G: GameRecord> Assembly<G> {
+    pub(crate) fn new() -> Assembly<G> {
+        Assembly {
+            open: None,
+            games: 0,
+            open2: BTreeMap::new(),
+            dev: None,
+            last_game: None,
+            reply: None,
+        }
+    }
+
+    /// The device last announced.
+    pub(crate) fn dev(&self) -> Option<u64> {
+        self.dev
+    }
+
+    /// The game a damaged frame most likely fell in: the open v1 game, or the last named.
+    pub(crate) fn current(&self) -> Option<u32> {
+        self.open.as_ref().map(|g| g.number()).or(self.last_game)
+    }
+
+    /// The v1 game in progress, or the v2 game started last of those open.
+    pub(crate) fn open_game(&self) -> Option<&G> {
+        self.open.as_ref().or_else(|| {
+            self.open2
+                .values()
+                .map(|o| &o.game)
+                .max_by_key(|g| g.offset())
+        })
+    }
+
+    /// How many games are open.
+    pub(crate) fn open_count(&self) -> usize {
+        self.open2.len() + usize::from(self.open.is_some())
+    }
+
+    /// An orphan: a frame of game `game` with no game open to take it.
+    fn orphan(game: Option<u32>, at: At) -> Event<G> {
+        Event::Damaged(Damage {
+            offset: at.offset,
+            len: at.len,
+            game,
+            kind: DamageKind::Orphan,
+        })
+    }
+
+    /// Protocol v1: a start frame at `offset`; it closes the game open.
+    pub(crate) fn start1(
+        &mut self,
+        rules: Rules,
+        seed: u64,
+        offset: usize,
+        out: &mut Vec<Event<G>>,
+    ) {
+        if let Some(game) = self.open.take() {
+            out.push(Event::GameClosed(Box::new(closed(game, None))));
+        }
+        self.games += 1;
+        self.open = Some(G::start(Start {
+            number: self.games,
+            dev: None,
+            start_check: None,
+            rules,
+            seed,
+            offset,
+        }));
+        out.push(Event::GameStarted {
+            dev: None,
+            number: self.games,
+            rules,
+            seed,
+        });
+    }
+
+    /// Protocol v1: a move frame.
+    pub(crate) fn move1(&mut self, mv: DeviceMove, at: At, out: &mut Vec<Event<G>>) {
+        match self.open.as_mut() {
+            Some(game) => {
+                game.push(&mv);
+                out.push(Event::Moved {
+                    game: game.number(),
+                    mv,
+                });
+            }
+            None => out.push(Self::orphan(self.last_game, at)),
+        }
+    }
+
+    /// Protocol v1: an end frame.
+    pub(crate) fn end1(&mut self, end: GameEnd, at: At, out: &mut Vec<Event<G>>) {
+        match self.open.take() {
+            Some(game) => out.push(Event::GameClosed(Box::new(closed(game, Some(end))))),
+            None => out.push(Self::orphan(self.last_game, at)),
+        }
+    }
+
+    /// A hello of `dev`: the device (re)started or was asked; no reply is under way.
+    pub(crate) fn hello(&mut self, dev: u64) {
+        self.dev = Some(dev);
+        self.reply = None;
+    }
+
+    /// A pull reply of `dev` begins (`true`) or is done (`false`).
+    pub(crate) fn reply(&mut self, dev: u64, begins: bool) {
+        self.dev = Some(dev);
+        self.reply = begins.then_some(dev);
+    }
+
+    /// Protocol v2: the start frame of game `number` of `dev`.
+    pub(crate) fn start2(&mut self, start: Start, out: &mut Vec<Event<G>>) {
+        let dev = start.dev.unwrap_or(0);
+        let number = start.number;
+        self.dev = Some(dev);
+        self.last_game = Some(number);
+        let stored = self.reply == Some(dev);
+        // The same game again (a live game cut short, now from the store), and the game of
+        // the same kind still open on the device: neither can go on.
+        let ended: Vec<(u64, u32)> = self
+            .open2
+            .iter()
+            .filter(|(&(d, n), o)| d == dev && (n == number || o.stored == stored))
+            .map(|(&k, _)| k)
+            .collect();
+        self.close_all(ended, out);
+        while self.open2.len() >= MAX_OPEN_GAMES {
+            let Some(oldest) = self
+                .open2
+                .iter()
+                .min_by_key(|(_, o)| o.game.offset())
+                .map(|(&k, _)| k)
+            else {
+                break;
+            };
+            self.close_all(vec![oldest], out);
+        }
+        self.open2.insert(
+            (dev, number),
+            Open {
+                game: G::start(start),
+                stored,
+            },
+        );
+        out.push(Event::GameStarted {
+            dev: Some(dev),
+            number,
+            rules: start.rules,
+            seed: start.seed,
+        });
+    }
+
+    /// Closes the open games `keys` (truncated), oldest first.
+    fn close_all(&mut self, keys: Vec<(u64, u32)>, out: &mut Vec<Event<G>>) {
+        let mut games: Vec<G> = keys
+            .iter()
+            .filter_map(|k| self.open2.remove(k))
+            .map(|o| o.game)
+            .collect();
+        games.sort_by_key(|g| g.offset());
+        out.extend(
+            games
+                .into_iter()
+                .map(|g| Event::GameClosed(Box::new(closed(g, None)))),
+        );
+    }
+
+    /// Protocol v2 and v3: the open game `game` of the device last announced, for a frame
+    /// `at` of it (an orphan when none is open).
+    fn open_of(&mut self, game: u32, at: At, out: &mut Vec<Event<G>>) -> Option<&mut G> {
+        self.last_game = Some(game);
+        let key = (self.dev.unwrap_or(0), game);
+        let open = self.open2.get_mut(&key).map(|o| &mut o.game);
+        if open.is_none() {
+            out.push(Self::orphan(Some(game), at));
+        }
+        open
+    }
+
+    /// Protocol v2 and v3: a move frame of game `game`.
+    pub(crate) fn moved2(&mut self, game: u32, mv: DeviceMove, at: At, out: &mut Vec<Event<G>>) {
+        if let Some(open) = self.open_of(game, at, out) {
+            open.push(&mv);
+            out.push(Event::Moved { game, mv });
+        }
+    }
+
+    /// Protocol v3: a `t48 moves` frame of game `game`: its moves after the first `first`.
+    pub(crate) fn stored_moves(
+        &mut self,
+        game: u32,
+        first: u32,
+        dirs: &[Direction],
+        at: At,
+        out: &mut Vec<Event<G>>,
+    ) {
+        if let Some(open) = self.open_of(game, at, out) {
+            for (&dir, seq) in dirs.iter().zip(first.saturating_add(1)..) {
+                open.push(&DeviceMove {
+                    seq,
+                    dir,
+                    score: None,
+                    hash: None,
+                });
+            }
+            out.push(Event::StoredMoves {
+                game,
+                first,
+                count: dirs.len() as u32,
+            });
+        }
+    }
+
+    /// Protocol v2: the end or partial frame of game `game`.
+    pub(crate) fn end2(&mut self, game: u32, end: GameEnd, at: At, out: &mut Vec<Event<G>>) {
+        self.last_game = Some(game);
+        let key = (self.dev.unwrap_or(0), game);
+        match self.open2.remove(&key) {
+            Some(open) => out.push(Event::GameClosed(Box::new(closed(open.game, Some(end))))),
+            None => out.push(Self::orphan(Some(game), at)),
+        }
+    }
+
+    /// The capture ended: every open game is closed (truncated), in the order they started.
+    pub(crate) fn finish(&mut self, out: &mut Vec<Event<G>>) {
+        if let Some(game) = self.open.take() {
+            out.push(Event::GameClosed(Box::new(closed(game, None))));
+        }
+        let keys = self.open2.keys().copied().collect();
+        self.close_all(keys, out);
+    }
+}
+
+/// `game`, closed with `end`.
+fn closed<G: GameRecord>(mut game: G, end: Option<GameEnd>) -> G {
+    game.close(end);
+    game
+}
