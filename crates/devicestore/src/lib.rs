@@ -113,6 +113,7 @@
 mod chunk;
 mod counter;
 mod crc;
+pub mod eeprom;
 mod error;
 mod flash;
 mod game;

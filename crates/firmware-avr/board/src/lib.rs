@@ -260,11 +260,12 @@ fn play<D: Driver, const SECTOR: usize, const LCD: bool, const STORE: bool>(
     flash: EepromFlash<SECTOR>,
 ) {
     if !STORE {
-        match GameCounter::open(flash, 0) {
+        let mut flash = flash;
+        match GameCounter::open(&mut flash, 0) {
             Ok(counter) => twenty48_firmware_app::run(
                 board,
                 twenty48_firmware_app::DEFAULT_RULES,
-                &mut Counted::new(counter),
+                &mut Counted::new(flash, counter),
                 device_id,
             ),
             Err(_) => defmt::error!("t48 avr counter refused the EEPROM"),

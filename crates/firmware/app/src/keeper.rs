@@ -85,14 +85,16 @@ impl<F: NorFlash> Keeper for Store<F> {
 /// [`ErrorCode::NoStore`].
 #[derive(Debug)]
 pub struct Counted<F> {
-    counter: GameCounter<F>,
+    flash: F,
+    counter: GameCounter,
     in_progress: Option<u32>,
 }
 
 impl<F: NorFlash> Counted<F> {
-    /// Keeps only the numbers, in `counter`.
-    pub fn new(counter: GameCounter<F>) -> Counted<F> {
+    /// Keeps only the numbers, in `counter` on `flash`.
+    pub fn new(flash: F, counter: GameCounter) -> Counted<F> {
         Counted {
+            flash,
             counter,
             in_progress: None,
         }
@@ -107,7 +109,10 @@ impl<F: NorFlash> Keeper for Counted<F> {
         Some(Counts::default())
     }
     fn begin_game(&mut self, _start: &GameStart) -> Result<u32, Refusal> {
-        let number = self.counter.take().map_err(|_| Refusal::Failed)?;
+        let number = self
+            .counter
+            .take(&mut self.flash)
+            .map_err(|_| Refusal::Failed)?;
         self.in_progress = Some(number);
         Ok(number)
     }
