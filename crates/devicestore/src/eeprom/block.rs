@@ -55,20 +55,11 @@ pub(crate) fn next(b: u8) -> u8 {
     }
 }
 
-/// A START block's game.
+/// A START block's game: its number and whether the host acknowledged it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Start {
     pub number: u32,
-    pub start: GameStart,
     pub acked: bool,
-}
-
-fn u32_of(b: &[u8]) -> u32 {
-    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-}
-
-fn u64_of(b: &[u8]) -> u64 {
-    u64::from(u32_of(b)) | u64::from(u32_of(&b[4..])) << 32
 }
 
 /// Reads `N` bytes from `at`.
@@ -78,6 +69,11 @@ fn read<const N: usize>(eeprom: &mut impl Eeprom, at: u16) -> [u8; N] {
         *x = eeprom.read(at + i as u16);
     }
     b
+}
+
+/// The `u64` at `at`.
+fn read_u64(eeprom: &mut impl Eeprom, at: u16) -> u64 {
+    u64::from_le_bytes(read(eeprom, at))
 }
 
 /// Programs `bytes` at `at` (a block prepared: every byte 0xFF), in order.
@@ -100,32 +96,32 @@ pub(crate) fn is_record(tag: u8) -> bool {
     tag == START || tag == END
 }
 
-/// The game whose START is block `b`, if it is one.
+/// The game whose START is block `b`, if it is one (whole, of this layout, of a preset).
 pub(crate) fn read_start(eeprom: &mut impl Eeprom, b: u8) -> Option<Start> {
     if tag(eeprom, b) != START {
         return None;
     }
     let r: [u8; 20] = read(eeprom, addr(b));
-    let preset = Preset::ALL.get(r[14] as usize)?;
-    if r[1] != LAYOUT || crc32(&r[..15]) != u32_of(&r[15..]) {
-        return None;
-    }
-    Some(Start {
-        number: u32_of(&r[2..]),
-        start: GameStart {
-            rules: preset.rules(),
-            seed: u64_of(&r[6..]),
-        },
+    let crc = u32::from_le_bytes([r[15], r[16], r[17], r[18]]);
+    let whole = r[1] == LAYOUT && (r[14] as usize) < Preset::ALL.len() && crc32(&r[..15]) == crc;
+    whole.then(|| Start {
+        number: u32::from_le_bytes([r[2], r[3], r[4], r[5]]),
         acked: r[ACK_AT as usize] != 0xFF,
     })
 }
 
+/// The rules and seed of the START at block `b` (one [`read_start`] found).
+pub(crate) fn read_game_start(eeprom: &mut impl Eeprom, b: u8) -> GameStart {
+    let at = addr(b);
+    GameStart {
+        rules: Preset::ALL[eeprom.read(at + 14) as usize % Preset::ALL.len()].rules(),
+        seed: read_u64(eeprom, at + 6),
+    }
+}
+
 /// The index in `Preset::ALL` of the preset whose rules are `start`'s, if one is.
 pub(crate) fn preset_of(start: &GameStart) -> Option<u8> {
-    Preset::ALL
-        .iter()
-        .position(|p| p.rules() == start.rules)
-        .map(|i| i as u8)
+    start.rules.preset().map(|p| p as u8)
 }
 
 /// A START's bytes, not acknowledged, for rules of the preset of index `preset`.
@@ -141,40 +137,38 @@ pub(crate) fn start_bytes(number: u32, seed: u64, preset: u8) -> [u8; 19] {
     r
 }
 
-/// An END's result and claims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct End {
-    pub result: u8,
-    pub claims: Claims,
-}
-
 fn end_check(r: &[u8], number: u32) -> u32 {
     crc32(&r[..20]) ^ number
 }
 
-/// The END of game `number` after `moves` moves, if block `b` is one.
-pub(crate) fn read_end(eeprom: &mut impl Eeprom, b: u8, number: u32, moves: u16) -> Option<End> {
+/// Whether block `b` is the END of game `number` after `moves` moves.
+pub(crate) fn is_end(eeprom: &mut impl Eeprom, b: u8, number: u32, moves: u16) -> bool {
     let r: [u8; 24] = read(eeprom, addr(b));
-    let ok = r[0] == END
+    r[0] == END
         && u16::from_le_bytes([r[2], r[3]]) == moves
-        && end_check(&r, number) == u32_of(&r[20..]);
-    ok.then(|| End {
-        result: r[1],
-        claims: Claims {
-            score: u64_of(&r[4..]),
-            hash: u64_of(&r[12..]),
-        },
-    })
+        && end_check(&r, number) == u32::from_le_bytes([r[20], r[21], r[22], r[23]])
 }
 
-/// An END's bytes.
-pub(crate) fn end_bytes(number: u32, moves: u16, end: &End) -> [u8; 24] {
+/// The result and claims of the END at block `b` (one [`is_end`] found).
+pub(crate) fn read_end(eeprom: &mut impl Eeprom, b: u8) -> (u8, Claims) {
+    let at = addr(b);
+    (
+        eeprom.read(at + 1),
+        Claims {
+            score: read_u64(eeprom, at + 4),
+            hash: read_u64(eeprom, at + 12),
+        },
+    )
+}
+
+/// An END's bytes: game `number`'s result, moves and claims.
+pub(crate) fn end_bytes(number: u32, moves: u16, result: u8, claims: &Claims) -> [u8; 24] {
     let mut r = [0u8; 24];
     r[0] = END;
-    r[1] = end.result;
+    r[1] = result;
     r[2..4].copy_from_slice(&moves.to_le_bytes());
-    r[4..12].copy_from_slice(&end.claims.score.to_le_bytes());
-    r[12..20].copy_from_slice(&end.claims.hash.to_le_bytes());
+    r[4..12].copy_from_slice(&claims.score.to_le_bytes());
+    r[12..20].copy_from_slice(&claims.hash.to_le_bytes());
     let check = end_check(&r, number);
     r[20..].copy_from_slice(&check.to_le_bytes());
     r
@@ -232,6 +226,18 @@ mod tests {
         assert_eq!(addr(36), 912);
         assert_eq!(addr(BLOCKS - 1) + BLOCK, 1008);
         assert_eq!(next(BLOCKS - 1), 0);
+    }
+
+    #[test]
+    fn a_preset_is_kept_as_its_index_in_all() {
+        for (i, p) in Preset::ALL.into_iter().enumerate() {
+            assert_eq!(p as usize, i);
+            let start = GameStart {
+                rules: p.rules(),
+                seed: 5,
+            };
+            assert_eq!(preset_of(&start), Some(i as u8));
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ mod store;
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
 
-use crate::nor::{self, NorError};
+use crate::nor::NorError;
 
 pub use mem::MemEeprom;
 pub use store::EepromStore;
@@ -60,8 +60,11 @@ pub struct AsNor<E, const SECTOR: usize>(pub E);
 impl<E: Eeprom, const SECTOR: usize> AsNor<E, SECTOR> {
     /// `offset..offset + len` as EEPROM addresses, if within the EEPROM.
     fn range(&self, offset: u32, len: usize) -> Result<core::ops::Range<u16>, NorError> {
-        let range = nor::check_range(offset, len, self.0.capacity() as usize)?;
-        Ok(range.start as u16..range.end as u16)
+        let len = len as u32;
+        match offset.checked_add(len) {
+            Some(end) if end <= u32::from(self.0.capacity()) => Ok(offset as u16..end as u16),
+            _ => Err(NorError::OutOfBounds { offset, len }),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use twenty48_engine::Direction;
 
-use crate::eeprom::block::{self, addr, next, End, BLOCKS, EEPROM_LEN, SLOTS};
+use crate::eeprom::block::{self, addr, next, BLOCKS, EEPROM_LEN, SLOTS};
 use crate::eeprom::{AsNor, Eeprom};
 use crate::error::StoreError;
 use crate::game::{Closing, Counts, Ending, GameEntry, GameStart, Location};
@@ -29,11 +29,12 @@ struct Writing {
     full: bool,
 }
 
-/// How a stored game goes on after its START: its moves, the last block it uses, its END.
+/// How a stored game goes on after its START: its moves, the last block it uses, and
+/// whether that is its END.
 struct Walk {
     moves: u16,
     last: u8,
-    end: Option<End>,
+    ended: bool,
 }
 
 /// The game store of a 1 KB EEPROM (the Arduino Uno's; docs/firmware.md, "The Uno's store"):
@@ -236,16 +237,9 @@ impl<E: Eeprom> EepromStore<E> {
         if g.full || !(ready || self.reclaimable(e)) {
             return Err(StoreError::Full);
         }
-        let end = End {
-            result: ending.result,
-            claims: ending.claims,
-        };
         block::erase(&mut self.eeprom, e);
-        block::write(
-            &mut self.eeprom,
-            addr(e),
-            &block::end_bytes(g.number, g.moves, &end),
-        );
+        let bytes = block::end_bytes(g.number, g.moves, ending.result, &ending.claims);
+        block::write(&mut self.eeprom, addr(e), &bytes);
         self.pos = next(e);
         Ok(())
     }
@@ -263,9 +257,9 @@ impl<E: Eeprom> EepromStore<E> {
             let m = next(b);
             let tag = block::tag(&mut self.eeprom, m);
             if m == s || block::is_record(tag) || !more {
-                let end = block::read_end(&mut self.eeprom, m, number, moves);
-                let last = if end.is_some() && m != s { m } else { b };
-                return Walk { moves, last, end };
+                let ended = m != s && block::is_end(&mut self.eeprom, m, number, moves);
+                let last = if ended { m } else { b };
+                return Walk { moves, last, ended };
             }
             let n = block::committed(&mut self.eeprom, m);
             moves += n;
@@ -274,29 +268,30 @@ impl<E: Eeprom> EepromStore<E> {
         }
     }
 
-    /// The stored game whose START is block `b`, if it is one and `pick` takes its number.
-    fn entry(&mut self, b: u8, pick: impl FnOnce(u32) -> bool) -> Option<GameEntry> {
+    /// The stored game whose START is block `b` (never inlined: the pull and the ack share
+    /// it).
+    #[inline(never)]
+    fn entry(&mut self, b: u8) -> Option<GameEntry> {
         let s = block::read_start(&mut self.eeprom, b)?;
-        if !pick(s.number) {
-            return None;
-        }
         let (moves, closing) = match self.game {
             Some(g) if g.number == s.number => (g.moves, Closing::InProgress),
             _ => {
                 let w = self.walk(b, s.number);
-                let closing = match w.end {
-                    Some(e) => Closing::Ended {
-                        result: e.result,
-                        claims: Some(e.claims),
-                    },
-                    None => Closing::Interrupted,
+                let closing = if w.ended {
+                    let (result, claims) = block::read_end(&mut self.eeprom, w.last);
+                    Closing::Ended {
+                        result,
+                        claims: Some(claims),
+                    }
+                } else {
+                    Closing::Interrupted
                 };
                 (w.moves, closing)
             }
         };
         Some(GameEntry {
             number: s.number,
-            start: s.start,
+            start: block::read_game_start(&mut self.eeprom, b),
             moves: moves.into(),
             closing,
             acked: s.acked,
@@ -325,7 +320,14 @@ impl<E: Eeprom> EepromStore<E> {
 
     /// The stored game numbered `number` (the game in progress too).
     pub fn find_game(&mut self, number: u32) -> Option<GameEntry> {
-        (0..BLOCKS).find_map(|b| self.entry(b, |n| n == number))
+        let b = self.block_of(number)?;
+        self.entry(b)
+    }
+
+    /// The START block of game `number`.
+    fn block_of(&mut self, number: u32) -> Option<u8> {
+        (0..BLOCKS)
+            .find(|&b| block::read_start(&mut self.eeprom, b).is_some_and(|s| s.number == number))
     }
 
     /// The game after `after` in number order (the oldest game for `None`).
@@ -340,7 +342,7 @@ impl<E: Eeprom> EepromStore<E> {
             }
         }
         let (_, b) = best?;
-        self.entry(b, |_| true)
+        self.entry(b)
     }
 
     /// Calls `f` with the first `entry.moves` directions of a game this store listed.
@@ -358,13 +360,21 @@ impl<E: Eeprom> EepromStore<E> {
     /// Marks game `number` pulled, so its blocks may be reused. `UnknownGame` when no
     /// stored game but the one in progress has that number.
     pub fn ack(&mut self, number: u32) -> Result<()> {
-        let in_progress = self.game_in_progress();
-        let found = (0..BLOCKS).find(|&b| {
-            block::read_start(&mut self.eeprom, b)
-                .is_some_and(|s| s.number == number && Some(number) != in_progress)
-        });
-        let b = found.ok_or(StoreError::UnknownGame { number })?;
+        let b = self
+            .block_of(number)
+            .filter(|_| self.game_in_progress() != Some(number))
+            .ok_or(StoreError::UnknownGame { number })?;
         self.eeprom.program(addr(b) + block::ACK_AT, 0);
         Ok(())
+    }
+
+    /// Marks the game `entry` pulled: a game this store listed ([`find_game`] or
+    /// [`game_after`], not the one in progress), whose START it does not read again.
+    ///
+    /// [`find_game`]: EepromStore::find_game
+    /// [`game_after`]: EepromStore::game_after
+    pub fn ack_entry(&mut self, entry: &GameEntry) {
+        self.eeprom
+            .program(addr(entry.loc.sector as u8) + block::ACK_AT, 0);
     }
 }
