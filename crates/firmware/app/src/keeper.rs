@@ -4,6 +4,7 @@
 
 use embedded_storage::nor_flash::NorFlash;
 use twenty48_deviceproto::{ErrorCode, Request};
+use twenty48_devicestore::eeprom::{Eeprom, EepromStore};
 use twenty48_devicestore::{Counts, Ending, GameCounter, GameStart, Store, StoreError};
 use twenty48_engine::Direction;
 
@@ -73,6 +74,30 @@ impl<F: NorFlash> Keeper for Store<F> {
     }
     fn game_in_progress(&self) -> Option<u32> {
         Store::game_in_progress(self)
+    }
+    fn answer<B: Board>(&mut self, board: &mut B, log: &mut Log, request: Request) {
+        crate::pull::answer(board, self, log, request);
+    }
+}
+
+impl<E: Eeprom> Keeper for EepromStore<E> {
+    fn next_game_number(&self) -> u32 {
+        EepromStore::next_game_number(self)
+    }
+    fn counts(&mut self) -> Option<Counts> {
+        Some(EepromStore::counts(self))
+    }
+    fn begin_game(&mut self, start: &GameStart) -> Result<u32, Refusal> {
+        EepromStore::begin_game(self, start).map_err(refusal)
+    }
+    fn record_move(&mut self, dir: Direction) -> Result<(), Refusal> {
+        EepromStore::record_move(self, dir).map_err(refusal)
+    }
+    fn end_game(&mut self, ending: &Ending) -> Result<(), Refusal> {
+        EepromStore::end_game(self, ending).map_err(refusal)
+    }
+    fn game_in_progress(&self) -> Option<u32> {
+        EepromStore::game_in_progress(self)
     }
     fn answer<B: Board>(&mut self, board: &mut B, log: &mut Log, request: Request) {
         crate::pull::answer(board, self, log, request);

@@ -1,9 +1,4 @@
-//! The defmt global logger and the RAM ring buffer it writes into.
-//!
-//! Frames are rzCOBS-encoded by [`defmt::Encoder`] straight into the ring. A frame that does
-//! not fit whole is dropped whole (the write position goes back to where the frame began), so
-//! the stream never holds half a frame: the host sees a gap in the move sequence numbers,
-//! never a corrupted value. [`drain`] hands committed bytes to the board.
+//! The RAM ring the defmt frames wait in until the board's link takes them.
 
 use core::cell::RefCell;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -15,17 +10,11 @@ use crate::Board;
 /// Bytes of RAM set aside for encoded log frames waiting to be sent.
 #[cfg(not(target_arch = "avr"))]
 pub const LOG_CAPACITY: usize = 4096;
-/// Bytes of RAM set aside for encoded log frames waiting to be sent: on AVR (2 KB or 8 KB of
-/// RAM, a blocking USART) room for a few frames; half of it holds the largest frame (a full
-/// `t48 moves` frame of a pull reply, about 97 bytes).
-#[cfg(all(target_arch = "avr", not(feature = "small-log")))]
+/// Bytes of RAM set aside for encoded log frames waiting to be sent: on AVR (8 KB of RAM, a
+/// blocking USART) room for a few frames; half of it holds the largest frame (a full `t48
+/// moves` frame of a pull reply, about 97 bytes).
+#[cfg(target_arch = "avr")]
 pub const LOG_CAPACITY: usize = 256;
-/// Bytes of RAM set aside for encoded log frames waiting to be sent: a board without a game
-/// store (no pull replies: the largest frame is a start or end frame, 25 bytes on the wire; a power
-/// of two, as the positions wrap at 2^32)
-/// and 2 KB of RAM (the Uno, feature `small-log`).
-#[cfg(all(target_arch = "avr", feature = "small-log"))]
-pub const LOG_CAPACITY: usize = 64;
 
 /// The ring's positions; the bytes are in [`BUF`] (zero-initialised, so in `.bss`, not
 /// copied from flash).
@@ -185,4 +174,15 @@ pub fn free_bytes() -> usize {
         let ring = RING.borrow_ref(cs);
         LOG_CAPACITY - ring.head.wrapping_sub(ring.tail) as usize
     })
+}
+
+/// Sends one frame whose bytes (after the encoder's framing) are `parts` in order.
+pub fn frame(parts: &[&[u8]]) {
+    <RingLogger as defmt::Logger>::acquire();
+    for part in parts {
+        // SAFETY: between `acquire` and `release`.
+        unsafe { <RingLogger as defmt::Logger>::write(part) };
+    }
+    // SAFETY: `acquire` was called above.
+    unsafe { <RingLogger as defmt::Logger>::release() };
 }
