@@ -202,10 +202,17 @@ impl Player {
         let from = self.events.len();
         let until = self.sim.now_ns() + within_ns;
         while self.sim.now_ns() < until {
-            self.sim
+            let stop = self
+                .sim
                 .run(until.min(self.sim.now_ns() + 20_000_000), 0, 0)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             self.follow(false);
+            // A stopped chip's time stands still: without this the loop never ends.
+            assert!(
+                !matches!(stop, Stop::Crashed | Stop::Done),
+                "{name}: the chip stopped ({stop:?}) answering {text:?}; the log said {:?}",
+                &self.events[from..]
+            );
             if self.events[from..].iter().any(&done) {
                 return self.events[from..].to_vec();
             }
