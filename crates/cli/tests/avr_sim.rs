@@ -92,6 +92,9 @@ fn holds(path: &Path, played: &Played, complete: bool) {
     assert_eq!(log.complete, complete, "{}", path.display());
 }
 
+/// CPU cycles (16 MHz) in which two bytes arrive at 115,200 baud, 8N1.
+const TWO_BYTES_CYCLES: u64 = 16_000_000 * 2 * 10 / 115_200;
+
 /// No hardware rule broken, no byte from the host left waiting for room (a real serial
 /// link, with no flow control, loses it), the stack off the static data.
 fn kept_the_rules(player: &mut Player) {
@@ -105,6 +108,17 @@ fn kept_the_rules(player: &mut Player) {
     assert_eq!(
         stats.held_bytes, 0,
         "{name}: the USART's receive buffer overflowed (bytes a real link would lose)"
+    );
+    // The receive interrupt must run before a third byte arrives: the USART holds two.
+    assert!(
+        stats.interrupts_off_cycles < TWO_BYTES_CYCLES,
+        "{name}: interrupts off for {} cycles with the receiver on (two bytes arrive in {})",
+        stats.interrupts_off_cycles,
+        TWO_BYTES_CYCLES
+    );
+    println!(
+        "{name}: interrupts off at most {} cycles at a time with the receiver on",
+        stats.interrupts_off_cycles
     );
     player.stack_kept();
 }
