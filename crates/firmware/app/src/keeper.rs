@@ -1,6 +1,7 @@
-//! Where the games are kept: the game store ([`Store`]), or, on a board with no room for
-//! one (the Arduino Uno), only the next game number ([`Counted`]), which answers the host's
-//! store requests with an error frame.
+//! Where the games are kept: the game store ([`Store`] on NOR flash, `EepromStore` on the
+//! Arduino Uno's EEPROM), or, on a board with no room for one (none of the shipped boards
+//! since the Uno got its EEPROM store), only the next game number ([`Counted`]), which
+//! answers the host's store requests with an error frame.
 
 use embedded_storage::nor_flash::NorFlash;
 use twenty48_deviceproto::{ErrorCode, Request};
