@@ -276,9 +276,8 @@ impl Tear {
     }
 }
 
-/// The power of an emulated memory ([`MemFlash`](crate::MemFlash),
-/// [`MemEeprom`](crate::eeprom::MemEeprom)): counts its operations and cuts the power during
-/// the chosen one.
+/// The power of an emulated memory ([`MemFlash`](crate::MemFlash), and the EEPROM module's
+/// `MemEeprom`): counts its operations and cuts the power during the chosen one.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Power {
     /// Operations so far (the torn one counts).
