@@ -89,12 +89,13 @@ setup-avr:
     cd crates/firmware-avr && rustup show active-toolchain >/dev/null && rustup component add rust-src >/dev/null
 
 # The AVR firmware end to end (its tests also run in `just test`): the Megas and the Uno built
-# with the pinned nightly; a scripted session under qemu-system-avr -M mega2560 and -M uno,
-# every game replayed on the host, damaged captures, and the ELFs scanned for functions taking
-# stack arguments (LLVM misreads them on the 2560, docs/firmware.md); then the shipped images
+# with the pinned nightly; a scripted session under qemu-system-avr -M mega2560 (the Uno has
+# no QEMU path), every game replayed on the host, damaged captures, and the Megas' ELFs scanned
+# for functions taking stack arguments (LLVM misreads them on the 2560, docs/firmware.md);
+# then the shipped images
 # of all three in simavr on their chip path (games by the buttons, the store, the screens,
 # power cuts, `twenty48 pull` on a pseudo-terminal). Fails, never skips, without the tools.
-[doc("The AVR firmware under qemu-system-avr and in simavr (both Megas, the Uno), every game replayed on the host")]
+[doc("The AVR firmware under qemu-system-avr (the Mega 2560) and in simavr (both Megas, the Uno), every game replayed on the host")]
 firmware-avr-test: setup-avr avr-sim
     cd crates/firmware-avr && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings
     cargo test -q -p twenty48-engine --features compact-rng,compact-state

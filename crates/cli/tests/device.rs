@@ -11,9 +11,6 @@ use std::time::{Duration, Instant};
 
 use twenty48_devicelog::decode_capture;
 
-#[path = "../../devicelog/tests/avr/cargo.rs"]
-mod avr;
-
 fn firmware_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware")
 }
@@ -385,46 +382,6 @@ fn type_into(pty: &str, bytes: &[u8]) -> std::fs::File {
     link.write_all(bytes).unwrap();
     link.flush().unwrap();
     link
-}
-
-/// The Arduino Uno (no game store) under `qemu-system-avr -M uno` on a pseudo-terminal: a
-/// game played first comes live; `pull --port` gets error 6 for its `{pull}`, stops at once
-/// instead of waiting for a reply that never comes (it would fail after its answer
-/// timeout), says why, and writes the live game. Built with the AVR workspace's pinned
-/// nightly (as crates/devicelog/tests/avr.rs, which shares the build).
-#[test]
-fn pull_on_a_port_of_a_board_without_a_store_stops_and_says_so() {
-    let dir = scratch("uno");
-    avr::build_avr("uno");
-    let elf = avr::avr_dir().join("target/avr-atmega328p/uno/twenty48-uno.elf");
-    let mut child = Reaped(
-        Command::new("qemu-system-avr")
-            .args(["-M", "uno", "-display", "none", "-monitor", "none"])
-            .args(["-serial", "pty", "-bios"])
-            .arg(&elf)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("qemu-system-avr starts"),
-    );
-    let pty = pty_of(&mut child);
-    let link = type_into(&pty, b"{new seed=42 rules=classic}LLUURRDD{end}");
-    let games = dir.join("games");
-    let (code, _, err) = twenty48(&["pull", "--elf", s(&elf), "--port", &pty, "-o", s(&games)]);
-    drop(link);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("error 6 (the device keeps no game store"),
-        "{err}"
-    );
-    assert!(
-        err.contains("note: the device keeps no game store"),
-        "{err}"
-    );
-    assert_eq!(t48_files(&games), ["a7a7000000000328-g000001.t48"]);
-    drop(child);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The conversation through the real CLI: QEMU on a pseudo-terminal with a flash file a

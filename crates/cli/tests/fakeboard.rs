@@ -9,7 +9,9 @@
 //! - the raw capture beside a port pull stops at its size cap, saying so;
 //! - on a port, the longer of two copies is kept and every ack names a copy on disk;
 //! - acks never overflow a board's small receive ring;
-//! - an error writing a file names the file (issue 28, item 8).
+//! - an error writing a file names the file (issue 28, item 8);
+//! - a board with no game store (error 6: the Uno's firmware before it had one) ends the
+//!   pull at once, says so, and its live games are written.
 //!
 //! Uses the committed v2 firmware ELF (no QEMU). Every run of the binary is killed after
 //! 60 s and on drop.
@@ -285,6 +287,36 @@ fn moves_of(bytes: &[u8]) -> Vec<twenty48_engine::Direction> {
     let capture =
         twenty48_devicelog::decode_capture(&std::fs::read(elf_path()).unwrap(), bytes).unwrap();
     capture.games[0].moves.iter().map(|m| m.dir).collect()
+}
+
+/// A board whose firmware keeps no game store (the Arduino Uno's before issue 25 answered
+/// `{pull}` with error 6): the pull stops at once instead of waiting for a reply that never
+/// comes, says why, exits 0, and writes the game the board played live meanwhile.
+#[test]
+fn a_board_without_a_store_ends_the_pull_at_once_and_says_so() {
+    let f = frames();
+    let (game, _) = f.game(1, &Rules::CLASSIC, 42, &cycle(8), false);
+    let mut live = f.hello(2, 0, 0);
+    live.extend(&game);
+    let no_store = f.error(twenty48_deviceproto::ErrorCode::NoStore as u8, 0);
+    let script = vec![
+        Step::Send(live),
+        Step::Await("{pull}"),
+        Step::Send(no_store),
+    ];
+    let board = Board::start(script, f);
+    let dir = scratch("nostore");
+    let (code, _, err) = pull(&board, &dir, &["--timeout", "20"]).finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("error 6 (the device keeps no game store"),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: the device keeps no game store"),
+        "{err}"
+    );
+    assert_eq!(files(&dir, "7e57").len(), 1, "the live game: {err}");
 }
 
 /// An ack answered with an error, or never answered: exit 1, and the report says which.

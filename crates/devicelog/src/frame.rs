@@ -732,20 +732,21 @@ mod tests {
         assert!(frame(4, "1, 2", &[1]).is_err());
         let start = StartFields::new(5, 1, &Rules::CLASSIC, 3);
         for version in [2, 3, 4] {
+            // Each field copied out (`{ f.x }`): the fields are packed.
             let f = StartFields { version, ..start };
             let values: Vec<String> = [
-                f.version.to_string(),
-                f.dev.to_string(),
-                f.game.to_string(),
-                f.seed.to_string(),
-                f.size.to_string(),
-                f.four_numerator.to_string(),
-                f.four_denominator.to_string(),
-                f.opening.to_string(),
-                f.twos.to_string(),
-                f.win.to_string(),
-                f.ends.to_string(),
-                f.scoring.to_string(),
+                { f.version }.to_string(),
+                { f.dev }.to_string(),
+                { f.game }.to_string(),
+                { f.seed }.to_string(),
+                { f.size }.to_string(),
+                { f.four_numerator }.to_string(),
+                { f.four_denominator }.to_string(),
+                { f.opening }.to_string(),
+                { f.twos }.to_string(),
+                { f.win }.to_string(),
+                { f.ends }.to_string(),
+                { f.scoring }.to_string(),
                 crc::start(&f).to_string(),
             ]
             .into();

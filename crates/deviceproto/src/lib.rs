@@ -61,8 +61,9 @@ pub enum ErrorCode {
     CheckMismatch = 4,
     /// The store could not be read or written.
     Store = 5,
-    /// The device keeps no game store (the Arduino Uno): `{pull}` and `{ack}` have nothing to
-    /// answer; its games are pulled live from a capture of its log.
+    /// The device keeps no game store (a board built without one; the Arduino Uno's firmware
+    /// before issue 25): `{pull}` and `{ack}` have nothing to answer; its games are pulled
+    /// live from a capture of its log.
     NoStore = 6,
 }
 

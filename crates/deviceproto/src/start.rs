@@ -3,7 +3,12 @@
 use twenty48_engine::{FourChance, Opening, OpeningSpawn, Rules, Scoring, Win, MAX_OPENING};
 
 /// Every value of a game-start frame (`t48 start ...`) but its check.
+///
+/// Laid out in memory as the frame's canonical bytes on a little-endian machine (packed, in
+/// the frame's order; `ends` a byte, 0 or 1), so that a firmware sends and checks the values
+/// as one run of bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed)]
 pub struct StartFields {
     /// `v`: the protocol version ([`crate::PROTOCOL_VERSION`]).
     pub version: u8,

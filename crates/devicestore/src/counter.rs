@@ -1,6 +1,6 @@
-//! The game counter of a board that keeps no game store (the Arduino Uno): the next game's
-//! number in two erase sectors, written before each game starts, so that numbers never
-//! repeat across power cycles.
+//! The game counter of the EEPROM store (the Arduino Uno's, which kept only this counter
+//! before it had a store): the next game's number in two erase sectors, written before each
+//! game starts, so that numbers never repeat across power cycles.
 //!
 //! Each sector holds a 16-byte record as the device id's (`"T48N"`, the next number as a
 //! u64, CRC-32), written by the same code. A game's number is given only once the record of
@@ -14,39 +14,38 @@ use crate::identity::{read_record, write_record};
 
 const MAGIC: &[u8; 4] = b"T48N";
 
-/// The next game number, kept in the two erase sectors from a given offset.
+/// The next game number, kept in the two erase sectors from a given offset of a flash the
+/// caller owns (each call takes it).
 ///
 /// ```
 /// use twenty48_devicestore::{GameCounter, MemFlash};
 ///
 /// let mut eeprom = MemFlash::<_, 128>::new_sized([0xFF; 1024]);
 /// let mut counter = GameCounter::open(&mut eeprom, 0)?;
-/// assert_eq!(counter.take()?, 1);
-/// assert_eq!(counter.take()?, 2);
+/// assert_eq!(counter.take(&mut eeprom)?, 1);
+/// assert_eq!(counter.take(&mut eeprom)?, 2);
 /// // After a power cycle the numbers go on.
-/// let mut counter = GameCounter::open(&mut eeprom, 0)?;
+/// let counter = GameCounter::open(&mut eeprom, 0)?;
 /// assert_eq!(counter.next_game_number(), 3);
 /// # Ok::<(), twenty48_devicestore::nor::NorError>(())
 /// ```
-#[derive(Debug)]
-pub struct GameCounter<F> {
-    flash: F,
+#[derive(Clone, Copy, Debug)]
+pub struct GameCounter {
     first: u32,
     next: u32,
     /// The sector (0 or 1) whose record is the latest.
     latest: u8,
 }
 
-impl<F: NorFlash> GameCounter<F> {
+impl GameCounter {
     /// Reads the counter in the two erase sectors from `first`: the larger number of the
     /// whole records there, or 1 when there is none (a fresh board).
-    pub fn open(mut flash: F, first: u32) -> Result<GameCounter<F>, F::Error> {
-        let a = read_record(&mut flash, first, MAGIC)?;
-        let b = read_record(&mut flash, first + F::ERASE_SIZE as u32, MAGIC)?;
+    pub fn open<F: NorFlash>(flash: &mut F, first: u32) -> Result<GameCounter, F::Error> {
+        let a = read_record(flash, first, MAGIC)?;
+        let b = read_record(flash, first + F::ERASE_SIZE as u32, MAGIC)?;
         let number = |v: Option<u64>| v.map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX));
         let (a, b) = (number(a), number(b));
         Ok(GameCounter {
-            flash,
             first,
             next: a.max(b).max(1),
             latest: u8::from(b > a),
@@ -58,13 +57,19 @@ impl<F: NorFlash> GameCounter<F> {
         self.next
     }
 
-    /// Gives the next game its number, once the number after it is recorded (an error: no
-    /// number given; the game must not start).
-    pub fn take(&mut self) -> Result<u32, F::Error> {
+    /// Makes the next number at least `number` (a store that found a game numbered
+    /// `number - 1` says so; recorded by the next [`take`](GameCounter::take)).
+    pub fn at_least(&mut self, number: u32) {
+        self.next = self.next.max(number);
+    }
+
+    /// Gives the next game its number, once the number after it is recorded in `flash` (an
+    /// error: no number given; the game must not start).
+    pub fn take<F: NorFlash>(&mut self, flash: &mut F) -> Result<u32, F::Error> {
         let number = self.next;
         let other = 1 - self.latest;
         let at = self.first + u32::from(other) * F::ERASE_SIZE as u32;
-        write_record(&mut self.flash, at, MAGIC, u64::from(number) + 1)?;
+        write_record(flash, at, MAGIC, u64::from(number) + 1)?;
         self.latest = other;
         self.next = number + 1;
         Ok(number)
@@ -92,7 +97,7 @@ mod tests {
                     }
                     if let Ok(mut counter) = GameCounter::open(&mut eeprom, 128) {
                         for _ in 0..3 {
-                            match counter.take() {
+                            match counter.take(&mut eeprom) {
                                 Ok(n) => {
                                     assert!(n > last, "k {k} seed {seed}: {n} after {last}");
                                     (last, given) = (n, given + 1);
@@ -116,11 +121,17 @@ mod tests {
     fn the_older_record_damaged_changes_nothing() {
         let mut eeprom = MemFlash::<_, 128>::new_sized([0xFF; 1024]);
         let mut counter = GameCounter::open(&mut eeprom, 0).unwrap();
-        assert_eq!((counter.take().unwrap(), counter.take().unwrap()), (1, 2));
+        assert_eq!(
+            (
+                counter.take(&mut eeprom).unwrap(),
+                counter.take(&mut eeprom).unwrap()
+            ),
+            (1, 2)
+        );
         // Sector 1 holds 2, sector 0 the latest, 3.
         eeprom.bytes_mut()[133] ^= 1;
         let mut counter = GameCounter::open(&mut eeprom, 0).unwrap();
-        assert_eq!(counter.take().unwrap(), 3);
+        assert_eq!(counter.take(&mut eeprom).unwrap(), 3);
         assert_eq!(
             GameCounter::open(&mut eeprom, 0)
                 .unwrap()

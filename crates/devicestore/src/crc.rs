@@ -4,7 +4,14 @@
 
 /// The CRC-32 of `bytes`.
 pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut state = 0xFFFF_FFFFu32;
+    !crc32_update(0xFFFF_FFFF, bytes)
+}
+
+/// Feeds `bytes` into a CRC-32 register `state`: a CRC over pieces starts from 0xFFFF_FFFF,
+/// feeds each piece, and is the register's complement at the end
+/// (`!crc32_update(crc32_update(!0, a), b)` is the CRC-32 of `a` then `b`).
+#[inline(never)]
+pub fn crc32_update(mut state: u32, bytes: &[u8]) -> u32 {
     for &b in bytes {
         state ^= b as u32;
         for _ in 0..8 {
@@ -12,12 +19,12 @@ pub fn crc32(bytes: &[u8]) -> u32 {
             state = (state >> 1) ^ (0xEDB8_8320 & mask);
         }
     }
-    !state
+    state
 }
 
 #[cfg(test)]
 mod tests {
-    use super::crc32;
+    use super::{crc32, crc32_update};
 
     #[test]
     fn check_value() {
@@ -37,6 +44,8 @@ mod tests {
             *b = x as u8;
         }
         for len in 0..bytes.len() {
+            let (a, b) = bytes[..len].split_at(len / 3);
+            assert_eq!(!crc32_update(crc32_update(!0, a), b), crc32(&bytes[..len]));
             assert_eq!(
                 crc32(&bytes[..len]),
                 crc32fast::hash(&bytes[..len]),

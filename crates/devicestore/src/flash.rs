@@ -3,7 +3,7 @@
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
 
-use crate::nor::{self, Geometry, NorError, Tear, PAGE_SIZE, SECTOR_SIZE};
+use crate::nor::{self, Geometry, NorError, Power, Tear, PAGE_SIZE, SECTOR_SIZE};
 
 /// NOR flash held in a byte buffer `B` (an array, a `Vec<u8>`, a `&mut [u8]`), whose length
 /// is a whole number of `SECTOR`-byte sectors (by default 4096, as on the RP2040; 128 or 256
@@ -16,9 +16,7 @@ use crate::nor::{self, Geometry, NorError, Tear, PAGE_SIZE, SECTOR_SIZE};
 #[derive(Debug)]
 pub struct MemFlash<B, const SECTOR: usize = { SECTOR_SIZE as usize }> {
     mem: B,
-    ops: u32,
-    cut: Option<(u32, u64)>,
-    dead: bool,
+    power: Power,
     strict: bool,
 }
 
@@ -52,9 +50,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
         );
         MemFlash {
             mem,
-            ops: 0,
-            cut: None,
-            dead: false,
+            power: Power::default(),
             strict: false,
         }
     }
@@ -68,7 +64,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
 
     /// Operations (sector erases and page programs) done so far.
     pub fn ops(&self) -> u32 {
-        self.ops
+        self.power.ops
     }
 
     /// Cuts the power during the `k`-th operation from now (`k` >= 1): that operation is
@@ -79,12 +75,12 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
     /// and a subset of the bits of byte `j`. `j` and the subset come from `seed` and the
     /// operation's number ([`nor::Tear::new`]).
     pub fn cut_power_at(&mut self, k: u32, seed: u64) {
-        self.cut = Some((self.ops + k.max(1), seed));
+        self.power.cut_at(k, seed);
     }
 
     /// Whether the power has been cut.
     pub fn is_cut(&self) -> bool {
-        self.dead
+        self.power.dead
     }
 
     /// The flash's bytes.
@@ -111,17 +107,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> MemFlash<B, SECTOR> {
 
     /// Counts an operation of `len` bytes; `Some(tear)` when this one is the torn one.
     fn operation(&mut self, len: usize) -> Result<Option<Tear>, NorError> {
-        if self.dead {
-            return Err(NorError::PowerCut);
-        }
-        self.ops += 1;
-        match self.cut {
-            Some((at, seed)) if at == self.ops => {
-                self.dead = true;
-                Ok(Some(Tear::new(seed, self.ops, len)))
-            }
-            _ => Ok(None),
-        }
+        self.power.operation(len).ok_or(NorError::PowerCut)
     }
 
     fn erase_sector(&mut self, at: usize) -> Result<(), NorError> {
@@ -172,7 +158,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const SECTOR: usize> ReadNorFlash for MemFlas
     const READ_SIZE: usize = 1;
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), NorError> {
-        if self.dead {
+        if self.power.dead {
             return Err(NorError::PowerCut);
         }
         let range = nor::check_range(offset, bytes.len(), self.mem.as_ref().len())

@@ -76,11 +76,22 @@
 //! | Arduino Mega 2560 EEPROM, 4 KB less the id's sector | 15 of 256 bytes | 7 | 8,576 moves |
 //! | Arduino Uno EEPROM, 1 KB less the id's sector | 7 of 128 bytes | 1 | 1,728 moves |
 //!
+//! (The Uno keeps its games in the [`eeprom::EepromStore`] instead: 2 games of 1000 moves,
+//! one of 2,432 moves with its end.)
+//!
 //! (The 15 MB figure is measured by an ignored test, `cargo test --release -- --ignored`; its
 //! longest game is computed: 168 chunks after the GAME record, 169 in each other sector.)
 //! Small sectors cost more a game: every sector spends 16 bytes on its header and, when a game
 //! goes on into it, 16 on a CONT, and the end of a sector too short for the next record is
 //! left unused. A 1 KB EEPROM holds one 1000-move game and not a second.
+//!
+//! # Byte-writable EEPROM
+//!
+//! [`eeprom`] has an AVR EEPROM's one-byte operations ([`eeprom::Eeprom`]), NOR flash over
+//! them ([`eeprom::AsNor`], what the Megas' store, the device id and the game counter run
+//! on), an emulation with power cuts ([`eeprom::MemEeprom`]), and [`eeprom::EepromStore`],
+//! the game store of the Arduino Uno's 1 KB: the same promises in blocks of 24 bytes, with
+//! code and RAM to fit a 32 KB, 2 KB chip.
 //!
 //! # The device id
 //!
@@ -113,6 +124,7 @@
 mod chunk;
 mod counter;
 mod crc;
+pub mod eeprom;
 mod error;
 mod flash;
 mod game;
@@ -124,7 +136,7 @@ mod sector;
 mod store;
 
 pub use counter::GameCounter;
-pub use crc::crc32;
+pub use crc::{crc32, crc32_update};
 pub use error::StoreError;
 pub use flash::MemFlash;
 pub use game::{Closing, Counts, Ending, GameEntry, GameStart};

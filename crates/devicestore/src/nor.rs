@@ -276,6 +276,40 @@ impl Tear {
     }
 }
 
+/// The power of an emulated memory ([`MemFlash`](crate::MemFlash), and the EEPROM module's
+/// `MemEeprom`): counts its operations and cuts the power during the chosen one.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Power {
+    /// Operations so far (the torn one counts).
+    pub ops: u32,
+    cut: Option<(u32, u64)>,
+    /// The power is off.
+    pub dead: bool,
+}
+
+impl Power {
+    /// Cuts the power during the `k`-th operation from now (`k` >= 1).
+    pub fn cut_at(&mut self, k: u32, seed: u64) {
+        self.cut = Some((self.ops + k.max(1), seed));
+    }
+
+    /// Counts an operation on `len` bytes: `None` when the power is off, else the tear
+    /// when the power goes off during this one.
+    pub fn operation(&mut self, len: usize) -> Option<Option<Tear>> {
+        if self.dead {
+            return None;
+        }
+        self.ops += 1;
+        Some(match self.cut {
+            Some((k, seed)) if k == self.ops => {
+                self.dead = true;
+                Some(Tear::new(seed, self.ops, len))
+            }
+            _ => None,
+        })
+    }
+}
+
 /// SplitMix64's output function: spreads a seed over all bits.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);

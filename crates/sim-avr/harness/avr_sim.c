@@ -41,7 +41,9 @@
  *        x NS PC SP                    the stack went below the end of the static data (once)
  *        v NS WHAT                     a hardware rule broken (see above)
  *        stop NS REASON                run ended: time, frames, samples, cut, crashed, done
- *        stats NS CYCLES MIN_SP EE_OPS VIOLATIONS FLOATING HELD
+ *        stats NS CYCLES MIN_SP EE_OPS VIOLATIONS FLOATING HELD CLI  the counters; CLI the
+ *                                      longest stretch of cycles with interrupts off, awake,
+ *                                      with USART0's receiver on
  *        error TEXT                    a bad command or argument (then exit status 2)
  */
 #include <errno.h>
@@ -62,7 +64,7 @@
 #include "sim_io.h"
 #include "sim_irq.h"
 
-#define PROTOCOL 1
+#define PROTOCOL 2
 #define FREQUENCY 16000000u
 #define MAX_BUTTONS 8
 #define MAX_WATCH 4
@@ -104,6 +106,9 @@ static struct {
 	uint8_t *rx;
 	size_t rx_len, rx_head, rx_cap;
 	uint64_t held, frames;
+	/* Interrupts off (SREG's I clear, the chip awake, USART0's receiver on): since when,
+	 * and the longest stretch. */
+	uint64_t cli_since, cli_longest;
 	/* SPI and the chip select sampled with each byte. */
 	avr_spi_t *spi;
 	int spi_busy, has_cs;
@@ -512,6 +517,14 @@ static void run(uint64_t until, uint64_t frames, uint64_t samples)
 			why = "crashed";
 		else if (state == cpu_Done)
 			why = "done";
+		if (!avr->sreg[S_I] && state != cpu_Sleeping && avr_regbit_get(avr, H.uart->rxen)) {
+			if (!H.cli_since)
+				H.cli_since = avr->cycle;
+		} else if (H.cli_since) {
+			if (avr->cycle - H.cli_since > H.cli_longest)
+				H.cli_longest = avr->cycle - H.cli_since;
+			H.cli_since = 0;
+		}
 		uint16_t sp = avr->data[R_SPL] | (avr->data[R_SPH] << 8);
 		if (sp < H.min_sp) {
 			H.min_sp = sp;
@@ -657,9 +670,10 @@ int main(int argc, char **argv)
 			ee_save(arg);
 			printf("saved\n");
 		} else if (!strcmp(word, "stats")) {
-			printf("stats %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			printf("stats %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+					" %" PRIu64 "\n",
 					now_ns(), (uint64_t)avr->cycle, H.min_sp, H.ee_ops, H.violations,
-					H.floating, H.held);
+					H.floating, H.held, H.cli_longest);
 		} else if (!strcmp(word, "quit")) {
 			break;
 		} else {

@@ -90,6 +90,10 @@ pub struct Stats {
     /// Byte times a byte for the USART waited because the chip's receive buffer was full
     /// (a link without flow control would have lost a byte each time).
     pub held_bytes: u64,
+    /// The longest stretch of CPU cycles the firmware ran with interrupts off (SREG's I
+    /// clear, awake), handlers included: the receive interrupt cannot take a byte then, and
+    /// the USART holds two.
+    pub interrupts_off_cycles: u64,
 }
 
 /// One line from the harness.
@@ -169,6 +173,7 @@ pub(crate) fn parse(line: &str) -> Option<Line> {
             violations: num()?,
             floating_reads: num()?,
             held_bytes: num()?,
+            interrupts_off_cycles: num()?,
         }),
         "p" | "v" | "stop" => {
             let rest: Vec<&str> = line.split_whitespace().skip(2).collect();
@@ -209,8 +214,8 @@ mod tests {
     #[test]
     fn every_line_of_the_protocol_parses() {
         assert_eq!(
-            parse("hello twenty48-avr-sim 1 atmega2560"),
-            Some(Line::Hello { protocol: 1 })
+            parse("hello twenty48-avr-sim 2 atmega2560"),
+            Some(Line::Hello { protocol: 2 })
         );
         assert_eq!(
             parse("u 10 255"),
@@ -253,7 +258,7 @@ mod tests {
             })
         );
         assert!(matches!(
-            parse("stats 1 16 5000 3 0 0 0"),
+            parse("stats 1 16 5000 3 0 0 0 40"),
             Some(Line::Stats(_))
         ));
         assert_eq!(parse("saved"), Some(Line::Saved));

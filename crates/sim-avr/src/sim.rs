@@ -16,7 +16,7 @@ use crate::event::{self, Line, PinEdge, SpiByte, StackBreach, Stats, Stop, Viola
 use crate::image::{repo_root, Image};
 
 /// The harness protocol this crate speaks (the `hello` line's number).
-const PROTOCOL: u32 = 1;
+const PROTOCOL: u32 = 2;
 
 /// Milliseconds a button must read the same before the firmware counts it
 /// (`DEBOUNCE_MS` in crates/firmware-avr/board/src/buttons.rs).

@@ -37,7 +37,7 @@ pub(super) struct Acks {
     /// how many in all.
     refused: Vec<String>,
     refused_count: usize,
-    /// The device keeps no game store (error 6, the Uno): nothing to pull or acknowledge;
+    /// The device keeps no game store (error 6): nothing to pull or acknowledge;
     /// its games come live only.
     pub(super) no_store: bool,
 }

@@ -237,7 +237,7 @@ impl Pull {
                             talk.done = true;
                             self.report.replied = true;
                         }
-                        // A board without a store (the Uno): nothing to pull; its games
+                        // A board without a store: nothing to pull; its games
                         // come live (--follow keeps them).
                         DeviceFact::Error { code, .. }
                             if code == twenty48_devicelog::ErrorCode::NoStore as u8 =>

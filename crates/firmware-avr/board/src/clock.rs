@@ -1,6 +1,8 @@
 //! Time from Timer1, free running at clk/64 (4 us a tick at 16 MHz), and entropy from the
 //! ADC's noise on the floating pin A0 mixed with the timer.
 
+use twenty48_firmware_app::devicestore::crc32_update;
+
 use crate::regs::Reg;
 
 const TCCR1A: Reg = Reg(0x80);
@@ -61,20 +63,21 @@ fn adc() -> u16 {
     u16::from_le_bytes([lo, hi])
 }
 
-/// SplitMix64's finaliser: spreads every input bit over the output. Out of line: one copy
-/// of its 64-bit multiplies (AVR code size).
-#[inline(never)]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A seed: 64 ADC readings of the floating A0 and the timer's count after each, folded.
+/// A seed: 64 ADC readings of the floating A0 and the timer's count after each, folded with
+/// what earlier calls left in `state` into two CRC-32 registers (the store's CRC code, one
+/// copy in the program), the second also fed the first; the two registers are the seed and
+/// the new `state`. No 64-bit arithmetic: small code on AVR (the SplitMix64 finaliser it
+/// replaced multiplied 64-bit numbers).
 pub fn entropy(state: &mut u64) -> u64 {
+    let mut lo = *state as u32;
+    let mut hi = (*state >> 32) as u32;
     for _ in 0..64 {
-        let sample = ((adc() as u64) << 16) | now() as u64;
-        *state = mix(*state ^ sample).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let [a, b] = adc().to_le_bytes();
+        let [c, d] = now().to_le_bytes();
+        let sample = [a, b, c, d];
+        lo = crc32_update(lo, &sample);
+        hi = crc32_update(hi ^ lo, &sample);
     }
-    mix(*state)
+    *state = u64::from(lo) | u64::from(hi) << 32;
+    *state
 }

@@ -1,18 +1,16 @@
-//! The chip's EEPROM presented as NOR flash for the game store: erase sets a whole sector to
-//! 0xFF, program clears bits only (new = old AND data).
+//! The chip's EEPROM, a byte at a time, for the game stores: devicestore's
+//! [`Eeprom`] (erase a byte to 0xFF, program clears bits only: new = old AND data), which
+//! its `AsNor` presents as NOR flash (the Megas' store, the device id, the Uno's game
+//! counter) and its `EepromStore` (the Uno's store) uses as it is.
 //!
-//! The EEPROM is driven the way NOR flash behaves, power cuts included: erase uses the
-//! EEPROM's erase-only mode (bits go to 1) and program its write-only mode (bits go to 0),
-//! so a byte torn by a power cut has only some of the bits the operation was changing
-//! changed, never a bit moved the other way. Bytes that already hold the value are not
-//! written (the EEPROM wears per write).
+//! Erase uses the EEPROM's erase-only mode (bits go to 1) and program its write-only mode
+//! (bits go to 0), so a byte torn by a power cut has only some of the bits the operation was
+//! changing changed, never a bit moved the other way.
 //!
 //! QEMU's AVR machines have no EEPROM (its registers read 0, writes are dropped). There the
-//! store lives in a RAM buffer with the same rules, lost at reset: see [`present`].
+//! Megas' store lives in a RAM buffer with the same rules, lost at reset: see [`present`].
 
-use embedded_storage::nor_flash::{
-    ErrorType, NorFlash, NorFlashError, NorFlashErrorKind, ReadNorFlash,
-};
+use twenty48_firmware_app::devicestore::eeprom::Eeprom;
 
 use crate::regs::Reg;
 
@@ -75,39 +73,21 @@ fn eeprom_write(at: u16, value: u8, mode: u8) {
 #[derive(Debug)]
 enum Memory {
     Eeprom,
-    /// A RAM buffer of the flash's size (QEMU), owned by the caller for the flash's life.
+    /// A RAM buffer (QEMU), owned by the caller for the memory's life.
     Ram(*mut u8),
 }
 
-/// An out-of-range or unaligned operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FlashError {
-    /// Past the end of the memory.
-    OutOfBounds,
-    /// An erase not on sector boundaries.
-    NotAligned,
-}
-
-impl NorFlashError for FlashError {
-    fn kind(&self) -> NorFlashErrorKind {
-        match self {
-            FlashError::OutOfBounds => NorFlashErrorKind::OutOfBounds,
-            FlashError::NotAligned => NorFlashErrorKind::NotAligned,
-        }
-    }
-}
-
-/// EEPROM (or its RAM stand-in) as NOR flash with `SECTOR`-byte sectors.
+/// The chip's EEPROM, or its RAM stand-in under QEMU.
 #[derive(Debug)]
-pub struct EepromFlash<const SECTOR: usize> {
+pub struct EepromBytes {
     memory: Memory,
     len: u16,
 }
 
-impl<const SECTOR: usize> EepromFlash<SECTOR> {
+impl EepromBytes {
     /// The first `len` bytes of the chip's EEPROM.
     pub fn eeprom(len: u16) -> Self {
-        EepromFlash {
+        EepromBytes {
             memory: Memory::Eeprom,
             len,
         }
@@ -116,17 +96,9 @@ impl<const SECTOR: usize> EepromFlash<SECTOR> {
     /// A RAM stand-in over `buf` (as erased: all 0xFF), for machines without EEPROM.
     pub fn ram(buf: &mut [u8]) -> Self {
         buf.fill(0xFF);
-        EepromFlash {
+        EepromBytes {
             memory: Memory::Ram(buf.as_mut_ptr()),
             len: buf.len() as u16,
-        }
-    }
-
-    fn get(&self, at: u16) -> u8 {
-        match self.memory {
-            Memory::Eeprom => eeprom_read(at),
-            // SAFETY: `at < len`, the buffer's length, checked by every caller.
-            Memory::Ram(p) => unsafe { *p.add(at as usize) },
         }
     }
 
@@ -134,65 +106,59 @@ impl<const SECTOR: usize> EepromFlash<SECTOR> {
     fn put(&mut self, at: u16, value: u8, erase: bool) {
         match self.memory {
             Memory::Eeprom => eeprom_write(at, value, if erase { EEPM_ERASE } else { EEPM_WRITE }),
-            // SAFETY: as in `get`.
-            Memory::Ram(p) => unsafe { *p.add(at as usize) = value },
-        }
-    }
-
-    fn check(&self, offset: u32, len: usize) -> Result<u16, FlashError> {
-        match offset.checked_add(len as u32) {
-            Some(end) if end <= self.len as u32 => Ok(offset as u16),
-            _ => Err(FlashError::OutOfBounds),
+            // SAFETY: `at < len`, the buffer's length, as `Eeprom` requires of callers.
+            Memory::Ram(p) => unsafe {
+                let b = p.add(at as usize);
+                *b = if erase { 0xFF } else { *b & value };
+            },
         }
     }
 }
 
-impl<const SECTOR: usize> ErrorType for EepromFlash<SECTOR> {
-    type Error = FlashError;
+impl Eeprom for EepromBytes {
+    fn capacity(&self) -> u16 {
+        self.len
+    }
+
+    fn read(&mut self, at: u16) -> u8 {
+        match self.memory {
+            Memory::Eeprom => eeprom_read(at),
+            // SAFETY: `at < len`, the buffer's length, as `Eeprom` requires of callers.
+            Memory::Ram(p) => unsafe { *p.add(at as usize) },
+        }
+    }
+
+    fn erase(&mut self, at: u16) {
+        self.put(at, 0xFF, true);
+    }
+
+    fn program(&mut self, at: u16, value: u8) {
+        self.put(at, value, false);
+    }
 }
 
-impl<const SECTOR: usize> ReadNorFlash for EepromFlash<SECTOR> {
-    const READ_SIZE: usize = 1;
-
-    fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), FlashError> {
-        let start = self.check(offset, bytes.len())?;
-        for (i, b) in bytes.iter_mut().enumerate() {
-            *b = self.get(start + i as u16);
-        }
-        Ok(())
-    }
-
-    fn capacity(&self) -> usize {
-        self.len as usize
-    }
+/// Only the chip's EEPROM (the Uno, which has no QEMU path): the same operations, with no
+/// RAM stand-in to tell apart.
+#[derive(Debug)]
+pub struct ChipEeprom {
+    /// Bytes of EEPROM.
+    pub len: u16,
 }
 
-impl<const SECTOR: usize> NorFlash for EepromFlash<SECTOR> {
-    const WRITE_SIZE: usize = 1;
-    const ERASE_SIZE: usize = SECTOR;
-
-    fn erase(&mut self, from: u32, to: u32) -> Result<(), FlashError> {
-        if from > to || !from.is_multiple_of(SECTOR as u32) || !to.is_multiple_of(SECTOR as u32) {
-            return Err(FlashError::NotAligned);
-        }
-        let start = self.check(from, (to - from) as usize)?;
-        for at in start..start + (to - from) as u16 {
-            if self.get(at) != 0xFF {
-                self.put(at, 0xFF, true);
-            }
-        }
-        Ok(())
+impl Eeprom for ChipEeprom {
+    fn capacity(&self) -> u16 {
+        self.len
     }
 
-    fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), FlashError> {
-        let start = self.check(offset, bytes.len())?;
-        for (i, &b) in bytes.iter().enumerate() {
-            let at = start + i as u16;
-            let old = self.get(at);
-            if old & b != old {
-                self.put(at, old & b, false);
-            }
-        }
-        Ok(())
+    fn read(&mut self, at: u16) -> u8 {
+        eeprom_read(at)
+    }
+
+    fn erase(&mut self, at: u16) {
+        eeprom_write(at, 0xFF, EEPM_ERASE);
+    }
+
+    fn program(&mut self, at: u16, value: u8) {
+        eeprom_write(at, value, EEPM_WRITE);
     }
 }

@@ -25,12 +25,16 @@ pub mod regs;
 pub mod stack;
 pub mod usart;
 
-use twenty48_firmware_app::devicestore::{GameCounter, Store};
+use twenty48_firmware_app::deviceproto::MAX_REQUEST;
+use twenty48_firmware_app::devicestore::eeprom::{AsNor, Eeprom, EepromStore};
+use twenty48_firmware_app::devicestore::Store;
 use twenty48_firmware_app::script::Script;
-use twenty48_firmware_app::{log_ring, Board, Counted, Input, Screen};
+use twenty48_firmware_app::{
+    log_ring, request_input, Board, Framed, Framer, Input, Screen, BROKEN_REQUEST,
+};
 
 use crate::buttons::Buttons;
-use crate::flash::EepromFlash;
+use crate::flash::{ChipEeprom, EepromBytes};
 use crate::lcd::{Driver, Lcd, LcdPins};
 use crate::regs::Pin;
 
@@ -96,15 +100,68 @@ pub const MEGA_LCD: LcdPins = LcdPins {
     },
 };
 
-/// The board: USART0 for the log and the script, the buttons, the clock, the LCD.
-struct AvrBoard<'a, D, const LCD: bool> {
+/// How the board reads USART0: the QEMU script, or the host's requests alone.
+trait Link {
+    /// The input `byte` completes, if any.
+    fn feed(&mut self, byte: u8) -> Option<Input>;
+    /// Under QEMU: no EEPROM, no buttons, no waiting.
+    fn emulated(&self) -> bool;
+    /// The log's link takes no bytes (QEMU's `{stall}`).
+    fn stalled(&self) -> bool;
+}
+
+/// The Megas' link: the script parser (QEMU's presses, `{new ...}`, `{end}`, `{stall}`,
+/// `q`), which on a chip passes on the host's requests only.
+struct Scripted {
     script: Script,
+    emulated: bool,
+}
+
+impl Link for Scripted {
+    fn feed(&mut self, byte: u8) -> Option<Input> {
+        let input = self.script.feed(byte);
+        // On a chip the link carries the host's requests only, as on the Nano: presses, `q`
+        // and the script's commands (`{stall}` too) are QEMU's, never a stray byte's on a
+        // user's line (a `q` would stop the board).
+        self.script.stalled &= self.emulated;
+        input.filter(|i| self.emulated || matches!(i, Input::Request(_) | Input::BadRequest(_)))
+    }
+    fn emulated(&self) -> bool {
+        self.emulated
+    }
+    fn stalled(&self) -> bool {
+        self.script.stalled
+    }
+}
+
+/// The Uno's link: the host's requests, and no QEMU path (its flash has no room for the
+/// script parser; docs/firmware.md).
+struct Requests(Framer<MAX_REQUEST>);
+
+impl Link for Requests {
+    fn feed(&mut self, byte: u8) -> Option<Input> {
+        match self.0.feed(byte) {
+            Framed::Text(text) => Some(request_input(text)),
+            Framed::Broken => Some(BROKEN_REQUEST),
+            Framed::Pending | Framed::Outside(_) => None,
+        }
+    }
+    fn emulated(&self) -> bool {
+        false
+    }
+    fn stalled(&self) -> bool {
+        false
+    }
+}
+
+/// The board: USART0 for the log and the host's requests (the script under QEMU), the
+/// buttons, the clock, the LCD.
+struct AvrBoard<'a, D, L, const LCD: bool> {
+    link: L,
     buttons: Buttons,
     /// The LCD when `LCD` (under QEMU too: the same drawing, the SPI writes go nowhere).
     /// `LCD` false keeps the screens' code out of the program.
     lcd: Option<&'a mut Lcd<D>>,
-    /// QEMU: no EEPROM, no buttons, no screen, no waiting.
-    emulated: bool,
     /// Timer count of the last button sample.
     sampled: u16,
     /// Idle turns under QEMU, counted to look at the USART every 256th.
@@ -112,26 +169,19 @@ struct AvrBoard<'a, D, const LCD: bool> {
     entropy: u64,
 }
 
-impl<D: Driver, const LCD: bool> Board for AvrBoard<'_, D, LCD> {
+impl<D: Driver, L: Link, const LCD: bool> Board for AvrBoard<'_, D, L, LCD> {
     fn next_input(&mut self) -> Input {
         loop {
             if let Some(byte) = usart::try_read() {
-                if let Some(input) = self.script.feed(byte) {
-                    // On a chip the link carries the host's requests only, as on the
-                    // Nano: presses, `q` and the script's commands are QEMU's, never a
-                    // stray byte's on a user's line (a `q` would stop the board).
-                    if self.emulated || matches!(input, Input::Request(_) | Input::BadRequest(_)) {
-                        return input;
-                    }
+                if let Some(input) = self.link.feed(byte) {
+                    return input;
                 }
-                // `{stall}` too is QEMU's.
-                self.script.stalled &= self.emulated;
-                if !self.script.stalled {
+                if !self.link.stalled() {
                     log_ring::drain(self);
                 }
                 continue;
             }
-            if self.emulated {
+            if self.link.emulated() {
                 // No buttons to sample. Now and then a byte the receive interrupt left in
                 // the USART (see `usart::take_pending`): not every time, as each look is a
                 // device access QEMU serialises with its I/O thread.
@@ -159,7 +209,7 @@ impl<D: Driver, const LCD: bool> Board for AvrBoard<'_, D, LCD> {
     }
 
     fn write_log(&mut self, bytes: &[u8]) -> usize {
-        if self.script.stalled {
+        if self.link.stalled() {
             return 0;
         }
         for &b in bytes {
@@ -174,7 +224,7 @@ impl<D: Driver, const LCD: bool> Board for AvrBoard<'_, D, LCD> {
     }
 
     fn pause(&mut self, ms: u32) {
-        if !self.emulated {
+        if !self.link.emulated() {
             for _ in 0..ms {
                 clock::wait_ms();
             }
@@ -186,92 +236,75 @@ impl<D: Driver, const LCD: bool> Board for AvrBoard<'_, D, LCD> {
     }
 }
 
-/// The board's id: the one kept at EEPROM byte `at` (the last sector, which the store
-/// leaves alone), or, at the first boot, one made from the chip's number and 48 bits of
+impl<'a, D, L, const LCD: bool> AvrBoard<'a, D, L, LCD> {
+    fn new(chip: &Chip, link: L, lcd: Option<&'a mut Lcd<D>>) -> AvrBoard<'a, D, L, LCD> {
+        AvrBoard {
+            link,
+            buttons: Buttons::new(chip.buttons),
+            lcd,
+            sampled: 0,
+            idle: 0,
+            entropy: 0,
+        }
+    }
+}
+
+/// The board's id: the one kept in the `SECTOR` bytes of `eeprom` at `at` (a sector no
+/// store uses), or, at the first boot, one made from the chip's number and 48 bits of
 /// entropy and kept there. The chip's number alone if the EEPROM fails.
-fn device_id<D: Driver, const SECTOR: usize, const LCD: bool>(
-    board: &mut AvrBoard<D, LCD>,
+fn device_id<E: Eeprom, const SECTOR: usize>(
+    entropy: &mut u64,
     chip: &Chip,
+    mut eeprom: E,
     at: u16,
 ) -> u64 {
-    let mut eeprom = EepromFlash::<SECTOR>::eeprom(at + SECTOR as u16);
-    let fresh = || (board.entropy() & !0xFFFF) | (chip.device_id & 0xFFFF);
-    match twenty48_firmware_app::devicestore::device_id(&mut eeprom, u32::from(at), fresh) {
+    let fresh = || (clock::entropy(entropy) & !0xFFFF) | (chip.device_id & 0xFFFF);
+    // By reference: the Uno's game counter reads its records through the same type.
+    let mut flash = AsNor::<&mut E, SECTOR>(&mut eeprom);
+    match twenty48_firmware_app::devicestore::device_id(&mut flash, u32::from(at), fresh) {
         Ok((id, _)) => id,
         Err(_) => chip.device_id,
     }
 }
 
-/// Plays on a store (`STORE`; else a game counter) of the first `len` bytes of EEPROM in
-/// `SECTOR`-byte sectors; the sector after them keeps the board's id. The LCD (its frames on
-/// this function's stack) if `LCD`.
+/// Plays on the store in the first `len` bytes of EEPROM in `SECTOR`-byte sectors; the
+/// sector after them keeps the board's id. The LCD (its frame on this function's stack) if
+/// `LCD`.
 #[inline(never)]
-fn run_on_eeprom<D: Driver, const SECTOR: usize, const LCD: bool, const STORE: bool>(
-    chip: &Chip,
-    len: u16,
-) {
-    let mut lcd = if LCD {
-        Some(Lcd::<D>::new(&chip.lcd, false))
-    } else {
-        None
-    };
-    let mut board = AvrBoard::<D, LCD>::new(chip, false, lcd.as_mut());
-    let id = device_id::<D, SECTOR, LCD>(&mut board, chip, len);
-    play::<D, SECTOR, LCD, STORE>(&mut board, id, EepromFlash::<SECTOR>::eeprom(len));
+fn run_on_eeprom<D: Driver, const SECTOR: usize, const LCD: bool>(chip: &Chip, len: u16) {
+    let mut lcd = LCD.then(|| Lcd::<D>::new(&chip.lcd, false));
+    let mut board = AvrBoard::<D, _, LCD>::new(chip, Scripted::new(false), lcd.as_mut());
+    let id = device_id::<_, SECTOR>(
+        &mut board.entropy,
+        chip,
+        EepromBytes::eeprom(len + SECTOR as u16),
+        len,
+    );
+    play::<D, SECTOR, LCD>(&mut board, id, EepromBytes::eeprom(len));
     end(&mut board);
 }
 
-/// Plays on a store (`STORE`; else a game counter) in a RAM buffer of `RAM` bytes on the
-/// stack (QEMU: no EEPROM; the LCD drawn if `LCD`, with no waits, into an SPI that is not
-/// there).
+/// Plays on a store in a RAM buffer of `RAM` bytes on the stack (QEMU: no EEPROM; the LCD
+/// drawn if `LCD`, with no waits, into an SPI that is not there).
 #[inline(never)]
-fn run_on_ram<
-    D: Driver,
-    const SECTOR: usize,
-    const RAM: usize,
-    const LCD: bool,
-    const STORE: bool,
->(
-    chip: &Chip,
-) {
-    let mut lcd = if LCD {
-        Some(Lcd::<D>::new(&chip.lcd, true))
-    } else {
-        None
-    };
+fn run_on_ram<D: Driver, const SECTOR: usize, const RAM: usize, const LCD: bool>(chip: &Chip) {
+    let mut lcd = LCD.then(|| Lcd::<D>::new(&chip.lcd, true));
     if LCD && D::SELF_CHECK {
         lcd::self_check();
     }
-    let mut board = AvrBoard::<D, LCD>::new(chip, true, lcd.as_mut());
+    let mut board = AvrBoard::<D, _, LCD>::new(chip, Scripted::new(true), lcd.as_mut());
     let mut buf = [0u8; RAM];
-    play::<D, SECTOR, LCD, STORE>(
-        &mut board,
-        chip.device_id,
-        EepromFlash::<SECTOR>::ram(&mut buf),
-    );
+    play::<D, SECTOR, LCD>(&mut board, chip.device_id, EepromBytes::ram(&mut buf));
     end(&mut board);
 }
 
-/// Plays with the game store on `flash` (`STORE`), or with only the game counter in its
-/// first two sectors.
-fn play<D: Driver, const SECTOR: usize, const LCD: bool, const STORE: bool>(
-    board: &mut AvrBoard<D, LCD>,
+/// Plays with the game store on `eeprom` presented as NOR flash of `SECTOR`-byte sectors.
+fn play<D: Driver, const SECTOR: usize, const LCD: bool>(
+    board: &mut AvrBoard<D, Scripted, LCD>,
     device_id: u64,
-    flash: EepromFlash<SECTOR>,
+    eeprom: EepromBytes,
 ) {
-    if !STORE {
-        match GameCounter::open(flash, 0) {
-            Ok(counter) => twenty48_firmware_app::run(
-                board,
-                twenty48_firmware_app::DEFAULT_RULES,
-                &mut Counted::new(counter),
-                device_id,
-            ),
-            Err(_) => defmt::error!("t48 avr counter refused the EEPROM"),
-        }
-        return;
-    }
-    match Store::open(flash) {
+    match Store::open(AsNor::<_, SECTOR>(eeprom)) {
         Ok(mut store) => twenty48_firmware_app::run(
             board,
             twenty48_firmware_app::DEFAULT_RULES,
@@ -283,50 +316,40 @@ fn play<D: Driver, const SECTOR: usize, const LCD: bool, const STORE: bool>(
 }
 
 /// The script's end: the stack's peak, the end marker, and the log sent.
-fn end<D: Driver, const LCD: bool>(board: &mut AvrBoard<D, LCD>) {
+fn end<D: Driver, L: Link, const LCD: bool>(board: &mut AvrBoard<D, L, LCD>) {
     let (peak, room) = stack::peak();
     defmt::info!("t48 avr stack peak={=u16} room={=u16}", peak, room);
     defmt::info!("t48 avr end");
     while log_ring::drain(board) > 0 {}
 }
 
-impl<'a, D, const LCD: bool> AvrBoard<'a, D, LCD> {
-    fn new(chip: &Chip, emulated: bool, lcd: Option<&'a mut Lcd<D>>) -> AvrBoard<'a, D, LCD> {
-        AvrBoard {
+impl Scripted {
+    fn new(emulated: bool) -> Scripted {
+        Scripted {
             script: Script::new(),
-            buttons: Buttons::new(chip.buttons),
-            lcd,
             emulated,
-            sampled: 0,
-            idle: 0,
-            entropy: 0,
         }
     }
 }
 
-/// Runs the board: the store in the first `EEPROM` bytes of EEPROM in `SECTOR`-byte sectors
-/// and the board's id in the sector after them (under QEMU: the store in `RAM` bytes of RAM,
-/// the id [`Chip::device_id`]). `LCD`: drive the LCD with `D` (under QEMU the drawing runs
-/// and its SPI writes go nowhere). `STORE` false: no game store, only a game counter in the
-/// first two sectors (numbers never repeat across power cycles), and `{pull}`/`{ack}`
-/// answered with an error frame (no store); the games are logged live as on every board.
-/// Returns only under QEMU's script end (`q`): the log then says `t48 avr end` and the chip
-/// idles.
+/// Runs a Mega-like board: the store in the first `EEPROM` bytes of EEPROM in
+/// `SECTOR`-byte sectors and the board's id in the sector after them (under QEMU: the store
+/// in `RAM` bytes of RAM, the id [`Chip::device_id`]). `LCD`: drive the LCD with `D` (under
+/// QEMU the drawing runs and its SPI writes go nowhere). Returns only under QEMU's script
+/// end (`q`): the log then says `t48 avr end` and the chip idles.
 pub fn start<
     D: Driver,
     const SECTOR: usize,
     const EEPROM: u16,
     const RAM: usize,
     const LCD: bool,
-    const STORE: bool,
 >(
     chip: &Chip,
 ) -> ! {
-    // A store needs sectors of at least its smallest (the Uno's 16-byte counter sectors
-    // would make `Store::open` fail, and the compiler would delete the whole application).
+    // The store needs sectors of at least its smallest.
     const {
         assert!(
-            !STORE || SECTOR as u32 >= twenty48_firmware_app::devicestore::nor::MIN_SECTOR_SIZE,
+            SECTOR as u32 >= twenty48_firmware_app::devicestore::nor::MIN_SECTOR_SIZE,
             "the game store needs sectors of at least 128 bytes"
         )
     };
@@ -334,11 +357,47 @@ pub fn start<
     usart::init();
     clock::init();
     if flash::present() {
-        run_on_eeprom::<D, SECTOR, LCD, STORE>(chip, EEPROM);
+        run_on_eeprom::<D, SECTOR, LCD>(chip, EEPROM);
     } else {
-        run_on_ram::<D, SECTOR, RAM, LCD, STORE>(chip);
+        run_on_ram::<D, SECTOR, RAM, LCD>(chip);
     }
     idle()
+}
+
+/// Runs the Uno: the LCD in page mode ([`Paged`]), the EEPROM store
+/// (`twenty48_devicestore::eeprom::EepromStore`: the game counter in bytes 0..32, the games
+/// in blocks around the id) on its 1 KB EEPROM, the board's id at byte 896, the host's
+/// requests on USART0. No QEMU path: its flash has no room for the script parser and the
+/// RAM store (docs/firmware.md, "The Uno: how the store and the pull fit").
+pub fn start_uno(chip: &Chip) -> ! {
+    // No stack paint: only the QEMU path reports the stack's peak (`t48 avr stack`); simavr
+    // measures the Uno's from outside.
+    usart::init();
+    clock::init();
+    let mut lcd = Lcd::<Paged>::new(&chip.lcd, false);
+    let link = Requests(Framer::new());
+    let mut board = AvrBoard::<Paged, _, true>::new(chip, link, Some(&mut lcd));
+    let id = device_id::<_, 16>(&mut board.entropy, chip, ChipEeprom { len: 912 }, 896);
+    match EepromStore::open(ChipEeprom { len: 1024 }) {
+        Ok(mut store) => twenty48_firmware_app::run(
+            &mut board,
+            twenty48_firmware_app::DEFAULT_RULES,
+            &mut store,
+            id,
+        ),
+        Err(_) => defmt::error!("t48 avr store refused the EEPROM"),
+    }
+    idle()
+}
+
+/// The log's link with the `direct-log` feature: USART0, blocking (see
+/// `twenty48_firmware_app::log_ring`).
+#[cfg(feature = "direct-log")]
+#[no_mangle]
+fn twenty48_log_write(bytes: &[u8]) {
+    for &b in bytes {
+        usart::write(b);
+    }
 }
 
 /// The log's link alone, for the panic handler.

@@ -27,5 +27,5 @@ pub const fn chip(device_id: u64) -> Chip {
 
 /// Runs a Mega board ([`crate::start`] with the layout above).
 pub fn start(chip: &Chip) -> ! {
-    crate::start::<crate::St7920, SECTOR, EEPROM, RAM, LCD, true>(chip)
+    crate::start::<crate::St7920, SECTOR, EEPROM, RAM, LCD>(chip)
 }

@@ -1,5 +1,6 @@
 //! The 2048 firmware for the Arduino Uno (ATmega328P, 32 KB flash, 2 KB RAM, 1 KB EEPROM).
-//! Runs on the target. See `twenty48-firmware-avr` and docs/firmware.md.
+//! Runs on the target: the LCD in page mode, the games in the EEPROM store, no QEMU path
+//! (`twenty48_firmware_avr::start_uno`). See docs/firmware.md.
 #![no_std]
 #![no_main]
 // avr-device's interrupt handlers use the `avr-interrupt` ABI (nightly only, as the target).
@@ -9,24 +10,10 @@ use avr_device as _;
 use twenty48_firmware_avr::lcd::LcdPins;
 use twenty48_firmware_avr::regs::{Pin, PORT_B, PORT_D};
 use twenty48_firmware_avr::Chip;
-use twenty48_firmware_avr::Paged;
-
-/// Bytes of an EEPROM sector: one 16-byte record (the game counter's, the id's). With the
-/// store (`STORE`) it would be 128, the store's smallest sector (`start` refuses to build a
-/// store of smaller ones): the store in the first 7 sectors, the id in the 8th.
-const SECTOR: usize = 16;
-/// The game counter in the first two sectors; the board's id at byte 896 (where the Uno's
-/// id has always been kept).
-const EEPROM: u16 = 896;
-/// The game counter under QEMU (no EEPROM there): two sectors of RAM.
-const RAM: usize = 2 * SECTOR;
-/// No game store: its code and the pull's do not fit in the Uno's 32,256 bytes of flash
-/// beside the game, the log and the LCD (docs/firmware.md gives the bytes). The games are
-/// logged live; `{pull}` and `{ack}` are answered with an error frame.
-const STORE: bool = false;
 
 /// The Uno's pins: buttons D4-D7 (PD4-PD7).
 static UNO: Chip = Chip {
+    // Its low 16 bits: the chip's number in the id made at the first boot.
     device_id: 0xA7A7_0000_0000_0328,
     buttons: [
         Pin {
@@ -71,16 +58,12 @@ static UNO: Chip = Chip {
     },
 };
 
-/// On, in page mode: no frame of what the panel shows (it would not fit in 2 KB of RAM beside
-/// the application); every screen is sent whole, a band at a time.
-const LCD: bool = true;
-
 #[avr_device::entry]
 fn main() -> ! {
     // SAFETY: the only interrupt the firmware turns on is USART0's receive (below), whose
     // handler touches nothing but the receive ring.
     unsafe { avr_device::interrupt::enable() };
-    twenty48_firmware_avr::start::<Paged, SECTOR, EEPROM, RAM, LCD, STORE>(&UNO)
+    twenty48_firmware_avr::start_uno(&UNO)
 }
 
 // Received bytes into the ring (see `twenty48_firmware_avr::usart`).

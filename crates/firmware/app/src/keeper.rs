@@ -1,9 +1,11 @@
-//! Where the games are kept: the game store ([`Store`]), or, on a board with no room for
-//! one (the Arduino Uno), only the next game number ([`Counted`]), which answers the host's
-//! store requests with an error frame.
+//! Where the games are kept: the game store ([`Store`] on NOR flash, `EepromStore` on the
+//! Arduino Uno's EEPROM), or, on a board with no room for one (none of the shipped boards
+//! since the Uno got its EEPROM store), only the next game number ([`Counted`]), which
+//! answers the host's store requests with an error frame.
 
 use embedded_storage::nor_flash::NorFlash;
 use twenty48_deviceproto::{ErrorCode, Request};
+use twenty48_devicestore::eeprom::{Eeprom, EepromStore};
 use twenty48_devicestore::{Counts, Ending, GameCounter, GameStart, Store, StoreError};
 use twenty48_engine::Direction;
 
@@ -79,20 +81,46 @@ impl<F: NorFlash> Keeper for Store<F> {
     }
 }
 
+impl<E: Eeprom> Keeper for EepromStore<E> {
+    fn next_game_number(&self) -> u32 {
+        EepromStore::next_game_number(self)
+    }
+    fn counts(&mut self) -> Option<Counts> {
+        Some(EepromStore::counts(self))
+    }
+    fn begin_game(&mut self, start: &GameStart) -> Result<u32, Refusal> {
+        EepromStore::begin_game(self, start).map_err(refusal)
+    }
+    fn record_move(&mut self, dir: Direction) -> Result<(), Refusal> {
+        EepromStore::record_move(self, dir).map_err(refusal)
+    }
+    fn end_game(&mut self, ending: &Ending) -> Result<(), Refusal> {
+        EepromStore::end_game(self, ending).map_err(refusal)
+    }
+    fn game_in_progress(&self) -> Option<u32> {
+        EepromStore::game_in_progress(self)
+    }
+    fn answer<B: Board>(&mut self, board: &mut B, log: &mut Log, request: Request) {
+        crate::pull::answer(board, self, log, request);
+    }
+}
+
 /// A board with no game store: a [`GameCounter`] gives the games numbers that never repeat
 /// across power cycles; the games are only logged (pulled live from a capture). `{pull}`,
 /// `{pull all}` and `{ack}` are answered with an error frame of code
 /// [`ErrorCode::NoStore`].
 #[derive(Debug)]
 pub struct Counted<F> {
-    counter: GameCounter<F>,
+    flash: F,
+    counter: GameCounter,
     in_progress: Option<u32>,
 }
 
 impl<F: NorFlash> Counted<F> {
-    /// Keeps only the numbers, in `counter`.
-    pub fn new(counter: GameCounter<F>) -> Counted<F> {
+    /// Keeps only the numbers, in `counter` on `flash`.
+    pub fn new(flash: F, counter: GameCounter) -> Counted<F> {
         Counted {
+            flash,
             counter,
             in_progress: None,
         }
@@ -107,7 +135,10 @@ impl<F: NorFlash> Keeper for Counted<F> {
         Some(Counts::default())
     }
     fn begin_game(&mut self, _start: &GameStart) -> Result<u32, Refusal> {
-        let number = self.counter.take().map_err(|_| Refusal::Failed)?;
+        let number = self
+            .counter
+            .take(&mut self.flash)
+            .map_err(|_| Refusal::Failed)?;
         self.in_progress = Some(number);
         Ok(number)
     }

@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 mod board;
+mod frame;
 mod framer;
 pub mod keeper;
 pub mod log_ring;

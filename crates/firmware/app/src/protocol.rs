@@ -4,22 +4,104 @@
 //! Every frame is at `info` level, a fixed format string the host recognises by its literal
 //! text, every field a plain integer or bool with no display hint, and the last field `crc=`:
 //! the check value `twenty48_deviceproto::check` computes from the other fields (the host
-//! recomputes it with the same function). [`Log`] sends them and notices when the RAM ring
-//! dropped one, which it reports with a lost frame as soon as there is room again.
+//! recomputes it with the same function). [`Log`] sends them (each built as bytes by
+//! [`crate::frame`]) and notices when the RAM ring dropped one, which it reports with a lost
+//! frame as soon as there is room again.
 
-use twenty48_deviceproto::{check, StartFields, PROTOCOL_VERSION};
-use twenty48_devicestore::Ending;
+use twenty48_deviceproto::{StartFields, PROTOCOL_VERSION};
+use twenty48_devicestore::{Ending, GameStart};
 use twenty48_engine::{Direction, Game};
 
-use crate::log_ring::{dropped_frames, free_bytes};
+#[cfg(not(feature = "direct-log"))]
+use crate::frame::Out;
+use crate::frame::{self, index, values, Values};
 
 /// The version of this protocol, sent in hello and game-start frames.
 pub const LOG_FORMAT_VERSION: u8 = PROTOCOL_VERSION;
 
-/// Room a lost frame needs in the ring (it encodes to about 22 bytes).
-const LOST_ROOM: usize = 32;
+values!(
+    /// `t48 hello`.
+    HelloValues {
+        v: u8,
+        dev: u64,
+        next: u32,
+        stored: u32,
+        unpulled: u32
+    }
+);
+values!(
+    /// `t48 move`.
+    MoveValues {
+        game: u32,
+        seq: u32,
+        dir: u8,
+        score: u64,
+        hash: u64
+    }
+);
+values!(
+    /// `t48 moves`, but its directions (the slice's length, then the bytes after these).
+    MovesValues {
+        game: u32,
+        first: u32,
+        count: u16,
+        len: u32
+    }
+);
+values!(
+    /// `t48 end`.
+    EndValues {
+        game: u32,
+        result: u8,
+        score: u64,
+        moves: u32,
+        hash: u64,
+        start: u32
+    }
+);
+values!(
+    /// `t48 partial` (version 3).
+    PartialValues {
+        game: u32,
+        moves: u32,
+        start: u32
+    }
+);
+values!(
+    /// `t48 lost`, `t48 full`, `t48 acked`, `t48 error`: a game number and up to two more.
+    GameValues {
+        game: u32,
+        at: u32,
+        frames: u32
+    }
+);
+values!(
+    /// `t48 pull begin`, `t48 pull done`.
+    PullValues {
+        dev: u64,
+        games: u32
+    }
+);
+values!(
+    /// `t48 error`.
+    ErrorValues {
+        code: u8,
+        game: u32
+    }
+);
+
+// SAFETY: `StartFields` is `#[repr(C, packed)]`, its fields integers and a bool (one byte,
+// 0 or 1, as the frame sends it), in the frame's order.
+unsafe impl Values for StartFields {}
+
+/// The check of a start frame: the game's start digest, which its end or partial frame
+/// carries.
+pub(crate) fn start_check(s: &StartFields) -> u32 {
+    frame::check(b'S', s.bytes(), &[])
+}
 
 /// Frames dropped from the ring, not yet reported.
+#[cfg(not(feature = "direct-log"))]
 #[derive(Clone, Copy, Debug)]
 struct Lost {
     /// The game of the first dropped frame (0: none).
@@ -48,16 +130,36 @@ pub struct Close {
 impl Close {
     /// The frame's `crc=` (what the host names in `{ack N C}`).
     pub fn check(&self) -> u32 {
+        self.with_values(|_, tag, values| frame::check(tag, values, &[]))
+    }
+
+    /// Calls `f` with the frame's format index, tag and values.
+    fn with_values<R>(&self, f: impl FnOnce(u16, u8, &[u8]) -> R) -> R {
         match self.ending {
-            Some(e) => check::end(
-                self.game,
-                e.result,
-                e.claims.score,
-                self.moves,
-                e.claims.hash,
-                self.start,
-            ),
-            None => check::interrupted(self.game, self.moves, self.start),
+            Some(e) => {
+                let v = EndValues {
+                    game: self.game,
+                    result: e.result,
+                    score: e.claims.score,
+                    moves: self.moves,
+                    hash: e.claims.hash,
+                    start: self.start,
+                };
+                let index = index!("t48-end", "t48 end game={=u32} result={=u8} score={=u64} moves={=u32} hash={=u64} start={=u32} crc={=u32}");
+                f(index, b'E', v.bytes())
+            }
+            None => {
+                let v = PartialValues {
+                    game: self.game,
+                    moves: self.moves,
+                    start: self.start,
+                };
+                let index = index!(
+                    "t48-partial",
+                    "t48 partial game={=u32} moves={=u32} start={=u32} crc={=u32}"
+                );
+                f(index, b'Q', v.bytes())
+            }
         }
     }
 }
@@ -66,13 +168,18 @@ impl Close {
 #[derive(Debug)]
 pub struct Log {
     dev: u64,
+    #[cfg(not(feature = "direct-log"))]
     lost: Option<Lost>,
 }
 
 impl Log {
     /// A log for device `dev`.
     pub const fn new(dev: u64) -> Log {
-        Log { dev, lost: None }
+        Log {
+            dev,
+            #[cfg(not(feature = "direct-log"))]
+            lost: None,
+        }
     }
 
     /// The device id.
@@ -82,81 +189,111 @@ impl Log {
 
     /// Whether dropped frames wait to be reported.
     pub fn has_lost(&self) -> bool {
-        self.lost.is_some()
+        #[cfg(not(feature = "direct-log"))]
+        return self.lost.is_some();
+        #[cfg(feature = "direct-log")]
+        return false;
     }
 
-    /// Sends one frame of game `game` at move `at_move` (0 for none), after reporting earlier
-    /// drops if there is room; notes when the ring drops this one.
-    fn frame(&mut self, game: u32, at_move: u32, emit: impl FnOnce()) {
+    /// The values of the start frame of game `number` of this device, begun as `start`
+    /// (never inlined: live play and the pull reply share it; its arguments fit AVR's
+    /// argument registers).
+    #[inline(never)]
+    pub(crate) fn start_values(&self, number: u32, start: &GameStart) -> StartFields {
+        StartFields::new(self.dev, number, &start.rules, start.seed)
+    }
+
+    /// Sends a frame of game `game` at move `at_move` (0 for none): the format string
+    /// `index`, `tag`, `values` then `tail`; returns its check. Reports earlier drops first
+    /// if there is room, and notes when the ring drops this one.
+    ///
+    /// Inlined where the ring is (the Megas): more than the 18 bytes of argument registers,
+    /// which the ATmega2560 would read one byte off the stack (docs/firmware.md); the work
+    /// is [`Log::send`]'s, its parts by reference.
+    #[cfg_attr(not(feature = "direct-log"), inline(always))]
+    fn frame(
+        &mut self,
+        game: u32,
+        at_move: u32,
+        (index, tag): (u16, u8),
+        values: &[u8],
+        tail: &[u8],
+    ) -> u32 {
+        #[cfg(feature = "direct-log")]
+        {
+            let _ = (game, at_move);
+            frame::send(index, tag, values, tail)
+        }
+        #[cfg(not(feature = "direct-log"))]
+        self.send(game, at_move, &Out::new((index, tag), values, tail))
+    }
+
+    /// [`Log::frame`]'s work with the ring: reports earlier drops, sends `out`, and notes
+    /// when the ring drops it.
+    #[cfg(not(feature = "direct-log"))]
+    #[inline(never)]
+    fn send(&mut self, game: u32, at_move: u32, out: &Out) -> u32 {
         self.report_lost();
-        let before = dropped_frames();
-        emit();
-        if dropped_frames() != before && self.lost.is_none() {
+        let before = crate::log_ring::dropped_frames();
+        let crc = frame::send(out.index, out.tag, out.values, out.tail);
+        if crate::log_ring::dropped_frames() != before && self.lost.is_none() {
             self.lost = Some(Lost {
                 game,
                 at_move,
                 base: before,
             });
         }
+        crc
     }
 
-    /// Sends `t48 lost` for frames the ring dropped, if any and if it fits now.
+    /// Sends `t48 lost` for frames the ring dropped, if any and if it fits now (with the
+    /// `direct-log` feature no frame is ever dropped).
     pub fn report_lost(&mut self) {
-        let Some(lost) = self.lost else { return };
-        if free_bytes() < LOST_ROOM {
-            return;
+        #[cfg(not(feature = "direct-log"))]
+        {
+            /// Room a lost frame needs in the ring (it encodes to about 22 bytes).
+            const LOST_ROOM: usize = 32;
+            let Some(lost) = self.lost else { return };
+            if crate::log_ring::free_bytes() < LOST_ROOM {
+                return;
+            }
+            let v = GameValues {
+                game: lost.game,
+                at: lost.at_move,
+                frames: crate::log_ring::dropped_frames().wrapping_sub(lost.base),
+            };
+            let index = index!(
+                "t48-lost",
+                "t48 lost game={=u32} move={=u32} frames={=u32} crc={=u32}"
+            );
+            frame::send(index, b'L', v.bytes(), &[]);
+            self.lost = None;
         }
-        let frames = dropped_frames().wrapping_sub(lost.base);
-        defmt::info!(
-            "t48 lost game={=u32} move={=u32} frames={=u32} crc={=u32}",
-            lost.game,
-            lost.at_move,
-            frames,
-            check::lost(lost.game, lost.at_move, frames)
-        );
-        self.lost = None;
     }
 
     /// `t48 hello`: `next` the next new game's number, `stored` games in the store,
     /// `unpulled` those not acknowledged.
     pub fn hello(&mut self, next: u32, stored: u32, unpulled: u32) {
-        let (v, dev) = (LOG_FORMAT_VERSION, self.dev);
-        self.frame(0, 0, || {
-            defmt::info!(
-                "t48 hello v={=u8} dev={=u64} next={=u32} stored={=u32} unpulled={=u32} crc={=u32}",
-                v,
-                dev,
-                next,
-                stored,
-                unpulled,
-                check::hello(v, dev, next, stored, unpulled)
-            )
-        });
+        let v = HelloValues {
+            v: LOG_FORMAT_VERSION,
+            dev: self.dev,
+            next,
+            stored,
+            unpulled,
+        };
+        let index = index!(
+            "t48-hello",
+            "t48 hello v={=u8} dev={=u64} next={=u32} stored={=u32} unpulled={=u32} crc={=u32}"
+        );
+        self.frame(0, 0, (index, b'H'), v.bytes(), &[]);
     }
 
     /// `t48 start`: the game's number, seed and full rules. Returns the frame's check (the
     /// game's start digest, carried by its end or partial frame).
-    pub fn start(&mut self, s: &StartFields) -> u32 {
-        let crc = check::start(s);
-        self.frame(s.game, 0, || {
-            defmt::info!(
-                "t48 start v={=u8} dev={=u64} game={=u32} seed={=u64} size={=u8} four={=u32}/{=u32} opening={=u8} twos={=u8} win={=u8} ends={=bool} scoring={=u8} crc={=u32}",
-                s.version,
-                s.dev,
-                s.game,
-                s.seed,
-                s.size,
-                s.four_numerator,
-                s.four_denominator,
-                s.opening,
-                s.twos,
-                s.win,
-                s.ends,
-                s.scoring,
-                crc
-            )
-        });
-        crc
+    pub(crate) fn start(&mut self, s: &StartFields) -> u32 {
+        let index = index!("t48-start", "t48 start v={=u8} dev={=u64} game={=u32} seed={=u64} size={=u8} four={=u32}/{=u32} opening={=u8} twos={=u8} win={=u8} ends={=bool} scoring={=u8} crc={=u32}");
+        let game = s.game;
+        self.frame(game, 0, (index, b'S'), s.bytes(), &[])
     }
 
     /// `t48 move`: the last move of game `game` (its `seq`: 1, 2, ...), towards `dir`, and
@@ -166,115 +303,97 @@ impl Log {
     /// passed on the stack one byte off (docs/firmware.md), so no function the AVR firmware
     /// calls takes more than the 18 bytes of argument registers.
     pub fn moved(&mut self, game: u32, dir: Direction, after: &Game) {
-        let (seq, score, hash) = (after.move_count(), after.score(), after.state_hash());
-        let d = dir.code();
-        self.frame(game, seq, || {
-            defmt::info!(
-                "t48 move game={=u32} seq={=u32} dir={=u8} score={=u64} hash={=u64} crc={=u32}",
-                game,
-                seq,
-                d,
-                score,
-                hash,
-                check::moved(game, seq, d, score, hash)
-            )
-        });
+        let v = MoveValues {
+            game,
+            seq: after.move_count(),
+            dir: dir.code(),
+            score: after.score(),
+            hash: after.state_hash(),
+        };
+        let index = index!(
+            "t48-move",
+            "t48 move game={=u32} seq={=u32} dir={=u8} score={=u64} hash={=u64} crc={=u32}"
+        );
+        self.frame(game, v.seq, (index, b'M'), v.bytes(), &[]);
     }
 
     /// `t48 moves`: `count` moves of stored game `game` after its first `first`, 2 bits each
     /// in `dirs` (move `first + 1 + i` in byte `i / 4` at bit `(i % 4) * 2`).
     pub fn moves(&mut self, game: u32, first: u32, count: u16, dirs: &[u8]) {
-        self.frame(game, first + 1, || {
-            defmt::info!(
-                "t48 moves game={=u32} first={=u32} count={=u16} dirs={=[u8]} crc={=u32}",
-                game,
-                first,
-                count,
-                dirs,
-                check::moves(game, first, count, dirs)
-            )
-        });
+        let v = MovesValues {
+            game,
+            first,
+            count,
+            len: dirs.len() as u32,
+        };
+        let index = index!(
+            "t48-moves",
+            "t48 moves game={=u32} first={=u32} count={=u16} dirs={=[u8]} crc={=u32}"
+        );
+        self.frame(game, first + 1, (index, b'V'), v.bytes(), dirs);
     }
 
     /// `t48 end` or `t48 partial`.
     pub fn close(&mut self, c: &Close) {
-        let crc = c.check();
-        self.frame(c.game, 0, || match c.ending {
-            Some(e) => defmt::info!(
-                "t48 end game={=u32} result={=u8} score={=u64} moves={=u32} hash={=u64} start={=u32} crc={=u32}",
-                c.game,
-                e.result,
-                e.claims.score,
-                c.moves,
-                e.claims.hash,
-                c.start,
-                crc
-            ),
-            None => defmt::info!(
-                "t48 partial game={=u32} moves={=u32} start={=u32} crc={=u32}",
-                c.game,
-                c.moves,
-                c.start,
-                crc
-            ),
-        });
+        c.with_values(|index, tag, values| self.frame(c.game, 0, (index, tag), values, &[]));
     }
 
     /// `t48 full`: game `game` is not stored from move `at_move` on (0: not at all).
     pub fn full(&mut self, game: u32, at_move: u32) {
-        self.frame(game, 0, || {
-            defmt::info!(
-                "t48 full game={=u32} move={=u32} crc={=u32}",
-                game,
-                at_move,
-                check::full(game, at_move)
-            )
-        });
+        let index = index!("t48-full", "t48 full game={=u32} move={=u32} crc={=u32}");
+        self.game_frame((index, b'F'), game, at_move, 8);
     }
 
     /// `t48 pull begin`: a pull reply of `games` games follows.
     pub fn pull_begin(&mut self, games: u32) {
-        let dev = self.dev;
-        self.frame(0, 0, || {
-            defmt::info!(
-                "t48 pull begin dev={=u64} games={=u32} crc={=u32}",
-                dev,
-                games,
-                check::pull_begin(dev, games)
-            )
-        });
+        let index = index!(
+            "t48-pull-begin",
+            "t48 pull begin dev={=u64} games={=u32} crc={=u32}"
+        );
+        self.pull_frame((index, b'B'), games);
     }
 
     /// `t48 pull done`: `sent` games were sent.
     pub fn pull_done(&mut self, sent: u32) {
-        let dev = self.dev;
-        self.frame(0, 0, || {
-            defmt::info!(
-                "t48 pull done dev={=u64} sent={=u32} crc={=u32}",
-                dev,
-                sent,
-                check::pull_done(dev, sent)
-            )
-        });
+        let index = index!(
+            "t48-pull-done",
+            "t48 pull done dev={=u64} sent={=u32} crc={=u32}"
+        );
+        self.pull_frame((index, b'D'), sent);
     }
 
     /// `t48 acked`: game `game` is marked pulled.
     pub fn acked(&mut self, game: u32) {
-        self.frame(game, 0, || {
-            defmt::info!("t48 acked game={=u32} crc={=u32}", game, check::acked(game))
-        });
+        let index = index!("t48-acked", "t48 acked game={=u32} crc={=u32}");
+        self.game_frame((index, b'A'), game, 0, 4);
     }
 
     /// `t48 error`: a bad request (`code`, see `twenty48_deviceproto::ErrorCode`) naming
     /// game `game` (0: none).
     pub fn error(&mut self, code: u8, game: u32) {
-        self.frame(game, 0, || {
-            defmt::info!(
-                "t48 error code={=u8} game={=u32} crc={=u32}",
-                code,
-                game,
-                check::error(code, game)
-            )
-        });
+        let v = ErrorValues { code, game };
+        let index = index!("t48-error", "t48 error code={=u8} game={=u32} crc={=u32}");
+        self.frame(game, 0, (index, b'X'), v.bytes(), &[]);
+    }
+
+    /// A frame of a game number and a `u32` after it: the first `len` bytes of the two.
+    #[inline(never)]
+    fn game_frame(&mut self, kind: (u16, u8), game: u32, at: u32, len: usize) {
+        let v = GameValues {
+            game,
+            at,
+            frames: 0,
+        };
+        self.frame(game, 0, kind, &v.bytes()[..len], &[]);
+    }
+
+    /// A pull begin or done frame: the device id and a count.
+    #[inline(never)]
+    fn pull_frame(&mut self, kind: (u16, u8), games: u32) {
+        let v = PullValues {
+            dev: self.dev,
+            games,
+        };
+        self.frame(0, 0, kind, v.bytes(), &[]);
     }
 }

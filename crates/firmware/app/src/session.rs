@@ -1,7 +1,7 @@
 //! The game loop: start screen, games, result screens; every game stored and logged, and the
 //! host's requests answered whenever the device waits for input.
 
-use twenty48_deviceproto::{Request, StartFields};
+use twenty48_deviceproto::Request;
 use twenty48_devicestore::{Claims, Ending, GameStart};
 use twenty48_engine::{Direction, Game, Preset, Rules, Status};
 
@@ -105,10 +105,7 @@ pub fn run<B: Board, K: Keeper>(board: &mut B, rules: Rules, store: &mut K, dev:
 
 /// The name the start screen shows for `rules`: a preset's, or "custom".
 fn rules_name(rules: &Rules) -> &'static str {
-    Preset::ALL
-        .into_iter()
-        .find(|p| p.rules() == *rules)
-        .map_or("custom", Preset::name)
+    rules.preset().map_or("custom", Preset::name)
 }
 
 /// The preset after (`forward`) or before `rules` in classic, arduino, console, round and
@@ -205,7 +202,7 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
                 return Stop::Finished;
             }
         };
-        let fields = StartFields::new(self.log.dev(), number, &setup.rules, setup.seed);
+        let fields = self.log.start_values(number, &start);
         let mut live = Live {
             game,
             number,

@@ -3,7 +3,7 @@
 
 use twenty48_devicelog::{CaptureDecoder, DeviceFact, Event};
 use twenty48_engine::{Direction, Game, Rules};
-use twenty48_sim_avr::{Button, Image, Options, Panel, Sim, Stop, DEBOUNCE_MS};
+use twenty48_sim_avr::{Button, Image, Options, Panel, Sim, Stack, Stop, DEBOUNCE_MS};
 
 use super::plan::{presses, Plan};
 
@@ -57,6 +57,22 @@ pub struct Player {
 }
 
 impl Player {
+    /// The stack's figures, once checked: off the static data, with at least the board's
+    /// [`stack_reserve`](twenty48_sim_avr::Board::stack_reserve) never touched (the Uno: 128
+    /// bytes of its 2 KB, issue 25).
+    pub fn stack_kept(&mut self) -> Stack {
+        let board = self.sim.image().board;
+        let stack = self.sim.stack().unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            self.sim.stack_breach.is_none() && stack.untouched >= i32::from(board.stack_reserve),
+            "{}: the stack came within {} bytes of the static data: {:?} {stack:?}",
+            board.name,
+            board.stack_reserve,
+            self.sim.stack_breach
+        );
+        stack
+    }
+
     /// Powers the board on and runs it until it samples its buttons (booted); `None` when
     /// the power was cut first.
     pub fn boot(image: &Image, options: &Options) -> Player {
@@ -186,10 +202,17 @@ impl Player {
         let from = self.events.len();
         let until = self.sim.now_ns() + within_ns;
         while self.sim.now_ns() < until {
-            self.sim
+            let stop = self
+                .sim
                 .run(until.min(self.sim.now_ns() + 20_000_000), 0, 0)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             self.follow(false);
+            // A stopped chip's time stands still: without this the loop never ends.
+            assert!(
+                !matches!(stop, Stop::Crashed | Stop::Done),
+                "{name}: the chip stopped ({stop:?}) answering {text:?}; the log said {:?}",
+                &self.events[from..]
+            );
             if self.events[from..].iter().any(&done) {
                 return self.events[from..].to_vec();
             }

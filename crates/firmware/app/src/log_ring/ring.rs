@@ -1,9 +1,4 @@
-//! The defmt global logger and the RAM ring buffer it writes into.
-//!
-//! Frames are rzCOBS-encoded by [`defmt::Encoder`] straight into the ring. A frame that does
-//! not fit whole is dropped whole (the write position goes back to where the frame began), so
-//! the stream never holds half a frame: the host sees a gap in the move sequence numbers,
-//! never a corrupted value. [`drain`] hands committed bytes to the board.
+//! The RAM ring the defmt frames wait in until the board's link takes them.
 
 use core::cell::RefCell;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -15,17 +10,11 @@ use crate::Board;
 /// Bytes of RAM set aside for encoded log frames waiting to be sent.
 #[cfg(not(target_arch = "avr"))]
 pub const LOG_CAPACITY: usize = 4096;
-/// Bytes of RAM set aside for encoded log frames waiting to be sent: on AVR (2 KB or 8 KB of
-/// RAM, a blocking USART) room for a few frames; half of it holds the largest frame (a full
-/// `t48 moves` frame of a pull reply, about 97 bytes).
-#[cfg(all(target_arch = "avr", not(feature = "small-log")))]
+/// Bytes of RAM set aside for encoded log frames waiting to be sent: on AVR (8 KB of RAM, a
+/// blocking USART) room for a few frames; half of it holds the largest frame (a full `t48
+/// moves` frame of a pull reply, about 97 bytes).
+#[cfg(target_arch = "avr")]
 pub const LOG_CAPACITY: usize = 256;
-/// Bytes of RAM set aside for encoded log frames waiting to be sent: a board without a game
-/// store (no pull replies: the largest frame is a start or end frame, 25 bytes on the wire; a power
-/// of two, as the positions wrap at 2^32)
-/// and 2 KB of RAM (the Uno, feature `small-log`).
-#[cfg(all(target_arch = "avr", feature = "small-log"))]
-pub const LOG_CAPACITY: usize = 64;
 
 /// The ring's positions; the bytes are in [`BUF`] (zero-initialised, so in `.bss`, not
 /// copied from flash).
@@ -92,7 +81,8 @@ static RESTORE: Mutex<RefCell<Option<RestoreState>>> = Mutex::new(RefCell::new(N
 
 /// The encoder and a writer of encoded bytes into the ring.
 fn with_logger<R>(f: impl FnOnce(&mut defmt::Encoder, &mut dyn FnMut(&[u8])) -> R) -> R {
-    // SAFETY: only called between `acquire` and `release`, which hold a critical section.
+    // SAFETY: only called between `acquire` and `release`, which hold a critical section
+    // (on AVR, where they do not, no interrupt touches the ring: see `RingLogger`).
     let cs = unsafe { CriticalSection::new() };
     let mut ring = RING.borrow_ref_mut(cs);
     let mut buf = BUF.borrow_ref_mut(cs);
@@ -105,17 +95,26 @@ struct RingLogger;
 
 // SAFETY: `acquire` takes a critical section that `release` gives back; in between no other
 // code (no interrupt) can log, so the ring and the encoder are used by one frame at a time.
+// On AVR no interrupt handler logs or touches the ring (the only one, USART0's receive,
+// fills its own ring), so there the frame is encoded with interrupts on: `TAKEN` alone
+// keeps frames apart, and the receive interrupt keeps taking the host's bytes (a frame
+// encoded with interrupts off took up to 3,249 cycles on a Mega, over the two bytes' time,
+// 2,778, the USART holds at 115,200 baud: simavr counted bytes a real link would lose).
 unsafe impl defmt::Logger for RingLogger {
     fn acquire() {
         // SAFETY: released in `release`, in the same order.
+        #[cfg(not(target_arch = "avr"))]
         let restore = unsafe { critical_section::acquire() };
         if TAKEN.load(Ordering::Relaxed) {
             panic!("defmt logger taken reentrantly");
         }
         TAKEN.store(true, Ordering::Relaxed);
-        // SAFETY: we hold the critical section.
-        let cs = unsafe { CriticalSection::new() };
-        *RESTORE.borrow_ref_mut(cs) = Some(restore);
+        #[cfg(not(target_arch = "avr"))]
+        {
+            // SAFETY: we hold the critical section.
+            let cs = unsafe { CriticalSection::new() };
+            *RESTORE.borrow_ref_mut(cs) = Some(restore);
+        }
         with_logger(|encoder, push| encoder.start_frame(push));
     }
 
@@ -123,7 +122,8 @@ unsafe impl defmt::Logger for RingLogger {
 
     unsafe fn release() {
         with_logger(|encoder, push| encoder.end_frame(push));
-        // SAFETY: we still hold the critical section taken in `acquire`.
+        // SAFETY: we still hold the critical section taken in `acquire` (on AVR: no
+        // interrupt touches the ring, see `RingLogger`).
         let cs = unsafe { CriticalSection::new() };
         RING.borrow_ref_mut(cs).end_frame();
         TAKEN.store(false, Ordering::Relaxed);
@@ -185,4 +185,15 @@ pub fn free_bytes() -> usize {
         let ring = RING.borrow_ref(cs);
         LOG_CAPACITY - ring.head.wrapping_sub(ring.tail) as usize
     })
+}
+
+/// Sends one frame whose bytes (after the encoder's framing) are `parts` in order.
+pub fn frame(parts: &[&[u8]]) {
+    <RingLogger as defmt::Logger>::acquire();
+    for part in parts {
+        // SAFETY: between `acquire` and `release`.
+        unsafe { <RingLogger as defmt::Logger>::write(part) };
+    }
+    // SAFETY: `acquire` was called above.
+    unsafe { <RingLogger as defmt::Logger>::release() };
 }
