@@ -385,6 +385,40 @@ fn a_pull_of_many_games_never_overflows_the_boards_receive_ring() {
     assert_eq!(acked, checks, "{err}");
 }
 
+/// A pull killed in the middle of a board's reply and run again: the board first finishes
+/// the reply it was sending (its last frames, its `pull done`), then answers the new
+/// request. The tail's `pull done` is not this pull's (no `pull begin` came before it):
+/// the pull waits for its own reply, gets the game, acknowledges it and exits 0. (It
+/// stopped at the stale `pull done` with nothing pulled: found by the Nano's emulator
+/// test, which kills a pull after its first file.)
+#[test]
+fn the_tail_of_an_earlier_reply_does_not_end_the_pull() {
+    let f = frames();
+    let (game, check) = f.game(3, &Rules::CLASSIC, 77, &cycle(20), false);
+    let mut tail = f.moved(3, 12, 1, 64, 0x1234);
+    tail.extend(f.done(3));
+    let mut reply = f.hello(4, 1, 1);
+    reply.extend(f.begin(1));
+    reply.extend(&game);
+    reply.extend(f.done(1));
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(tail),
+        Step::Send(reply),
+        Step::Acks(Some(BTreeMap::from([(3, check)]))),
+    ];
+    let board = Board::start(script, f);
+    let dir = scratch("stale-tail");
+    let (code, _, err) = pull(&board, &dir, &["--timeout", "5"]).finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("the end of a reply to an earlier request"),
+        "{err}"
+    );
+    assert_eq!(files(&dir, "7e57").len(), 1, "{err}");
+    assert_eq!(board.acks(), vec![(3, check)], "{err}");
+}
+
 /// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
 /// without the file's name. Every error writing a file names it. (The file-size limit
 /// stands in for a full disk: the same failed write, no privileges needed.)

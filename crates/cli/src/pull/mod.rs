@@ -168,7 +168,9 @@ struct Pull {
 /// What the conversation on a port has seen.
 #[derive(Default)]
 struct Conversation {
-    /// A `pull done` arrived.
+    /// A `pull begin` arrived: the reply to this pull's request is under way.
+    begun: bool,
+    /// A `pull done` arrived after a `pull begin`.
     done: bool,
     /// On a port: a device to acknowledge games to (a capture has none).
     port: bool,
@@ -233,6 +235,14 @@ impl Pull {
                 }
                 Progress::Device(fact) => {
                     match fact {
+                        DeviceFact::PullBegin { .. } => talk.begun = true,
+                        // The end of a reply whose begin came before this pull was
+                        // listening (an earlier pull's, cut off): not this pull's answer.
+                        DeviceFact::PullDone { .. } if talk.port && !talk.begun => {
+                            self.say(
+                                "the end of a reply to an earlier request (its begin came before this pull was listening); waiting for this pull's reply",
+                            );
+                        }
                         DeviceFact::PullDone { .. } => {
                             talk.done = true;
                             self.report.replied = true;
@@ -373,6 +383,7 @@ impl Pull {
                     // recognised; unacknowledged ones come again.
                     self.acks.forget();
                     talk.done = false;
+                    talk.begun = false;
                     last_heard = Instant::now();
                     let _ = send(&mut *serial, request);
                 }
