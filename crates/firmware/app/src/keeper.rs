@@ -1,12 +1,11 @@
 //! Where the games are kept: the game store ([`Store`] on NOR flash, `EepromStore` on the
-//! Arduino Uno's EEPROM), or, on a board with no room for one (none of the shipped boards
-//! since the Uno got its EEPROM store), only the next game number ([`Counted`]), which
-//! answers the host's store requests with an error frame.
+//! Arduino Uno's EEPROM). Every shipped board has one since the Uno got its EEPROM store;
+//! the host still understands a board without one (error frame `NoStore`).
 
 use embedded_storage::nor_flash::NorFlash;
-use twenty48_deviceproto::{ErrorCode, Request};
+use twenty48_deviceproto::Request;
 use twenty48_devicestore::eeprom::{Eeprom, EepromStore};
-use twenty48_devicestore::{Counts, Ending, GameCounter, GameStart, Store, StoreError};
+use twenty48_devicestore::{Counts, Ending, GameStart, Store, StoreError};
 use twenty48_engine::Direction;
 
 use crate::board::Board;
@@ -102,61 +101,5 @@ impl<E: Eeprom> Keeper for EepromStore<E> {
     }
     fn answer<B: Board>(&mut self, board: &mut B, log: &mut Log, request: Request) {
         crate::pull::answer(board, self, log, request);
-    }
-}
-
-/// A board with no game store: a [`GameCounter`] gives the games numbers that never repeat
-/// across power cycles; the games are only logged (pulled live from a capture). `{pull}`,
-/// `{pull all}` and `{ack}` are answered with an error frame of code
-/// [`ErrorCode::NoStore`].
-#[derive(Debug)]
-pub struct Counted<F> {
-    flash: F,
-    counter: GameCounter,
-    in_progress: Option<u32>,
-}
-
-impl<F: NorFlash> Counted<F> {
-    /// Keeps only the numbers, in `counter` on `flash`.
-    pub fn new(flash: F, counter: GameCounter) -> Counted<F> {
-        Counted {
-            flash,
-            counter,
-            in_progress: None,
-        }
-    }
-}
-
-impl<F: NorFlash> Keeper for Counted<F> {
-    fn next_game_number(&self) -> u32 {
-        self.counter.next_game_number()
-    }
-    fn counts(&mut self) -> Option<Counts> {
-        Some(Counts::default())
-    }
-    fn begin_game(&mut self, _start: &GameStart) -> Result<u32, Refusal> {
-        let number = self
-            .counter
-            .take(&mut self.flash)
-            .map_err(|_| Refusal::Failed)?;
-        self.in_progress = Some(number);
-        Ok(number)
-    }
-    fn record_move(&mut self, _dir: Direction) -> Result<(), Refusal> {
-        Ok(())
-    }
-    fn end_game(&mut self, _ending: &Ending) -> Result<(), Refusal> {
-        self.in_progress = None;
-        Ok(())
-    }
-    fn game_in_progress(&self) -> Option<u32> {
-        self.in_progress
-    }
-    fn answer<B: Board>(&mut self, _board: &mut B, log: &mut Log, request: Request) {
-        let code = match request {
-            Request::Pull { .. } | Request::Ack { .. } => ErrorCode::NoStore,
-            _ => ErrorCode::Unknown,
-        };
-        log.error(code as u8, 0);
     }
 }
