@@ -50,7 +50,7 @@ test: setup setup-avr avr-sim
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace --exclude twenty48-sim-rp2040
-    cargo test -q --manifest-path fuzz/Cargo.toml
+    CARGO_TARGET_DIR=target cargo test -q --manifest-path fuzz/Cargo.toml --no-default-features
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
     just nano-test
