@@ -35,7 +35,8 @@ replay file="target/game.t48" *flags="":
     cargo build -q --release -p twenty48-cli
     {{twenty48}} replay {{file}} {{flags}}
 
-# Every check: formatting, clippy (host and firmware), the engine's no_std build for thumbv6m,
+# Every check: formatting, clippy (host and firmware), the engine's no_std build for thumbv6m
+# (with `defmt` it is built by the firmware's own workspace, its clippy and the Nano's image),
 # all tests (unit, property, snapshots, fixtures, the firmware under QEMU), the
 # independent Python implementation of docs/ against the fixtures, and the web page in
 # headless Chromium.
@@ -46,7 +47,6 @@ test: setup setup-avr avr-sim
     cargo clippy --workspace --all-targets -- -D warnings
     cd crates/firmware && cargo clippy --release -- -D warnings
     cargo build -p twenty48-engine --no-default-features --target thumbv6m-none-eabi
-    cargo build -p twenty48-engine --no-default-features --features defmt --target thumbv6m-none-eabi
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace --exclude twenty48-sim-rp2040
