@@ -134,8 +134,14 @@ impl Board {
         };
         assert_eq!(r, 0, "openpty");
         raw(slave);
-        // SAFETY: `slave` is open; ttyname's buffer is read before any other call.
-        let path = unsafe { std::ffi::CStr::from_ptr(libc::ttyname(slave)) }
+        // ttyname_r, not ttyname: the tests run on threads, and ttyname's one static buffer
+        // once gave two boards the same path (two tests then talked to one board).
+        let mut name = [0 as libc::c_char; 128];
+        // SAFETY: `slave` is open; the buffer's length is passed with it.
+        let r = unsafe { libc::ttyname_r(slave, name.as_mut_ptr(), name.len()) };
+        assert_eq!(r, 0, "ttyname_r");
+        // SAFETY: ttyname_r returned 0, so the buffer holds a NUL-terminated name.
+        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
             .to_string_lossy()
             .into_owned();
         // SAFETY: each descriptor is open and owned by exactly one File from here on.
