@@ -9,18 +9,19 @@ T48.storage = (function () {
   const MODE = "twenty48.mode";
   const PLACE = "twenty48.place";
 
-  function get(key) {
+  // `area` is "localStorage" (kept across reloads and tabs) or "sessionStorage" (this tab).
+  function get(key, area = "localStorage") {
     try {
-      return window.localStorage.getItem(key);
+      return window[area].getItem(key);
     } catch (e) {
       return null;
     }
   }
 
   // False when the browser keeps nothing (storage off, or full).
-  function set(key, value) {
+  function set(key, value, area = "localStorage") {
     try {
-      window.localStorage.setItem(key, value);
+      window[area].setItem(key, value);
       return true;
     } catch (e) {
       return false;
@@ -49,22 +50,13 @@ T48.storage = (function () {
       });
     },
     // The move `key` (a linked game) is watched at, for this tab only.
+    // (When nothing can be kept, a reload starts at move 0.)
     savePlace: function (key, move) {
-      try {
-        window.sessionStorage.setItem(PLACE, key + " " + move);
-      } catch (e) {
-        // Nothing kept: a reload starts at move 0.
-      }
+      set(PLACE, key + " " + move, "sessionStorage");
     },
     // The move kept for `key`, or 0.
     loadPlace: function (key) {
-      let text = null;
-      try {
-        text = window.sessionStorage.getItem(PLACE);
-      } catch (e) {
-        return 0;
-      }
-      const [kept, move] = (text || "").split(" ");
+      const [kept, move] = (get(PLACE, "sessionStorage") || "").split(" ");
       return kept === key && /^[0-9]+$/.test(move || "") ? Number(move) : 0;
     },
     saveMode: function (mode) {
