@@ -249,9 +249,11 @@ impl<G: GameRecord> Assembly<G> {
         out: &mut Vec<Event<G>>,
     ) {
         if let Some(open) = self.open_of(game, at, out) {
-            for (&dir, seq) in dirs.iter().zip(first.saturating_add(1)..) {
+            // Numbered with saturation: past move 4,294,967,295 the numbers repeat, out of
+            // sequence, so the game's check finds a gap (a `RangeFrom` would overflow).
+            for (i, &dir) in dirs.iter().enumerate() {
                 open.push(&DeviceMove {
-                    seq,
+                    seq: first.saturating_add(1).saturating_add(i as u32),
                     dir,
                     score: None,
                     hash: None,

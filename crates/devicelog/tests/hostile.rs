@@ -431,6 +431,36 @@ fn no_more_than_sixteen_games_are_open_at_once() {
     );
 }
 
+/// A `t48 moves` frame (protocol v3) whose moves come after move 4,294,967,294 of its game:
+/// numbering them overflowed (a panic where overflow is checked: tests, fuzzing). The
+/// frame's moves are out of sequence, so the game is damaged, never verified.
+#[test]
+fn stored_moves_numbered_past_the_last_move_number_are_damage_not_a_panic() {
+    let v3_elf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v3/twenty48-qemu.elf");
+    let v3_elf = std::fs::read(v3_elf).unwrap();
+    let f = Frames::new(&v3_elf, DEV);
+    for first in [u32::MAX - 2, u32::MAX - 1, u32::MAX] {
+        let mut decoder = CaptureDecoder::new(&v3_elf).unwrap();
+        let (mut bytes, _) = f.start(1, &Rules::CLASSIC, 1);
+        bytes.extend(f.moves(1, first, 8, &[0b1110_0100, 0b0001_1011]));
+        let events = decoder.feed(&bytes);
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::StoredMoves { game: 1, .. })),
+            "first={first}: {events:?}"
+        );
+        let game = match &decoder.finish()[..] {
+            [.., Event::GameClosed(g)] => g.clone(),
+            other => panic!("first={first}: {other:?}"),
+        };
+        assert!(
+            !twenty48_devicelog::check(&game).is_verified(),
+            "first={first}"
+        );
+    }
+}
+
 /// The worst streams tried (`just pull-stress` writes them, then times `twenty48 pull` on
 /// each): a million frames each of game starts without ends, of conflicting copies (two
 /// copies of each game with other seeds), and of huge game numbers (hellos and lost frames
