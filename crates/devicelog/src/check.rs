@@ -4,34 +4,7 @@ use std::fmt;
 
 use twenty48_engine::{Direction, Game, Rules, RulesError, Status};
 
-use twenty48_movelog::{MoveLog, DEFAULT_CHECKPOINT_INTERVAL};
-
 use crate::game::{DeviceGame, DeviceMove, GameEnd};
-
-/// What a device game becomes once checked: a `.t48` log of what the host confirmed. (Here,
-/// beside the check it rests on, so the game module stays plain data.)
-impl DeviceGame {
-    /// A move log of what is certain about this game.
-    ///
-    /// A game that [checks](check) clean gives a complete log of all its moves. Otherwise,
-    /// with `keep_partial`, the log holds the moves before the first problem and is marked
-    /// incomplete (`complete == false`); without it, `None`. Never a log with a move the
-    /// host could not confirm.
-    pub fn to_movelog(&self, keep_partial: bool) -> Option<MoveLog> {
-        let result = check(self);
-        if !result.is_verified() && !keep_partial {
-            return None;
-        }
-        let moves: Vec<Direction> = self.moves[..result.verified_moves as usize]
-            .iter()
-            .map(|m| m.dir)
-            .collect();
-        let mut log =
-            MoveLog::from_moves(self.rules, self.seed, &moves, DEFAULT_CHECKPOINT_INTERVAL).ok()?;
-        log.complete = result.is_verified() && !self.is_partial();
-        Some(log)
-    }
-}
 
 /// The first thing about a device game that the host replay does not confirm.
 ///

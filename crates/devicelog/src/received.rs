@@ -121,6 +121,20 @@ impl ReceivedGame {
     }
 }
 
+/// What a device game becomes once checked: a `.t48` log of what the host confirmed, made
+/// as a pull makes it (the game received frame by frame, then [`ReceivedGame::to_movelog`]).
+impl DeviceGame {
+    /// A move log of what is certain about this game.
+    ///
+    /// A game that [checks](crate::check()) clean gives a complete log of all its moves.
+    /// Otherwise, with `keep_partial`, the log holds the moves before the first problem and
+    /// is marked incomplete (`complete == false`); without it, `None`. Never a log with a
+    /// move the host could not confirm.
+    pub fn to_movelog(&self, keep_partial: bool) -> Option<MoveLog> {
+        ReceivedGame::from(self).to_movelog(keep_partial)
+    }
+}
+
 impl From<&DeviceGame> for ReceivedGame {
     /// The game as a pull would have received it, frame by frame.
     fn from(game: &DeviceGame) -> ReceivedGame {
