@@ -348,6 +348,42 @@ fn a_frame_longer_than_the_largest_is_damage_at_once_not_a_buffer() {
         .any(|p| matches!(p, Progress::Pulled(p) if p.outcome == Outcome::Written)));
 }
 
+/// A device that restarts (its hello) in the middle of a pull reply has ended that reply:
+/// the reply is reported cut off after the games that came, and a live game played after
+/// the restart and still open when a port pull ends is in progress, not a failure of the
+/// dead reply.
+#[test]
+fn a_restart_inside_a_pull_reply_ends_the_reply() {
+    let f = frames();
+    let (stored, _) = f.game(1, &Rules::CLASSIC, 5, &cycle(10), false);
+    let (live, _) = f.game(4, &Rules::CLASSIC, 6, &cycle(10), false);
+    // The live game without its end frame: up to its second-to-last separator.
+    let cut = live.iter().rposition(|&b| b == 0).unwrap();
+    let cut = live[..cut].iter().rposition(|&b| b == 0).unwrap() + 1;
+    let mut bytes = f.hello(3, 2, 2);
+    bytes.extend(f.begin(2));
+    bytes.extend(&stored);
+    bytes.extend(f.hello(4, 2, 1));
+    bytes.extend(&live[..cut]);
+    let dir = Scratch::new("restart-in-reply");
+    let (puller, pulled) = pull(&bytes, &dir.0, LIVE);
+    let outcomes: Vec<_> = pulled
+        .iter()
+        .map(|p| (p.game.number, p.outcome.clone()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [(1, Outcome::Written), (4, Outcome::InProgress)],
+        "{pulled:#?}"
+    );
+    let summary = puller.summary();
+    assert_eq!(
+        summary.lost,
+        ["a pull reply announced 2 games and was cut off after 1"],
+        "{summary:#?}"
+    );
+}
+
 /// The numbers of the games `events` closed, and whether each had its end frame.
 fn closed(events: &[Event]) -> Vec<(u32, bool)> {
     events

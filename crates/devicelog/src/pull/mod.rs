@@ -216,7 +216,14 @@ impl Puller {
                 }
                 Event::Device(fact) => {
                     match fact {
-                        DeviceFact::Hello { dev, next, .. } => self.ledger.hello(dev, next),
+                        DeviceFact::Hello { dev, next, .. } => {
+                            // The device (re)started: a reply of its under way is over, as
+                            // the decoder's own is (its games after this are live).
+                            if self.reply.is_some_and(|(d, ..)| d == dev) {
+                                self.end_reply(None);
+                            }
+                            self.ledger.hello(dev, next)
+                        }
                         DeviceFact::PullBegin { dev, games } => {
                             self.end_reply(None);
                             self.reply = Some((dev, games, 0));
