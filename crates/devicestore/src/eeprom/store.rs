@@ -232,9 +232,8 @@ impl<E: Eeprom> EepromStore<E> {
         let g = self.game.take().ok_or(StoreError::NoGame)?;
         let e = next(g.block);
         self.pos = e;
-        // After a full block the next one was erased when it filled.
-        let ready = g.moves > 0 && g.moves % SLOTS == 0;
-        if g.full || !(ready || self.reclaimable(e)) {
+        // (After a full block the next one was erased when it filled: reclaimable.)
+        if g.full || !self.reclaimable(e) {
             return Err(StoreError::Full);
         }
         block::erase(&mut self.eeprom, e);
