@@ -19,16 +19,9 @@ impl Crc32 {
         Crc32 { state: 0xFFFF_FFFF }
     }
 
-    /// Feeds bytes (never inlined: small code for small boards).
-    #[inline(never)]
+    /// Feeds bytes.
     pub fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.state ^= b as u32;
-            for _ in 0..8 {
-                let mask = (self.state & 1).wrapping_neg();
-                self.state = (self.state >> 1) ^ (0xEDB8_8320 & mask);
-            }
-        }
+        self.state = crc32_update(self.state, bytes);
     }
 
     /// Feeds one byte.
@@ -68,9 +61,24 @@ impl Crc32 {
 
 /// The CRC-32 of `bytes`.
 pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = Crc32::new();
-    c.update(bytes);
-    c.finish()
+    !crc32_update(0xFFFF_FFFF, bytes)
+}
+
+/// Feeds `bytes` into a CRC-32 register `state`: a CRC over pieces starts from 0xFFFF_FFFF,
+/// feeds each piece, and is the register's complement at the end
+/// (`!crc32_update(crc32_update(!0, a), b)` is the CRC-32 of `a` then `b`). The one copy of
+/// the loop, [`Crc32`]'s and the device store's (never inlined: small code for small
+/// boards).
+#[inline(never)]
+pub fn crc32_update(mut state: u32, bytes: &[u8]) -> u32 {
+    for &b in bytes {
+        state ^= b as u32;
+        for _ in 0..8 {
+            let mask = (state & 1).wrapping_neg();
+            state = (state >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    state
 }
 
 #[cfg(test)]
@@ -92,6 +100,9 @@ mod tests {
             c.update(&bytes[..cut]);
             c.update(&bytes[cut..]);
             prop_assert_eq!(c.finish(), crc32fast::hash(&bytes));
+            let (a, b) = bytes.split_at(cut);
+            prop_assert_eq!(!crc32_update(crc32_update(!0, a), b), crc32fast::hash(&bytes));
+            prop_assert_eq!(crc32(&bytes), crc32fast::hash(&bytes));
         }
     }
 }

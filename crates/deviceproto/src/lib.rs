@@ -31,7 +31,7 @@ mod crc;
 mod request;
 mod start;
 
-pub use crc::{crc32, Crc32};
+pub use crc::{crc32, crc32_update, Crc32};
 pub use request::{Request, RequestError, MAX_REQUEST};
 pub use start::StartFields;
 

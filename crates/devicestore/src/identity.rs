@@ -9,7 +9,7 @@
 
 use embedded_storage::nor_flash::NorFlash;
 
-use crate::crc::crc32;
+use twenty48_deviceproto::crc32;
 
 /// Bytes of the id record.
 pub const ID_RECORD_LEN: usize = 16;

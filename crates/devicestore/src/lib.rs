@@ -123,7 +123,6 @@
 
 mod chunk;
 mod counter;
-mod crc;
 pub mod eeprom;
 mod error;
 mod flash;
@@ -136,13 +135,14 @@ mod sector;
 mod store;
 
 pub use counter::GameCounter;
-pub use crc::{crc32, crc32_update};
 pub use error::StoreError;
 pub use flash::MemFlash;
 pub use game::{Closing, Counts, Ending, GameEntry, GameStart};
 pub use identity::{device_id, ID_RECORD_LEN};
 pub use record::Claims;
 pub use store::Store;
+/// The CRC-32 the store's records are checked with (the protocol's own).
+pub use twenty48_deviceproto::{crc32, crc32_update};
 
 /// Bytes in a sector of the RP2040's flash and the QEMU board's (the default of
 /// [`MemFlash`]); the store takes the sector size from the flash it is given.

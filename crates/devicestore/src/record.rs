@@ -7,8 +7,8 @@
 
 use twenty48_engine::{FourChance, Opening, OpeningSpawn, Rules, Scoring, Win, MAX_OPENING};
 
-use crate::crc::crc32;
 use crate::GameStart;
+use twenty48_deviceproto::crc32;
 
 /// Bytes of the sector header.
 pub(crate) const HEADER_LEN: u32 = 16;

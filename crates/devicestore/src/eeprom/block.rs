@@ -14,10 +14,10 @@
 
 use twenty48_engine::{Direction, Preset};
 
-use crate::crc::crc32;
 use crate::eeprom::Eeprom;
 use crate::game::GameStart;
 use crate::record::Claims;
+use twenty48_deviceproto::crc32;
 
 /// Bytes in a block.
 pub(crate) const BLOCK: u16 = 24;
