@@ -5,14 +5,15 @@
 //! buttons D4-D7 (a move on release), the LCD12864 on the hardware SPI ([`lcd`]), the defmt
 //! log out and the test script and host requests in on USART0 ([`usart`], 115,200 baud),
 //! seeds from ADC noise and timer jitter ([`clock`]), and the game store in the chip's EEPROM
-//! presented as NOR flash ([`flash`]). The chip crates (`mega2560/`, `uno/`) give the pins and sizes
-//! ([`Chip`]) and call [`start`].
+//! ([`flash`]: presented as NOR flash on the Megas, the byte-wise EEPROM store on the Uno).
+//! The chip crates (`mega2560/`, `mega1280/`, `uno/`) give the pins and sizes ([`Chip`]) and
+//! call [`start`] (the Megas) or [`start_uno`].
 //!
-//! Under QEMU (`qemu-system-avr -M mega2560` / `-M uno`), which has no EEPROM, no GPIO and
-//! no SPI, the board sees the EEPROM missing: the store lives in RAM, the buttons are left
-//! alone, the LCD is drawn with no waits (its SPI writes go nowhere) and pauses return at
-//! once. When the script ends (`q`) the firmware
-//! logs `t48 avr end` and stops; QEMU cannot exit by itself, so the test stops it there.
+//! Under QEMU (`qemu-system-avr -M mega2560`; the Uno has no QEMU path), which has no
+//! EEPROM, no GPIO and no SPI, the board sees the EEPROM missing: the store lives in RAM, the
+//! buttons are left alone, the LCD is drawn with no waits (its SPI writes go nowhere) and
+//! pauses return at once. When the script ends (`q`) the firmware logs `t48 avr end` and
+//! stops; QEMU cannot exit by itself, so the test stops it there.
 #![no_std]
 #![deny(missing_docs)]
 
