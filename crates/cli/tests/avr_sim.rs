@@ -219,25 +219,17 @@ fn pulled_live_and_from_the_store(board: &Board) {
     let stored = dir.join("stored");
     let (code, _, err) = pull_by_port(&mut second, &image.elf, &stored);
     assert_eq!(code, 0, "{err}");
-    if board.store {
-        assert_eq!(
-            t48_files(&stored),
-            [name(over.number, ""), name(cut.number, ".partial")],
-            "{err}"
-        );
-        holds(&stored.join(name(over.number, "")), &over, true);
-        holds(&stored.join(name(cut.number, ".partial")), &cut, false);
-        // Acknowledged: the next pull gets nothing.
-        let (code, _, err) = pull_by_port(&mut second, &image.elf, &stored);
-        assert_eq!(code, 0, "{err}");
-        assert!(err.contains("pull reply of 0 games"), "{err}");
-    } else {
-        assert!(
-            err.contains("note: the device keeps no game store"),
-            "{err}"
-        );
-        assert!(t48_files(&stored).is_empty(), "{err}");
-    }
+    assert_eq!(
+        t48_files(&stored),
+        [name(over.number, ""), name(cut.number, ".partial")],
+        "{err}"
+    );
+    holds(&stored.join(name(over.number, "")), &over, true);
+    holds(&stored.join(name(cut.number, ".partial")), &cut, false);
+    // Acknowledged: the next pull gets nothing.
+    let (code, _, err) = pull_by_port(&mut second, &image.elf, &stored);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("pull reply of 0 games"), "{err}");
     kept_the_rules(&mut second);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -35,13 +35,11 @@ fn main() {
     let game = player
         .game(Direction::Up, Plan::ToGameOver { noop_every: 5 })
         .expect("a game starts");
-    if board.store {
-        player.pull_all();
-    }
+    player.pull_all();
     let stack = player.sim.stack().unwrap_or_else(|e| panic!("{e}"));
     println!(
         "{}: flash {} B of {} B, static RAM {} B ({:#06x}..{:#06x}); a game of {} moves and \
-         {}: stack peak {} B of {} B, {} B never touched{}; {} hardware rules broken",
+         its pull: stack peak {} B of {} B, {} B never touched{}; {} hardware rules broken",
         board.name,
         image.flash_used(),
         board.flash,
@@ -49,7 +47,6 @@ fn main() {
         image.data_start,
         image.static_end,
         game.moves.len(),
-        if board.store { "its pull" } else { "no store" },
         stack.peak,
         stack.room,
         stack.untouched,

@@ -64,8 +64,6 @@ pub struct Board {
     pub flash: usize,
     /// Whether the firmware draws on the LCD.
     pub lcd: bool,
-    /// Whether the firmware keeps a game store (and answers pulls).
-    pub store: bool,
     /// Bytes of RAM above the static data the stack must never touch, in every test (the
     /// Uno's budget, issue 25: 128; the Megas': 1, the stack never reaches the static data).
     pub stack_reserve: u16,
@@ -95,7 +93,6 @@ const fn mega(
         ram_end: 0x21FF,
         flash,
         lcd: true,
-        store: true,
         stack_reserve: 1,
     }
 }
@@ -138,7 +135,6 @@ pub const UNO: Board = Board {
     ram_end: 0x08FF,
     flash: 32 * 1024 - 512,
     lcd: true,
-    store: true,
     stack_reserve: 128,
 };
 

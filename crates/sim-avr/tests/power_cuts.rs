@@ -20,7 +20,6 @@ mod session;
 use session::plan::Plan;
 use session::player::{Played, Player};
 use twenty48_devicelog::{check, decode_capture, DeviceFact, DeviceGame, Event};
-use twenty48_deviceproto::ErrorCode;
 use twenty48_engine::Direction;
 use twenty48_sim_avr::eeprom::Ops;
 use twenty48_sim_avr::{board, Board, Image, Options};
@@ -144,7 +143,7 @@ fn after_cut(image: &Image, uncut: &Uncut, k: u64, seed: u64, again: bool) -> bo
         next > highest,
         "{what}: next game {next} after game {highest} was announced"
     );
-    let pulled = if board.store {
+    let pulled = {
         player.pull_all();
         let pulled = decode_capture(&image.elf_bytes, &player.sim.uart)
             .expect("the ELF has a defmt table")
@@ -208,11 +207,6 @@ fn after_cut(image: &Image, uncut: &Uncut, k: u64, seed: u64, again: bool) -> bo
             }
         }
         pulled.len()
-    } else {
-        let reply = player.pull_all();
-        assert!(reply.iter().any(|e| matches!(e,
-            Event::Device(DeviceFact::Error { code, .. }) if *code == ErrorCode::NoStore as u8)));
-        0
     };
     assert!(
         player.sim.violations.is_empty(),
@@ -246,24 +240,22 @@ fn after_cut(image: &Image, uncut: &Uncut, k: u64, seed: u64, again: bool) -> bo
     let (dev3, next3) = third.hello();
     assert_eq!(dev3, dev, "{what}: the device id after the new game");
     assert_eq!(next3, next + 1, "{what}: the number after the new game");
-    if board.store {
-        third.pull_all();
-        let games = decode_capture(&image.elf_bytes, &third.sim.uart)
-            .expect("the ELF has a defmt table")
-            .games;
-        assert_eq!(
-            games.len(),
-            pulled + 1,
-            "{what}: the games after the new one"
-        );
-        let last = games
-            .iter()
-            .find(|g| g.number == new.number)
-            .expect("the new game");
-        let dirs: Vec<Direction> = last.moves.iter().map(|m| m.dir).collect();
-        assert_eq!(dirs, new.moves, "{what}: the new game's moves");
-        assert!(check(last).is_verified(), "{what}: the new game");
-    }
+    third.pull_all();
+    let games = decode_capture(&image.elf_bytes, &third.sim.uart)
+        .expect("the ELF has a defmt table")
+        .games;
+    assert_eq!(
+        games.len(),
+        pulled + 1,
+        "{what}: the games after the new one"
+    );
+    let last = games
+        .iter()
+        .find(|g| g.number == new.number)
+        .expect("the new game");
+    let dirs: Vec<Direction> = last.moves.iter().map(|m| m.dir).collect();
+    assert_eq!(dirs, new.moves, "{what}: the new game's moves");
+    assert!(check(last).is_verified(), "{what}: the new game");
     true
 }
 
