@@ -30,9 +30,7 @@ use twenty48_firmware_app::deviceproto::MAX_REQUEST;
 use twenty48_firmware_app::devicestore::eeprom::{AsNor, Eeprom, EepromStore};
 use twenty48_firmware_app::devicestore::Store;
 use twenty48_firmware_app::script::Script;
-use twenty48_firmware_app::{
-    log_ring, request_input, Board, Framed, Framer, Input, Screen, BROKEN_REQUEST,
-};
+use twenty48_firmware_app::{log_ring, Board, Framer, Input, Screen};
 
 use crate::buttons::Buttons;
 use crate::flash::{ChipEeprom, EepromBytes};
@@ -141,11 +139,7 @@ struct Requests(Framer<MAX_REQUEST>);
 
 impl Link for Requests {
     fn feed(&mut self, byte: u8) -> Option<Input> {
-        match self.0.feed(byte) {
-            Framed::Text(text) => Some(request_input(text)),
-            Framed::Broken => Some(BROKEN_REQUEST),
-            Framed::Pending | Framed::Outside(_) => None,
-        }
+        self.0.request(byte)
     }
     fn emulated(&self) -> bool {
         false

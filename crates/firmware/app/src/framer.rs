@@ -97,6 +97,19 @@ impl<const N: usize> Framer<N> {
     }
 }
 
+impl<const N: usize> Framer<N> {
+    /// Reads one byte of a link that carries only requests (the Nano's USB serial, the
+    /// Uno's USART): the input of the request it completes, a broken one's, or `None`
+    /// (bytes outside braces mean nothing there).
+    pub fn request(&mut self, byte: u8) -> Option<Input> {
+        match self.feed(byte) {
+            Framed::Text(text) => Some(request_input(text)),
+            Framed::Broken => Some(BROKEN_REQUEST),
+            Framed::Outside(_) | Framed::Pending => None,
+        }
+    }
+}
+
 /// The input a request text stands for: [`Input::Request`], or [`Input::BadRequest`] with
 /// the error code to answer.
 pub fn request_input(text: &[u8]) -> Input {

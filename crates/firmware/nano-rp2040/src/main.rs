@@ -32,9 +32,7 @@ use hal::Clock;
 use rp2040_hal as hal;
 use twenty48_firmware_app::deviceproto::MAX_REQUEST;
 use twenty48_firmware_app::devicestore::Store;
-use twenty48_firmware_app::{
-    log_ring, request_input, Board, Framed, Framer, Input, Screen, BROKEN_REQUEST,
-};
+use twenty48_firmware_app::{log_ring, Board, Framer, Input, Screen};
 use usb_device::class_prelude::UsbBusAllocator;
 
 use crate::lcd::Lcd;
@@ -78,11 +76,8 @@ impl NanoBoard {
             }
             let byte = self.rx[self.rx_pos];
             self.rx_pos += 1;
-            match self.framer.feed(byte) {
-                Framed::Text(text) => return Some(request_input(text)),
-                Framed::Broken => return Some(BROKEN_REQUEST),
-                // Bytes outside braces mean nothing here.
-                Framed::Outside(_) | Framed::Pending => {}
+            if let Some(input) = self.framer.request(byte) {
+                return Some(input);
             }
         }
     }
