@@ -6,9 +6,9 @@
 //! sends; acknowledgements that find no room are counted as unanswered (the games come again
 //! next time and are recognised), and the pull fails for them, saying so.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
-use twenty48_devicelog::pull::LISTED;
+use twenty48_devicelog::pull::{Listed, LISTED};
 
 /// How many acknowledgements may be out unanswered at once. A board reads requests only
 /// between the frames of its reply, from a receive ring that loses what finds no room: 64
@@ -30,13 +30,11 @@ pub(super) struct Acks {
     dropped: usize,
     /// Sent, not yet answered: game and check (at most [`ACKS_IN_FLIGHT`]).
     pending: BTreeMap<u32, u32>,
-    /// Answered `acked`: the first [`LISTED`] games, and how many in all.
-    done: BTreeSet<u32>,
-    done_count: usize,
+    /// Answered `acked`: the first [`LISTED`] games, and how many more.
+    done: Listed<u32>,
     /// Refused by the device (an error frame naming the game): the first [`LISTED`], and
-    /// how many in all.
-    refused: Vec<String>,
-    refused_count: usize,
+    /// how many more.
+    refused: Listed<String>,
     /// The device keeps no game store (error 6): nothing to pull or acknowledge;
     /// its games come live only.
     pub(super) no_store: bool,
@@ -67,10 +65,7 @@ impl Acks {
         if self.pending.remove(&game).is_none() {
             return false;
         }
-        self.done_count += 1;
-        if self.done.len() < LISTED {
-            self.done.insert(game);
-        }
+        self.done.push(game);
         true
     }
 
@@ -80,10 +75,7 @@ impl Acks {
         if self.pending.remove(&game).is_none() {
             return false;
         }
-        self.refused_count += 1;
-        if self.refused.len() < LISTED {
-            self.refused.push(fact);
-        }
+        self.refused.push(fact);
         true
     }
 
@@ -108,7 +100,7 @@ impl Acks {
 
     /// Whether any was refused.
     pub(super) fn any_refused(&self) -> bool {
-        self.refused_count > 0
+        self.refused.total() > 0
     }
 
     /// The games whose acks the device has not answered (sent, or waiting to be), the
@@ -128,14 +120,12 @@ impl Acks {
     pub(super) fn findings(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .refused
+            .items
             .iter()
             .map(|r| format!("ACK FAILED: {r}"))
             .collect();
-        if self.refused_count > self.refused.len() {
-            out.push(format!(
-                "ACK FAILED: {} more acknowledgements refused after the first {LISTED}, counted but not listed",
-                self.refused_count - self.refused.len()
-            ));
+        if let Some(line) = self.refused.unlisted("acknowledgements refused") {
+            out.push(format!("ACK FAILED: {line}"));
         }
         if self.waiting() {
             let (games, more) = self.unanswered();
@@ -155,29 +145,26 @@ impl Acks {
 
     /// The JSON `acks` object and the notes counting what its lists leave out.
     pub(super) fn json(&self) -> (serde_json::Value, Vec<String>) {
-        let mut notes = Vec::new();
-        if self.done_count > self.done.len() {
-            notes.push(format!(
-                "{} more games acknowledged by the device after the first {LISTED}, counted but not listed",
-                self.done_count - self.done.len()
-            ));
-        }
+        let mut notes: Vec<String> = self
+            .done
+            .unlisted("games acknowledged by the device")
+            .into_iter()
+            .collect();
         let (unanswered, more) = self.unanswered();
         if more > 0 {
             notes.push(format!(
                 "{more} more games not acknowledged by the device after the first {LISTED}, counted but not listed"
             ));
         }
-        if self.refused_count > self.refused.len() {
-            notes.push(format!(
-                "{} more acknowledgements refused after the first {LISTED}, counted but not listed",
-                self.refused_count - self.refused.len()
-            ));
-        }
+        notes.extend(self.refused.unlisted("acknowledgements refused"));
+        // In order of game number, each once (a game acknowledged twice: two copies).
+        let mut acked = self.done.items.clone();
+        acked.sort_unstable();
+        acked.dedup();
         let value = serde_json::json!({
-            "acked": self.done.iter().collect::<Vec<_>>(),
+            "acked": acked,
             "unanswered": unanswered,
-            "refused": self.refused,
+            "refused": self.refused.items,
         });
         (value, notes)
     }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use twenty48_devicelog::pull::{Outcome, Pulled, Summary, LISTED};
+use twenty48_devicelog::pull::{Listed, Outcome, Pulled, Summary};
 use twenty48_devicelog::{Damage, DeviceFact};
 
 use super::Acks;
@@ -74,24 +74,21 @@ pub(super) fn describe(pulled: &Pulled) -> String {
     line
 }
 
-/// Everything a pull found, as printed. Each list keeps its first [`LISTED`] entries and
+/// Everything a pull found, as printed. Each list keeps its first [`LISTED`](twenty48_devicelog::pull::LISTED) entries and
 /// counts the rest, so that the report takes the same room however much a device sends.
 #[derive(Default)]
 pub(super) struct Report {
-    /// The first [`LISTED`] games received (copies), and those of them whose
+    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) games received (copies), and those of them whose
     /// acknowledgement the device confirmed (by number).
-    games: Vec<Pulled>,
+    games: Listed<Pulled>,
     acked: BTreeSet<u32>,
     /// Every game received, listed or not, and how many of them verified, were written
     /// (or their verified moves) and were there already.
     counts: Counts,
-    /// The first [`LISTED`] damaged stretches of the capture.
-    damage: Vec<Damage>,
-    /// Every damaged stretch, listed or not.
-    damage_count: usize,
-    /// The first [`LISTED`] of the device's frames, and how many more came.
-    facts: Vec<DeviceFact>,
-    facts_more: usize,
+    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) damaged stretches of the capture, and how many more.
+    damage: Listed<Damage>,
+    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) of the device's frames, and how many more came.
+    facts: Listed<DeviceFact>,
     /// The board stopped answering.
     pub(super) silent: Option<String>,
     /// A port pull: the port.
@@ -102,10 +99,10 @@ pub(super) struct Report {
     pub(super) raw_cut: Option<String>,
 }
 
-/// How many games a pull received, in all.
+/// How many of the games a pull received (listed or not) verified, were written (or their
+/// verified moves) and were there already.
 #[derive(Clone, Copy, Default)]
 struct Counts {
-    games: usize,
     verified: usize,
     written: usize,
     already: usize,
@@ -115,22 +112,20 @@ impl Report {
     /// A game received: counted, and listed while there is room.
     pub(super) fn add_game(&mut self, pulled: Pulled) {
         let c = &mut self.counts;
-        c.games += 1;
         c.verified += usize::from(pulled.is_verified());
         c.written += usize::from(matches!(
             pulled.outcome,
             Outcome::Written | Outcome::DamagedPrefix
         ));
         c.already += usize::from(pulled.outcome == Outcome::AlreadyPulled);
-        if self.games.len() < LISTED {
-            self.games.push(pulled);
-        }
+        self.games.push(pulled);
     }
 
     /// The device confirmed the acknowledgement of game `game`.
     pub(super) fn acked(&mut self, game: u32) {
         if self
             .games
+            .items
             .iter()
             .any(|p| p.game.number == game && p.ack.is_some())
         {
@@ -140,18 +135,14 @@ impl Report {
 
     /// A frame of the device: listed while there is room.
     pub(super) fn add_fact(&mut self, fact: DeviceFact) {
-        if self.facts.len() < LISTED {
-            self.facts.push(fact);
-        } else {
-            self.facts_more += 1;
-        }
+        self.facts.push(fact);
     }
 
     /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
     /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
     /// does not count, but a capture of nothing but noise does.
     pub(super) fn ok(&self, summary: &Summary, acks: &Acks) -> bool {
-        let nothing = self.counts.games == 0 && self.damage_count > 0;
+        let nothing = self.games.total() == 0 && self.damage.total() > 0;
         summary.is_ok()
             && !nothing
             && self.no_reply().is_none()
@@ -234,11 +225,11 @@ impl Report {
 
     pub(super) fn summary(&self, s: &Summary) -> String {
         let Counts {
-            games,
             verified,
             written,
             already,
         } = self.counts;
+        let games = self.games.total();
         let n = |k: usize, one: &str, many: &str| count(k as u64, one, many);
         format!(
             "{} received: {verified} verified ({} partial), {} damaged or unfinished; {} written, {already} already pulled; {}, {}, {}; {} in the capture",
@@ -249,45 +240,31 @@ impl Report {
             n(s.totals.duplicates, "duplicate", "duplicates"),
             n(s.totals.conflicts, "conflict", "conflicts"),
             n(s.totals.gaps, "gap", "gaps"),
-            n(self.damage_count, "damaged stretch", "damaged stretches")
+            n(self.damage.total(), "damaged stretch", "damaged stretches")
         )
     }
 
     /// What the lists of the JSON report leave out, as notes.
     fn unlisted_notes(&self) -> Vec<String> {
-        let mut notes = Vec::new();
-        let unlisted = self.damage_count - self.damage.len();
-        if unlisted > 0 {
-            notes.push(format!(
-                "{unlisted} more damaged stretches in the capture after the first {LISTED}, counted but not listed"
-            ));
-        }
-        let unlisted = self.counts.games - self.games.len();
-        if unlisted > 0 {
-            notes.push(format!(
-                "{unlisted} more games received after the first {LISTED}, counted but not listed"
-            ));
-        }
-        if self.facts_more > 0 {
-            notes.push(format!(
-                "{} more frames of the device after the first {LISTED}, counted but not listed",
-                self.facts_more
-            ));
-        }
-        notes
+        [
+            self.damage.unlisted("damaged stretches in the capture"),
+            self.games.unlisted("games received"),
+            self.facts.unlisted("frames of the device"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
-    /// Counts a damaged stretch of the capture; keeps the first [`LISTED`].
+    /// Counts a damaged stretch of the capture; keeps the first [`LISTED`](twenty48_devicelog::pull::LISTED).
     pub(super) fn add_damage(&mut self, damage: Damage) {
-        self.damage_count += 1;
-        if self.damage.len() < LISTED {
-            self.damage.push(damage);
-        }
+        self.damage.push(damage);
     }
 
     pub(super) fn json(&self, s: &Summary, acks: &Acks, ok: bool) -> serde_json::Value {
         let games: Vec<serde_json::Value> = self
             .games
+            .items
             .iter()
             .map(|p| {
                 let g = &p.game;
@@ -313,6 +290,7 @@ impl Report {
             .collect();
         let damage: Vec<serde_json::Value> = self
             .damage
+            .items
             .iter()
             .map(|d| {
                 serde_json::json!({
@@ -337,7 +315,7 @@ impl Report {
             "lost": s.lost,
             "failed": s.failed.iter().cloned().chain(self.conversation_failures()).collect::<Vec<_>>(),
             "notes": s.notes.iter().cloned().chain(self.unlisted_notes()).chain(ack_notes).chain(self.raw_cut.clone()).collect::<Vec<_>>(),
-            "device": self.facts.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "device": self.facts.items.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "acks": acks,
             "all_verified": ok,
         })
@@ -360,6 +338,7 @@ pub(super) fn outcome_name(o: &Outcome) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use twenty48_devicelog::pull::LISTED;
     use twenty48_devicelog::{DeviceGame, GameEnd, ReceivedGame};
     use twenty48_engine::{Rules, Status};
 
@@ -402,8 +381,8 @@ mod tests {
             report.add_fact(DeviceFact::Acked { dev: None, game: n });
             report.acked(n);
         }
-        assert_eq!(report.games.len(), LISTED);
-        assert_eq!(report.facts.len(), LISTED);
+        assert_eq!(report.games.items.len(), LISTED);
+        assert_eq!(report.facts.items.len(), LISTED);
         assert!(report.acked.len() <= LISTED);
         let summary = Summary::default();
         let line = report.summary(&summary);

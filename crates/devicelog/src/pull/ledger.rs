@@ -16,12 +16,14 @@ pub const LISTED: usize = 1000;
 /// gaps); a stream naming more is reported as such.
 pub const MAX_DEVICES: usize = 64;
 
-/// A list that keeps its first [`LISTED`] entries and counts the rest.
+/// A list that keeps its first [`LISTED`] entries and counts the rest: every list of a
+/// pull's report (and of the CLI's), so that no stream can grow one without bound.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Listed<T> {
-    pub(super) items: Vec<T>,
+pub struct Listed<T> {
+    /// The first [`LISTED`] entries.
+    pub items: Vec<T>,
     /// Entries past the first [`LISTED`], counted only.
-    pub(super) more: usize,
+    pub more: usize,
 }
 
 impl<T> Default for Listed<T> {
@@ -35,7 +37,7 @@ impl<T> Default for Listed<T> {
 
 impl<T> Listed<T> {
     /// Keeps `item` if there is room, else counts it; whether it was kept.
-    pub(super) fn push(&mut self, item: T) -> bool {
+    pub fn push(&mut self, item: T) -> bool {
         if self.items.len() < LISTED {
             self.items.push(item);
             true
@@ -43,6 +45,22 @@ impl<T> Listed<T> {
             self.more += 1;
             false
         }
+    }
+
+    /// Every entry pushed, listed or not.
+    pub fn total(&self) -> usize {
+        self.items.len() + self.more
+    }
+
+    /// The line saying how many `what` (a plural: "games received") the list left out,
+    /// if it left any out.
+    pub fn unlisted(&self, what: &str) -> Option<String> {
+        (self.more > 0).then(|| {
+            format!(
+                "{} more {what} after the first {LISTED}, counted but not listed",
+                self.more
+            )
+        })
     }
 }
 

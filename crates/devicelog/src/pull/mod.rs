@@ -42,7 +42,7 @@ use copies::{choose, relation, Parting, Relation};
 pub use files::{file_name, file_name_v2, save};
 use files::{kept_at, place, read_log, taken_names, v2_name, Kept};
 use ledger::Ledger;
-pub use ledger::{LISTED, MAX_DEVICES};
+pub use ledger::{Listed, LISTED, MAX_DEVICES};
 pub use report::{Gap, Outcome, Progress, Pulled, Summary, Totals};
 pub use runs::MAX_RUNS;
 use runs::{key, Runs};

@@ -44,12 +44,7 @@ impl Puller {
                 s.damage.push(d.to_string());
             }
         }
-        if l.damage.more > 0 {
-            s.damage.push(format!(
-                "{} more damaged stretches after the first {LISTED}, counted but not listed",
-                l.damage.more
-            ));
-        }
+        s.damage.extend(l.damage.unlisted("damaged stretches"));
         self.gaps(&mut s);
         more(&mut s.notes, l.duplicates.more, "duplicates");
         s.notes.extend(l.free_names.items.iter().cloned());
