@@ -92,20 +92,45 @@ impl Expectimax {
     /// move changes the board (or every one would merge two 32768s, which a nibble cannot
     /// hold).
     pub fn best(&mut self, board: Packed) -> Option<(Direction, i64)> {
+        let mut best: Option<(Direction, i64)> = None;
+        for (dir, value) in Direction::ALL.into_iter().zip(self.values(board)) {
+            if let Some(value) = value {
+                if best.is_none_or(|(_, v)| value > v) {
+                    best = Some((dir, value));
+                }
+            }
+        }
+        best
+    }
+
+    /// The value of each move on a 4x4 board of exponents up to 15, in [`Direction::ALL`]
+    /// order: `None` for a move that changes nothing (or that would merge two 32768s). The
+    /// search [`Expectimax::best`] makes, every root move's value kept: one search of the
+    /// board, its cache started empty, so the values depend on the board alone.
+    ///
+    /// ```
+    /// use twenty48_bot::Expectimax;
+    /// use twenty48_engine::{bitboard::Packed, Direction, Rules};
+    ///
+    /// let mut search = Expectimax::new(&Rules::CLASSIC, 2);
+    /// // A 2 in the top-left corner: up and left change nothing.
+    /// let board = Packed::from_cells(&[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+    /// let values = search.values(board);
+    /// assert!(values[Direction::Up.code() as usize].is_none());
+    /// assert!(values[Direction::Right.code() as usize].is_some());
+    /// assert_eq!(search.best(board).map(|(_, v)| v), values.iter().flatten().max().copied());
+    /// ```
+    pub fn values(&mut self, board: Packed) -> [Option<i64>; 4] {
         self.cache.clear();
         let depth = self.depth_for(board);
-        let mut best: Option<(Direction, i64)> = None;
-        for (dir, after) in Direction::ALL.into_iter().zip(board.slide_each()) {
-            let Some(after) = after.filter(|&a| a != board) else {
-                continue;
-            };
-            let value = self.chance(after, depth, ONE);
-            if best.is_none_or(|(_, v)| value > v) {
-                best = Some((dir, value));
+        let mut values = [None; 4];
+        for (value, after) in values.iter_mut().zip(board.slide_each()) {
+            if let Some(after) = after.filter(|&a| a != board) {
+                *value = Some(self.chance(after, depth, ONE));
             }
         }
         self.stats.moves += 1;
-        best
+        values
     }
 
     /// The move for `game` among `legal`: the search's on a 4x4 board that fits in nibbles,
