@@ -53,6 +53,35 @@ impl Report {
     pub fn summary(&self) -> Summary<'_> {
         Summary(self)
     }
+
+    /// How many of the log's `logged` moves verify: all of them when the log verifies or
+    /// only a claim about its end is false; those before the move a problem names (a move
+    /// that cannot be played, a checkpoint that disagrees); none when the rules are invalid.
+    /// What `twenty48 analyse` and the web page analyse.
+    ///
+    /// ```
+    /// use twenty48_engine::{Direction, Rules};
+    /// use twenty48_movelog::MoveLog;
+    /// use twenty48_verify::{verify, EngineChoice};
+    ///
+    /// let mut log = MoveLog::from_moves(Rules::CLASSIC, 9, &[Direction::Left], 2).unwrap();
+    /// // A false claim: every move still verifies.
+    /// log.claims.score += 4;
+    /// assert_eq!(verify(&log, EngineChoice::Fast).verified_moves(1), 1);
+    /// // Under seed 9 a second left changes nothing: the first move verifies.
+    /// log.moves.push(Direction::Left);
+    /// log.claims.move_count = 2;
+    /// assert_eq!(verify(&log, EngineChoice::Fast).verified_moves(2), 1);
+    /// ```
+    pub fn verified_moves(&self, logged: u32) -> u32 {
+        match &self.problem {
+            None | Some(Problem::Claim { .. }) => logged,
+            Some(Problem::InvalidRules { .. }) => 0,
+            Some(p) => p
+                .move_number()
+                .map_or(logged, |m| m.saturating_sub(1).min(logged)),
+        }
+    }
 }
 
 /// [`Report::summary`]: a report's verdict in words.
