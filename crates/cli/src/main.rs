@@ -1,6 +1,7 @@
 //! `twenty48`: record, replay, verify, diff and inspect deterministic 2048 games.
 //! Runs on the host. One module per subcommand.
 
+mod analyse;
 mod bots;
 mod completions;
 mod destination;
@@ -78,6 +79,7 @@ enum Command {
     Replay(replay::ReplayArgs),
     Verify(verify::VerifyArgs),
     Diff(diff::DiffArgs),
+    Analyse(analyse::AnalyseArgs),
     Inspect(inspect::InspectArgs),
     Pull(pull::PullArgs),
     Play(play::PlayArgs),
@@ -114,6 +116,7 @@ fn run(cli: Cli) -> ExitCode {
     let ui = style::Ui::new(cli.color, cli.quiet);
     let result = match cli.command {
         Command::Record(args) => record::run(args, &ui),
+        Command::Analyse(args) => analyse::run(args, &ui),
         Command::Replay(args) => replay::run(args, &ui),
         Command::Verify(args) => verify::run(args, &ui),
         Command::Diff(args) => diff::run(args, &ui),

@@ -241,6 +241,7 @@ fn issue13_every_help_example_runs() {
         "replay",
         "verify",
         "diff",
+        "analyse",
         "inspect",
         "pull",
         "play",

@@ -89,6 +89,8 @@ fn every_printing_command_reports_a_full_stdout_in_one_sentence() {
         vec!["diff", game, other],
         vec!["diff", game, other, "--svg", "-"],
         vec!["replay", game, "--svg", "-"],
+        vec!["analyse", game, "--depth", "2"],
+        vec!["analyse", game, "--depth", "2", "--json"],
         vec!["stats", game],
         vec!["stats", game, "--csv"],
         vec!["record", "--seed", "1", "--moves", "LURD", "-o", "-"],

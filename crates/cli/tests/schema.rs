@@ -309,6 +309,22 @@ fn issue13_every_json_output_matches_its_schema() {
     let wins: Vec<&Value> = lines.iter().filter(|s| s["reached_win"] == true).collect();
     assert_eq!(wins.len(), 1);
     assert_eq!(wins[0]["max_tile"], 2048);
+    // analyse: a whole game, and one that stops at a problem (analysed up to there).
+    let (code, out) = run(&dir, &["analyse", "a.t48", "--json", "--depth", "2"]);
+    assert_eq!(code, 0);
+    assert_valid("analyse", &out);
+    let (code, out) = run(
+        &dir,
+        &[
+            "analyse",
+            &f(&fixtures.join("broken/illegal-move.t48")),
+            "--json",
+            "--depth",
+            "1",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert_valid("analyse", &out);
     // A replay that stops at a problem: its states up to there, then the verdict.
     let illegal = f(&fixtures.join("broken/illegal-move.t48"));
     let (code, out) = run(&dir, &["replay", &illegal, "--json"]);

@@ -1,0 +1,315 @@
+//! `twenty48 analyse`: every move of a game rated by the expectimax bot (twenty48-analysis):
+//! its loss against the best move, its class, the game's accuracy and worst moves.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use serde_json::{json, Value};
+use twenty48_analysis::{
+    Class, Position, Positions, Rater, Rating, Summary, DEFAULT_DEPTH, THRESHOLDS,
+};
+use twenty48_engine::Direction;
+use twenty48_verify::{verify, EngineChoice};
+
+use crate::input::{self, EXIT_FAILED};
+use crate::progress::Progress;
+use crate::rules_args::rules_name;
+use crate::style::{count, Ui};
+use crate::view;
+
+/// The version of `analyse --json`'s shape (docs/schema/analyse.json).
+pub const ANALYSE_SCHEMA_VERSION: u32 = 1;
+
+/// Positions rated per thread between two writes (and progress steps).
+const BATCH: usize = 32;
+
+/// Analyse a game: every move rated by the expectimax bot, the mistakes found.
+///
+/// For each move, the bot searches the board before it and values every move that changes
+/// it; the move played loses the share of the best move's value it gives away (in tenths of
+/// a percent), and is classed by that loss: best, good, inaccuracy, mistake or blunder (only,
+/// when it was the one move that changed the board). The game's accuracy is the mean of its
+/// moves' accuracies. docs/analysis.md defines every number; they are integers, the same on
+/// every machine and in the web page.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  twenty48 analyse game.t48
+  twenty48 analyse game.t48 --all          # every move, not only the errors
+  twenty48 analyse game.t48 --depth 3      # faster, shallower
+  twenty48 analyse game.t48 --json > analysis.json
+
+A log that fails verification is analysed up to its last move that verifies, and the
+command says so and exits 1; an incomplete log (a game cut off) is analysed as far as it
+goes. The analysis searches 4x4 boards only.
+
+JSON shape (--json; docs/schema/analyse.json): {schema_version, file, rules, seed, depth,
+moves, analysed, complete, problem, thresholds: {good, inaccuracy, mistake, blunder}, ratings:
+[{move, played, best, values: {up, right, down, left}, legal, loss, class}], summary:
+{accuracy, chosen, counts: {only, best, good, inaccuracy, mistake, blunder, unrated}, worst:
+[move numbers]}}")]
+pub struct AnalyseArgs {
+    /// The game to analyse, `-` for standard input
+    pub file: PathBuf,
+    /// The bot's largest search depth (1-8): deeper is slower and sees further
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub depth: u8,
+    /// Print every move's rating, not only the inaccuracies, mistakes and blunders
+    #[arg(long)]
+    pub all: bool,
+    /// Print JSON (one document) instead of text
+    #[arg(long, conflicts_with = "all")]
+    pub json: bool,
+    /// Worker threads (default: one per core); the numbers are the same with any
+    #[arg(long, value_name = "N", value_parser = input::jobs_parser())]
+    pub jobs: Option<usize>,
+}
+
+/// A direction's name in the JSON (`up`, `right`, `down`, `left`).
+fn dir_name(dir: Direction) -> &'static str {
+    dir.name()
+}
+
+/// A loss in thousandths as a percentage with one decimal: `41.2%`.
+fn percent(thousandths: u32) -> String {
+    format!("{}.{}%", thousandths / 10, thousandths % 10)
+}
+
+/// A rating as the JSON object of docs/schema/analyse.json (the web page's too).
+pub fn rating_json(r: &Rating) -> Value {
+    let mut values = serde_json::Map::new();
+    for dir in Direction::ALL {
+        values.insert(dir_name(dir).into(), json!(r.value(dir)));
+    }
+    json!({
+        "move": r.move_number,
+        "played": dir_name(r.played),
+        "best": r.best.map(dir_name),
+        "values": values,
+        "legal": r.legal,
+        "loss": r.loss,
+        "class": r.class.name(),
+    })
+}
+
+fn summary_json(s: &Summary) -> Value {
+    let mut counts = serde_json::Map::new();
+    for class in Class::ALL {
+        counts.insert(class.name().into(), json!(s.count(class)));
+    }
+    json!({
+        "accuracy": s.accuracy(),
+        "chosen": s.chosen(),
+        "counts": counts,
+        "worst": s.worst().iter().map(|r| r.move_number).collect::<Vec<_>>(),
+    })
+}
+
+fn rating_line(r: &Rating) -> String {
+    match r.best {
+        None => format!("move {}: {} (unrated)", r.move_number, r.played),
+        Some(best) if best == r.played || r.loss == 0 => {
+            format!("move {}: {}, {}", r.move_number, r.played, r.class)
+        }
+        Some(best) => format!(
+            "move {}: {}, best {best}: loses {} ({})",
+            r.move_number,
+            r.played,
+            percent(u32::from(r.loss)),
+            r.class
+        ),
+    }
+}
+
+/// `value` pretty-printed (docs/json.md: two-space indents) as the value of a field at the
+/// top level of a document: its lines after the first indented by two more spaces.
+fn pretty_field(key: &str, value: &Value) -> String {
+    let text = serde_json::to_string_pretty(value).expect("a JSON value prints");
+    format!("  {}: {}", Value::from(key), text.replace('\n', "\n  "))
+}
+
+/// Rates `positions` on `raters.len()` threads, in order.
+fn rate_all(raters: &mut [Rater], positions: &[Position]) -> Vec<Rating> {
+    if raters.len() == 1 || positions.len() < 2 {
+        return positions.iter().map(|p| raters[0].rate(p)).collect();
+    }
+    let per = positions.len().div_ceil(raters.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = raters
+            .iter_mut()
+            .zip(positions.chunks(per))
+            .map(|(rater, chunk)| {
+                scope.spawn(move || chunk.iter().map(|p| rater.rate(p)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a rating thread does not panic"))
+            .collect()
+    })
+}
+
+pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
+    let bytes = input::read_log_file(&args.file)?;
+    let log = input::decode_packed(&args.file, &bytes)?;
+    let name = input::name(&args.file);
+    if log.rules.size != 4 {
+        bail!(
+            "{name}: cannot analyse a {0}x{0} game: the analysis rates moves on 4x4 boards only (the bot searches those)",
+            log.rules.size
+        );
+    }
+    // The moves analysed: up to the last that verifies.
+    let report = verify(&log, EngineChoice::Fast);
+    let problem = report.problem.as_ref().map(|p| p.to_string());
+    let verified = report.verified_moves(log.move_count());
+    let jobs = input::jobs(args.jobs);
+    let mut raters: Vec<Rater> = (0..jobs)
+        .map(|_| Rater::new(&log.rules, args.depth))
+        .collect();
+    let depth = raters[0].depth();
+    let mut out = crate::output::stdout();
+    let mut summary = Summary::new();
+    // The JSON document's fields after "ratings" (in key order, as serde_json writes them).
+    let mut tail: Vec<(String, Value)> = Vec::new();
+    let progress = Progress::counter(u64::from(verified), "analysing", "moves");
+
+    if args.json {
+        let head = json!({
+            "schema_version": ANALYSE_SCHEMA_VERSION,
+            "file": args.file.display().to_string(),
+            "rules": view::rules_json(&log.rules),
+            "seed": log.seed,
+            "depth": depth,
+            "moves": log.move_count(),
+            "analysed": verified,
+            "complete": log.complete,
+            "problem": problem,
+            "thresholds": {
+                "good": THRESHOLDS.good,
+                "inaccuracy": THRESHOLDS.inaccuracy,
+                "mistake": THRESHOLDS.mistake,
+                "blunder": THRESHOLDS.blunder,
+            },
+        });
+        // One pretty-printed document, its keys in order as in every other --json, written
+        // as it goes: the fields before "ratings", the ratings as they are made, then the
+        // rest with the summary (memory stays the same however long the game).
+        writeln!(out, "{{")?;
+        for (key, value) in head.as_object().expect("an object").iter() {
+            if key.as_str() < "ratings" {
+                writeln!(out, "{},", pretty_field(key, value))?;
+            } else {
+                tail.push((key.clone(), value.clone()));
+            }
+        }
+        write!(out, "  \"ratings\": [")?;
+    } else if !ui.quiet {
+        writeln!(
+            out,
+            "{name}: {} rules, seed {}, {}{}; analysed at depth {depth}",
+            rules_name(&log.rules),
+            log.seed,
+            count(log.move_count(), "move", "moves"),
+            if log.complete {
+                ""
+            } else {
+                " (incomplete log)"
+            }
+        )?;
+        if let Some(p) = &problem {
+            writeln!(
+                out,
+                "the log does not verify ({p}): analysed its first {}",
+                count(verified, "move", "moves")
+            )?;
+        }
+    }
+
+    let mut positions = Positions::new(log.rules, log.seed, log.moves().take(verified as usize))
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let mut first = true;
+    let mut batch = Vec::with_capacity(BATCH * jobs);
+    loop {
+        batch.clear();
+        for p in positions.by_ref().take(BATCH * jobs) {
+            // Every move up to `verified` replays: verify said so.
+            batch.push(p.map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
+        }
+        if batch.is_empty() {
+            break;
+        }
+        for r in rate_all(&mut raters, &batch) {
+            summary.add(&r);
+            if args.json {
+                let text =
+                    serde_json::to_string_pretty(&rating_json(&r)).expect("a JSON value prints");
+                write!(
+                    out,
+                    "{}\n    {}",
+                    if first { "" } else { "," },
+                    text.replace('\n', "\n    ")
+                )?;
+            } else if !ui.quiet && (args.all || r.class.is_error()) {
+                writeln!(out, "{}", rating_line(&r))?;
+            }
+            first = false;
+        }
+        progress.inc(batch.len() as u64);
+    }
+    progress.finish();
+
+    if args.json {
+        writeln!(out, "{}],", if first { "" } else { "\n  " })?;
+        tail.push(("summary".to_string(), summary_json(&summary)));
+        tail.sort_by(|a, b| a.0.cmp(&b.0));
+        let fields: Vec<String> = tail.iter().map(|(k, v)| pretty_field(k, v)).collect();
+        writeln!(out, "{}\n}}", fields.join(",\n"))?;
+    } else if !ui.quiet {
+        let counts: Vec<String> = [
+            Class::Best,
+            Class::Good,
+            Class::Inaccuracy,
+            Class::Mistake,
+            Class::Blunder,
+        ]
+        .iter()
+        .map(|&c| format!("{} {}", summary.count(c), c.plural()))
+        .collect();
+        let accuracy = summary.accuracy().map_or("-".to_string(), percent);
+        writeln!(
+            out,
+            "accuracy {accuracy} over {} with a choice: {}; {} only move{}",
+            count(summary.chosen(), "move", "moves"),
+            counts.join(", "),
+            summary.count(Class::Only),
+            if summary.count(Class::Only) == 1 {
+                ""
+            } else {
+                "s"
+            }
+        )?;
+        if summary.count(Class::Unrated) > 0 {
+            writeln!(
+                out,
+                "{} unrated (a tile of 65536 or more on the board)",
+                count(summary.count(Class::Unrated), "move", "moves")
+            )?;
+        }
+        if !summary.worst().is_empty() {
+            writeln!(out, "worst moves:")?;
+            for r in summary.worst() {
+                writeln!(out, "  {}", rating_line(r))?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if problem.is_some() {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
