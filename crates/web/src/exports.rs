@@ -67,6 +67,13 @@ pub extern "C" fn t48_show(id: u32, n: u32, animate: u32) -> u32 {
     reply(with_host(|h| h.show(id, n, animate == 1)).into_bytes())
 }
 
+/// Rates viewer `id`'s next `count` moves at largest depth `depth` ([`Host::analyse`]).
+#[no_mangle]
+pub extern "C" fn t48_analyse(id: u32, count: u32, depth: u32) -> u32 {
+    let depth = u8::try_from(depth).unwrap_or(u8::MAX);
+    reply(with_host(|h| h.analyse(id, count, depth)).into_bytes())
+}
+
 /// Closes viewer `id` (one closed already, or never opened, is let be).
 #[no_mangle]
 pub extern "C" fn t48_close(id: u32) {

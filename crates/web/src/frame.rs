@@ -23,6 +23,8 @@ pub struct Frame {
     pub direction: Option<Direction>,
     /// The largest tile's value.
     pub max_tile: u64,
+    /// Whether the rules' winning tile has been reached (the page's "You win!").
+    pub reached_win: bool,
 }
 
 impl Frame {
@@ -37,11 +39,13 @@ impl Frame {
             hash: game.state_hash(),
             direction,
             max_tile: game.max_tile(),
+            reached_win: game.reached_win(),
         }
     }
 
     /// Writes the frame as a JSON object: `move`, `size`, `board` (exponents, row-major),
-    /// `score`, `gained`, `status`, `hash` (16 hex digits), `direction` (or null), `max_tile`.
+    /// `score`, `gained`, `status`, `hash` (16 hex digits), `direction` (or null), `max_tile`,
+    /// `reached_win`.
     pub fn write(&self, j: &mut Json) {
         j.open()
             .field_number("move", self.move_number)
@@ -60,7 +64,10 @@ impl Frame {
             Some(d) => j.string(d.name()),
             None => j.null(),
         };
-        j.field_number("max_tile", self.max_tile).close();
+        j.field_number("max_tile", self.max_tile)
+            .key("reached_win")
+            .boolean(self.reached_win)
+            .close();
     }
 }
 

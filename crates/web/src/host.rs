@@ -5,6 +5,7 @@ use twenty48_engine::{tile_value, Direction};
 use twenty48_verify::parting::{self, Parting};
 use twenty48_verify::{diff, Trace};
 
+use crate::analysis::Analysing;
 use crate::frame::{write_events, Frame};
 use crate::json::Json;
 use crate::link;
@@ -27,6 +28,8 @@ fn replay_times(moves: u32, times: u32) -> u32 {
 pub struct Host {
     viewers: Vec<Option<Viewer>>,
     session: Option<Session>,
+    /// The analysis under way (one at a time: the worker's).
+    analysis: Option<Analysing>,
 }
 
 /// The JSON of an answer that is an error: `{"error": message}`.
@@ -122,11 +125,46 @@ impl Host {
         self.viewers.get(slot)?.as_ref()
     }
 
+    /// The ratings of viewer `id`'s next `count` moves at largest depth `depth` (clamped to
+    /// 1-8), taken up where the last call for the same game and depth stopped (from the
+    /// first move otherwise): `{ratings: [...], analysed, total, depth, summary}`, with the
+    /// ratings and the summary (of every move rated so far) as `twenty48 analyse --json`
+    /// writes them; `total` is the moves shown (those that verify).
+    pub fn analyse(&mut self, id: u32, count: u32, depth: u8) -> String {
+        let Some(slot) = (id as usize).checked_sub(1) else {
+            return error(format_args!("no game {id} is open"));
+        };
+        let Some(Some(viewer)) = self.viewers.get(slot) else {
+            return error(format_args!("no game {id} is open"));
+        };
+        let log = viewer.log();
+        // The moves that verify (the viewer shows every move that plays, past a checkpoint
+        // that disagrees too): those `twenty48 analyse` rates.
+        let total = viewer.report().verified_moves(viewer.moves());
+        let depth = depth.clamp(1, 8);
+        let same = matches!(&self.analysis, Some(a) if a.id == id && a.depth == depth);
+        if !same {
+            self.analysis = Analysing::new(id, log.rules, log.seed, depth);
+        }
+        let Some(analysing) = self.analysis.as_mut() else {
+            return error(format_args!(
+                "the analysis rates moves on 4x4 boards only (the bot searches those); this game is {0}x{0}",
+                log.rules.size
+            ));
+        };
+        let from = analysing.next().min(total);
+        let to = from.saturating_add(count).min(total);
+        analysing.rate(&log.moves[from as usize..to as usize], total)
+    }
+
     /// Closes viewer `id`.
     pub fn close(&mut self, id: u32) {
         if let Some(slot) = (id as usize).checked_sub(1) {
             if let Some(v) = self.viewers.get_mut(slot) {
                 *v = None;
+            }
+            if self.analysis.as_ref().is_some_and(|a| a.id == id) {
+                self.analysis = None;
             }
         }
     }

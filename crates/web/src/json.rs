@@ -92,6 +92,13 @@ impl Json {
         self
     }
 
+    /// A signed integer.
+    pub fn integer(&mut self, n: i64) -> &mut Json {
+        self.separate();
+        let _ = write!(self.text, "{n}");
+        self
+    }
+
     /// `null`.
     pub fn null(&mut self) -> &mut Json {
         self.separate();

@@ -23,10 +23,13 @@
 //!   animation events.
 //! - [`Session`]: a new game played and recorded, saved and resumed as `.t48` bytes.
 //! - [`link`]: the game in a link's fragment (`#g=` and base64url).
+//! - [`Host::analyse`]: a game's moves rated by the bot (twenty48-analysis), a chunk at a
+//!   time, as `twenty48 analyse --json` rates them.
 //! - [`Host`]: the page's calls answered as JSON; on wasm32, the exports in `exports.rs`
 //!   (plain `extern "C"` functions; the JavaScript glue is web/js/engine.js).
 #![deny(missing_docs)]
 
+mod analysis;
 #[cfg(any(target_arch = "wasm32", test))]
 mod buffers;
 #[cfg(target_arch = "wasm32")]

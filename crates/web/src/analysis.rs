@@ -1,0 +1,113 @@
+//! The page's analysis of an open game (twenty48-analysis): its moves rated in chunks, from
+//! the first on, so that a worker can hand each chunk to the page as it is made. The ratings'
+//! JSON is `twenty48 analyse --json`'s, field for field.
+
+use twenty48_analysis::{Class, Positions, Rater, Rating, Summary};
+use twenty48_engine::{Direction, Game};
+
+use crate::json::Json;
+
+/// Where the analysis of one game stands: the game after the moves rated so far, the rater
+/// (its search's tables kept between chunks) and the summary.
+#[derive(Debug)]
+pub(crate) struct Analysing {
+    /// The viewer analysed.
+    pub id: u32,
+    /// The largest depth searched.
+    pub depth: u8,
+    game: Game,
+    rater: Rater,
+    summary: Summary,
+}
+
+impl Analysing {
+    /// The analysis of viewer `id`'s game (rules, seed) at largest depth `depth`, before its
+    /// first move; `None` when its board is not 4x4 or its rules are not valid.
+    pub fn new(id: u32, rules: twenty48_engine::Rules, seed: u64, depth: u8) -> Option<Analysing> {
+        if rules.size != 4 {
+            return None;
+        }
+        Some(Analysing {
+            id,
+            depth,
+            game: Game::new(rules, seed).ok()?,
+            rater: Rater::new(&rules, depth),
+            summary: Summary::new(),
+        })
+    }
+
+    /// The moves rated so far.
+    pub fn next(&self) -> u32 {
+        self.game.move_count()
+    }
+
+    /// Rates `moves` (the game's next moves, all of which play) and writes `{ratings:
+    /// [...], analysed, total, depth, summary}`.
+    pub fn rate(&mut self, moves: &[Direction], total: u32) -> String {
+        let placeholder = self.game.clone();
+        let game = core::mem::replace(&mut self.game, placeholder);
+        let mut positions = Positions::from_game(game, moves.iter().copied());
+        let mut j = Json::new();
+        j.open().key("ratings").open_array();
+        for position in positions.by_ref() {
+            // The viewer shows only moves that play, so every position is one.
+            let Ok(p) = position else { break };
+            let rating = self.rater.rate(&p);
+            self.summary.add(&rating);
+            write_rating(&mut j, &rating);
+        }
+        self.game = positions.into_game();
+        j.close_array();
+        j.field_number("analysed", self.next())
+            .field_number("total", total)
+            .field_number("depth", self.rater.depth());
+        j.key("summary");
+        write_summary(&mut j, &self.summary);
+        j.close();
+        j.finish()
+    }
+}
+
+/// A rating as `twenty48 analyse --json` writes it: `{move, played, best, values: {up,
+/// right, down, left}, legal, loss, class}`.
+pub(crate) fn write_rating(j: &mut Json, r: &Rating) {
+    j.open()
+        .field_number("move", r.move_number)
+        .field_string("played", r.played.name());
+    j.key("best");
+    match r.best {
+        Some(b) => j.string(b.name()),
+        None => j.null(),
+    };
+    j.key("values").open();
+    for dir in Direction::ALL {
+        j.key(dir.name());
+        match r.value(dir) {
+            Some(v) => j.integer(v),
+            None => j.null(),
+        };
+    }
+    j.close();
+    j.field_number("legal", r.legal)
+        .field_number("loss", r.loss)
+        .field_string("class", r.class.name())
+        .close();
+}
+
+/// A summary as `twenty48 analyse --json` writes it: `{accuracy, chosen, counts, worst}`.
+pub(crate) fn write_summary(j: &mut Json, s: &Summary) {
+    j.open().key("accuracy");
+    match s.accuracy() {
+        Some(a) => j.number(a),
+        None => j.null(),
+    };
+    j.field_number("chosen", s.chosen()).key("counts").open();
+    for class in Class::ALL {
+        j.field_number(class.name(), s.count(class));
+    }
+    j.close().key("worst").open_array();
+    for r in s.worst() {
+        j.number(r.move_number);
+    }
+    j.close_array().close();
+}
