@@ -350,6 +350,9 @@ qemu-elf: setup-firmware
     cd crates/firmware && cargo build -q --release -p twenty48-firmware-qemu
     @echo "$(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
 
+# The game the web page's landing replays.
+demo := "classic-expectimax-depth3-1000.t48"
+
 # The web page (web/, with crates/web compiled to WebAssembly) into target/web/: open
 # target/web/index.html from disk or serve the folder from any static host (docs/web.md). The
 # module is built with the engine's row tables made at first use (--cfg
@@ -362,7 +365,8 @@ web: (setup "record")
     cp web/index.html web/style.css target/web/
     cp web/js/*.js target/web/js/
     cp target/wasm32-unknown-unknown/wasm/twenty48_web.wasm target/web/
-    { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`).\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
+    { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`): loaded only from\n// file://, where the page cannot fetch twenty48_web.wasm.\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
+    { printf '// The game the landing replays (written by `just web` from fixtures/games/{{demo}}).\nwindow.T48_DEMO = { fragment: "g='; base64 -w0 fixtures/games/{{demo}} | tr '+/' '-_' | tr -d '='; printf '" };\n'; } > target/web/js/demo.js
     @echo "web page: file://$(pwd)/target/web/index.html"
 
 # The web page in headless Chromium (its test also runs in `just test`), after clippy on the

@@ -1,5 +1,5 @@
-// The page's flow: loads the engine, switches modes, opens what the address or a dropped
-// file holds, and sends key presses to the mode shown.
+// The page's flow: loads the engine, switches modes (each tab keeps its own), opens what
+// the address or a dropped file holds, and sends key presses to the mode shown.
 "use strict";
 window.T48 = window.T48 || {};
 
@@ -17,21 +17,40 @@ T48.app = (function () {
     if (mode === "play" && !T48.play.started() && !T48.play.resume()) {
       document.getElementById("play-seed").focus();
     }
+    shown();
   }
 
-  // A short name for a link's text (FNV-1a, 32 bits): the key its watched move is kept under.
-  function linkKey(text) {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-    return "link-" + text.length + "-" + h.toString(16);
+  // What the header and the landing show for the mode and its game.
+  function shown() {
+    const watching = mode === "watch" && T48.watch.shown();
+    T48.landing.show(mode === "watch" && !T48.watch.shown());
+    if (mode === "play") T48.play.refresh();
+    else if (!watching) T48.scores.clear();
+    if (mode !== "watch") T48.scores.accuracy(null);
   }
 
-  // Opens the game a link carries (#g=...), if any, at the move this tab last showed of it.
+  // A link's fragment split: the game's part (g=...) and the move (m=N, or 0).
+  function parse(fragment) {
+    const parts = fragment.split("&");
+    const move = parts.find((p) => /^m=/.test(p));
+    const game = parts.filter((p) => !/^m=/.test(p)).join("&");
+    const n = move && /^m=[0-9]{1,10}$/.test(move) ? Number(move.slice(2)) : 0;
+    return { game: game, move: n, badMove: move !== undefined && !/^m=[0-9]{1,10}$/.test(move) };
+  }
+
+  // Opens the game a link carries (#g=...&m=N), if any, at its move.
   function openFragment() {
     const fragment = location.hash.slice(1);
-    if (!/(^|&)g=/.test(fragment)) return false;
+    if (!/(^|&)g(=|&|$)/.test(fragment)) return false;
     setMode("watch");
-    T48.watch.opened(T48.engine.openLink(fragment), "the linked game", undefined, linkKey(fragment));
+    const link = parse(fragment);
+    if (!/(^|&)g=/.test(link.game)) {
+      T48.watch.opened({ error: "the link holds no game: its #g has no = and no game after it (a link made by twenty48 share reads #g=...)" }, "the linked game");
+      return true;
+    }
+    const answer = T48.engine.openLink(link.game);
+    const note = link.badMove ? "its m= is not a move number: shown from move 0" : undefined;
+    T48.watch.opened(answer, "the linked game", note, link.game, link.move);
     return true;
   }
 
@@ -54,6 +73,7 @@ T48.app = (function () {
       return fatal("This browser cannot run the game engine (WebAssembly): " + e);
     }
     T48.watch.init();
+    T48.landing.init();
     T48.play.init();
     T48.compare.init();
     for (const m of MODES) {
@@ -62,10 +82,16 @@ T48.app = (function () {
     T48.input.keys(T48.watch.KEYS, (action) => T48.watch.act(action), () => mode === "watch");
     T48.input.keys(T48.watch.KEYS, (action) => T48.compare.act(action), () => mode === "compare");
     T48.input.keys(T48.play.KEYS, (action) => T48.play.act(action), () => mode === "play");
-    document.addEventListener("dragover", (e) => e.preventDefault());
+    const drop = document.getElementById("watch-drop");
+    document.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      drop.classList.add("over");
+    });
+    document.addEventListener("dragleave", () => drop.classList.remove("over"));
     // One file dropped is watched, two are compared; a folder, or more, is said so.
     document.addEventListener("drop", (e) => {
       e.preventDefault();
+      drop.classList.remove("over");
       const things = T48.files.dropped(e.dataTransfer);
       if (!things.length) return;
       const folder = things.find((t) => t.folder);
@@ -90,7 +116,7 @@ T48.app = (function () {
     document.body.dataset.ready = "1";
   }
 
-  return { start: start };
+  return { start: start, setMode: setMode, shown: shown, mode: () => mode };
 })();
 
 T48.app.start();

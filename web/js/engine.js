@@ -1,12 +1,14 @@
 // The engine: crates/web compiled to WebAssembly, and the glue to call it. Every decision
-// about a game (moves, spawns, verdicts, links) is made in there; this file only moves bytes
-// in and answers out. The module's bytes come from js/wasm.js (written by `just web`), so
-// the page needs no fetch and works from file://.
+// about a game (moves, spawns, verdicts, links, ratings) is made in there; this file only
+// moves bytes in and answers out. Served over http(s), the page fetches the module as binary
+// (twenty48_web.wasm, compiled as it arrives); from file://, where a page may fetch nothing,
+// it loads js/wasm.js, the same module in base64 (both written by `just web`).
 "use strict";
 window.T48 = window.T48 || {};
 
 T48.engine = (function () {
   let exports = null;
+  let module = null;
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
@@ -25,12 +27,58 @@ T48.engine = (function () {
     return JSON.parse(decoder.decode(output(length)));
   }
 
+  // The module fetched as binary and compiled as it arrives (or, from a server that does not
+  // say application/wasm, once it has arrived); null when it cannot be fetched.
+  async function fetched() {
+    try {
+      if (WebAssembly.instantiateStreaming) {
+        try {
+          const result = await WebAssembly.instantiateStreaming(fetch("twenty48_web.wasm"), {});
+          T48.engine.source = "streamed";
+          return result;
+        } catch (e) {
+          // A server that gives another type: compiled from the bytes below.
+        }
+      }
+      const response = await fetch("twenty48_web.wasm");
+      if (!response.ok) return null;
+      const result = await WebAssembly.instantiate(await response.arrayBuffer(), {});
+      T48.engine.source = "fetched";
+      return result;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // Loads a script of the page's own, once.
+  function script(src) {
+    if (window.T48_WASM) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error("cannot load " + src));
+      document.head.append(s);
+    });
+  }
+
   return {
     // Compiles the module; resolves when the engine can be called.
     load: async function () {
       if (exports) return;
-      const { instance } = await WebAssembly.instantiate(T48.base64.decode(window.T48_WASM), {});
-      exports = instance.exports;
+      let compiled = null;
+      if (location.protocol === "http:" || location.protocol === "https:") compiled = await fetched();
+      if (!compiled) {
+        await script("js/wasm.js");
+        compiled = await WebAssembly.instantiate(T48.base64.decode(window.T48_WASM), {});
+        T48.engine.source = "inline";
+      }
+      module = compiled.module;
+      exports = compiled.instance.exports;
+    },
+    // The compiled module, for a worker to instantiate its own engine from.
+    module: function () {
+      return module;
     },
     // Opens a .t48 file's bytes: {id, verdict: {word, message}, rules, seed, moves, first, ...}.
     open: function (bytes) {
@@ -79,6 +127,12 @@ T48.engine = (function () {
     // The largest file the engine opens, in bytes.
     maxFileBytes: function () {
       return exports.t48_max_file_bytes();
+    },
+    // The ratings of game `id`'s next `count` moves at `depth`, taken up where the last call
+    // stopped: {ratings, analysed, total, depth, summary} (the worker's call; the page's own
+    // tests call it too).
+    analyse: function (id, count, depth) {
+      return json(exports.t48_analyse(id, count, depth));
     },
     // The fragment (without #) of a link to the game being played.
     fragment: function () {

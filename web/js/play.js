@@ -1,5 +1,7 @@
 // Playing a new game: arrows, WASD or swipes; every move kept in the browser (a reload
-// resumes), the game downloadable as a .t48 file and shareable as a link at any moment.
+// resumes), the game downloadable as a .t48 file and shareable as a link at any moment; the
+// win and the end said over the board, as in the original, with "keep going" and "try
+// again"; moves and score said to screen readers; the game analysed on request.
 "use strict";
 window.T48 = window.T48 || {};
 
@@ -12,16 +14,34 @@ T48.play = (function () {
   const el = (name) => document.getElementById("play-" + name);
   let board = null;
   let session = null; // {rules, preset, seed}
+  let last = null; // the last frame shown
+  // Whether the win overlay was dismissed for this game ("keep going").
+  let goingOn = false;
   // Whether this tab's game is the one the browser keeps (another tab may keep its own).
   let kept = true;
   const NOT_KEPT = "Another tab of this page has saved its game: the browser keeps one game in progress, now that tab's. " +
     "This game is not kept any more: download it to keep it, or start a new game here to keep that one instead.";
 
-  function message(text, bad) {
+  // A message above the board: `kind` "bad" (red), "note" (neutral) or "good" (green).
+  function message(text, kind) {
     const p = el("message");
     p.hidden = !text;
-    p.className = "verdict " + (bad ? "bad" : "good");
+    p.className = "verdict " + (kind === true ? "bad" : kind || "note");
     p.textContent = text || "";
+  }
+
+  // The overlay over the board: "You win!" (keep going, or try again) the first time the
+  // winning tile appears; "Game over!" when no move is left; none otherwise.
+  function overlay(frame) {
+    const o = el("overlay");
+    const won = frame.status === "won" || (frame.reached_win && !goingOn);
+    const over = frame.status === "over";
+    o.hidden = !(won || over);
+    if (o.hidden) return;
+    o.className = "overlay" + (won && !over ? " won" : "");
+    el("overlay-title").textContent = over ? "Game over!" : "You win!";
+    // Keep going only where the rules play on past the win.
+    el("keep-going").hidden = over || frame.status === "won";
   }
 
   function show(answer, animate) {
@@ -29,9 +49,9 @@ T48.play = (function () {
     const frame = answer.frame;
     if (animate) board.animate(frame, answer.events, 100);
     else board.draw(frame);
+    last = frame;
     el("game").hidden = false;
-    el("score").textContent = frame.score;
-    el("gained").textContent = frame.gained ? "+" + frame.gained : "";
+    T48.scores.show(frame, answer.preset, answer.rules, true);
     el("move").textContent = frame.move;
     el("status").textContent = frame.status;
     el("rules").textContent = (answer.preset ? answer.preset + " rules: " : "") + answer.rules;
@@ -39,9 +59,16 @@ T48.play = (function () {
     session = answer;
     el("link").value = location.href.split("#")[0] + "#" + T48.engine.fragment();
     if (!kept) message(NOT_KEPT, true);
-    else if (frame.status === "over") message("Game over: no move changes the board. Download it, or start a new game.");
-    else if (frame.status === "won") message("You won! These rules end the game here.");
+    else if (frame.status === "over") message("Game over: no move changes the board. Analyse it, download it, or try again.", "note");
+    else if (frame.status === "won") message("You won! These rules end the game here.", "good");
     else message("");
+    overlay(frame);
+  }
+
+  // Says a move and the score to screen readers (a polite live region).
+  function announce(dir, frame) {
+    el("live").textContent = "Moved " + dir + (frame.gained ? ", +" + frame.gained : "") + ": score " + frame.score +
+      (frame.status === "over" ? ". Game over." : frame.status === "won" ? ". You won." : ".");
   }
 
   function save() {
@@ -66,7 +93,15 @@ T48.play = (function () {
         T48.play.start(el("preset").value, el("seed").value.trim() || drawSeed());
       });
       el("download").addEventListener("click", T48.play.download);
+      el("analyse").addEventListener("click", T48.play.analyse);
+      el("keep-going").addEventListener("click", () => {
+        goingOn = true;
+        el("overlay").hidden = true;
+        el("board").focus();
+      });
+      el("try-again").addEventListener("click", () => T48.play.start(session ? session.preset || "classic" : "classic", drawSeed()));
       el("copy").addEventListener("click", () => {
+        if (!session) return message("There is no game to link to yet: start one first.", true);
         el("link").select();
         const done = () => message("Link copied.");
         const yourself = () => message("The link is selected: copy it (Ctrl+C, or Command+C on a Mac).");
@@ -85,6 +120,7 @@ T48.play = (function () {
       const saved = T48.storage.loadGame();
       if (!saved) return false;
       const answer = saved.error ? saved : T48.engine.resume(saved.bytes);
+      goingOn = !answer.error && answer.frame.reached_win === true;
       if (answer.error) {
         message("The game kept in this browser cannot be resumed: " + answer.error + ". A new game will be kept in its place.", true);
         return false;
@@ -96,20 +132,23 @@ T48.play = (function () {
       const answer = T48.engine.newGame(preset, seed);
       if (answer.error) return message(answer.error, true);
       kept = true;
+      goingOn = false;
       show(answer, false);
       save();
       el("board").focus();
     },
     act: function (dir) {
       if (!session) T48.play.start(el("preset").value, drawSeed());
+      if (!el("overlay").hidden) return;
       const answer = T48.engine.play(CODES[dir]);
       if (answer.events && answer.events.length) {
         show(answer, true);
+        announce(dir, answer.frame);
         save();
       }
     },
     download: function () {
-      if (!session) return;
+      if (!session) return message("There is no game to download yet: start one first.", true);
       const blob = new Blob([T48.engine.saved()], { type: "application/octet-stream" });
       const a = document.createElement("a");
       a.href = URL.createObjectURL(blob);
@@ -121,6 +160,18 @@ T48.play = (function () {
     },
     started: function () {
       return session !== null;
+    },
+    // The game played so far, opened in Watch with its analysis.
+    analyse: function () {
+      if (!session) return message("There is no game to analyse yet: start one first.", true);
+      const bytes = T48.engine.saved();
+      T48.app.setMode("watch");
+      T48.watch.opened(T48.engine.open(bytes), "your game", undefined, undefined, Number(last ? last.move : 0), bytes);
+    },
+    // The header's scores for this mode's game.
+    refresh: function () {
+      if (last && session) T48.scores.show(last, session.preset, session.rules, true);
+      else T48.scores.clear();
     },
   };
 })();

@@ -1,13 +1,13 @@
-// Storage: the game being played (its .t48 bytes) and the mode, kept in the browser's
-// localStorage so that a reload resumes where it was; and the move a linked game is watched
-// at, kept in the tab's sessionStorage so that a reload of that link shows the same move.
+// Storage: the game being played (its .t48 bytes) and the best score under each rule set,
+// kept in the browser's localStorage so that a reload resumes where it was; the mode, kept
+// in the tab's sessionStorage, so that each tab comes back to its own mode.
 "use strict";
 window.T48 = window.T48 || {};
 
 T48.storage = (function () {
   const GAME = "twenty48.game";
   const MODE = "twenty48.mode";
-  const PLACE = "twenty48.place";
+  const BEST = "twenty48.best.";
 
   // `area` is "localStorage" (kept across reloads and tabs) or "sessionStorage" (this tab).
   function get(key, area = "localStorage") {
@@ -49,21 +49,20 @@ T48.storage = (function () {
         if (e.key === GAME && e.newValue !== null) handler();
       });
     },
-    // The move `key` (a linked game) is watched at, for this tab only.
-    // (When nothing can be kept, a reload starts at move 0.)
-    savePlace: function (key, move) {
-      set(PLACE, key + " " + move, "sessionStorage");
+    // The best score kept for the rules named `name`, or 0.
+    loadBest: function (name) {
+      const text = get(BEST + name);
+      return /^[0-9]{1,16}$/.test(text || "") ? Number(text) : 0;
     },
-    // The move kept for `key`, or 0.
-    loadPlace: function (key) {
-      const [kept, move] = (get(PLACE, "sessionStorage") || "").split(" ");
-      return kept === key && /^[0-9]+$/.test(move || "") ? Number(move) : 0;
+    saveBest: function (name, score) {
+      set(BEST + name, String(score));
     },
+    // This tab's mode.
     saveMode: function (mode) {
-      set(MODE, mode);
+      set(MODE, mode, "sessionStorage");
     },
     loadMode: function () {
-      return get(MODE);
+      return get(MODE, "sessionStorage");
     },
   };
 })();

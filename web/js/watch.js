@@ -1,5 +1,7 @@
 // Watching a recorded game: the verdict first, then the board at any move, played,
-// stepped or jumped to, with the keys of `twenty48 replay --watch`.
+// stepped or jumped to, with the keys of `twenty48 replay --watch`; and its analysis as it
+// arrives from the worker (js/analysis.js): the strip along the game, each move's rating,
+// the bot's best move as an arrow, the worst moves, the accuracy.
 "use strict";
 window.T48 = window.T48 || {};
 
@@ -13,14 +15,20 @@ T48.watch = (function () {
     "-": "slower", ArrowDown: "slower",
     g: "jump", Home: "start", 0: "start", End: "end", $: "end",
     Escape: "pause", q: "pause",
+    "]": "next-error", "[": "previous-error",
   };
+  const ARROWS = { up: 0, right: 90, down: 180, left: 270 };
   const el = (name) => document.getElementById("watch-" + name);
   let board = null;
   let game = null; // {id, moves, ...} as the engine opened it
   let at = 0;
   let speed = 3;
   let timer = null;
-  let place = null; // the key a linked game's move is kept under, or null
+  let link = null; // the game's link fragment (without # and m=), when it came from a link
+  let ratings = []; // ratings[n]: move n's rating, as they arrive
+  let errors = []; // the move numbers of inaccuracies, mistakes and blunders, in order
+  let stopAnalysis = () => {};
+  let arrow = null;
   // A file this large (1 MiB, about four million moves) is said to be verifying first.
   const BIG = 1 << 20;
 
@@ -30,14 +38,20 @@ T48.watch = (function () {
     const ms = animate ? Math.min(120, 700 / SPEEDS[speed]) : 0;
     if (animate && SPEEDS[speed] < 32) board.animate(frame, answer.events, ms);
     else board.draw(frame);
-    el("score").textContent = frame.score;
-    el("gained").textContent = frame.gained ? "+" + frame.gained : "";
+    T48.scores.show(frame, game.preset, game.rules, false);
     el("move").textContent = frame.move;
     el("status").textContent = frame.status;
     el("hash").textContent = frame.hash;
     el("timeline").value = frame.move;
     el("timeline").setAttribute("aria-valuetext", "move " + frame.move + " of " + game.moves);
-    if (place) T48.storage.savePlace(place, frame.move);
+    if (link !== null && !timer) keepPlace();
+    describe();
+  }
+
+  // The address names the move shown (#g=...&m=N), so a reload or a copied link opens there.
+  function keepPlace() {
+    const hash = "#" + link + (at > 0 ? "&m=" + at : "");
+    if (location.hash !== hash) history.replaceState(null, "", hash);
   }
 
   function go(n, animate) {
@@ -49,20 +63,31 @@ T48.watch = (function () {
   function setPlaying(on) {
     if (timer) clearTimeout(timer);
     timer = null;
-    const toggle = el("toggle");
-    toggle.textContent = on ? "Pause" : "Play";
-    if (!on || !game) return;
+    el("toggle").textContent = on ? "Pause" : "Play";
+    if (!on || !game) {
+      if (game && link !== null) keepPlace();
+      describe();
+      return;
+    }
     const tick = () => {
       if (at >= game.moves) return setPlaying(false);
       go(at + 1, true);
       timer = setTimeout(tick, 1000 / SPEEDS[speed]);
     };
     timer = setTimeout(tick, 0);
+    describe();
   }
 
   function setSpeed(i) {
     speed = Math.max(0, Math.min(SPEEDS.length - 1, i));
     el("speed").value = String(speed);
+  }
+
+  // The next (or previous) inaccuracy, mistake or blunder from the board shown: the board
+  // before it, so the arrow shows what the bot would have played.
+  function jumpError(forward) {
+    const target = forward ? errors.find((m) => m - 1 > at) : errors.filter((m) => m - 1 < at).at(-1);
+    if (target !== undefined) go(target - 1, false);
   }
 
   function act(action) {
@@ -77,6 +102,8 @@ T48.watch = (function () {
       case "start": setPlaying(false); return go(0, false);
       case "end": setPlaying(false); return go(game.moves, false);
       case "jump": setPlaying(false); el("jump-to").focus(); el("jump-to").select(); return;
+      case "next-error": setPlaying(false); return jumpError(true);
+      case "previous-error": setPlaying(false); return jumpError(false);
     }
   }
 
@@ -93,10 +120,166 @@ T48.watch = (function () {
     p.textContent = (word === "ok" ? "ok, verified" : word) + (name ? ": " + name : "") + ": " + message + (note ? " (" + note + ")" : "");
   }
 
+  // What the analysis says of the board shown: the move that led to it, and the bot's best
+  // move from it, as words and (stopped) as an arrow on the board.
+  function describe() {
+    if (!game) return;
+    const made = ratings[at];
+    const next = ratings[at + 1];
+    const p = el("rating");
+    p.textContent = "";
+    if (made) {
+      const span = document.createElement("span");
+      span.className = made.class;
+      span.textContent = "Move " + at + ", " + T48.analysis.words(made) + ".";
+      p.append(span);
+    }
+    if (next && next.best) p.append((made ? " " : "") + "Best from here: " + next.best + ".");
+    const best = !timer && next ? next.best : null;
+    arrow.dataset.best = best || "";
+    if (!best) {
+      arrow.hidden = true;
+      return;
+    }
+    arrow.hidden = false;
+    arrow.querySelector("g").setAttribute("transform", "rotate(" + ARROWS[best] + " 50 50)");
+    arrow.setAttribute("aria-label", "the bot's best move from here: " + best);
+  }
+
+  function makeArrow() {
+    const wrap = document.createElement("div");
+    wrap.className = "arrow";
+    wrap.hidden = true;
+    wrap.setAttribute("role", "img");
+    wrap.innerHTML = '<svg viewBox="0 0 100 100" aria-hidden="true"><g><path d="M50 30 L65 47 L56 47 L56 70 L44 70 L44 47 L35 47 Z" ' +
+      'fill="rgba(26, 86, 219, 0.75)" stroke="#ffffff" stroke-width="2" stroke-linejoin="round"/></g></svg>';
+    board.element.parentElement.append(wrap);
+    return wrap;
+  }
+
+  // The strip: a bar per move (per column of pixels, its worst move), as tall as the loss,
+  // coloured by class; the move shown as a line.
+  const COLOURS = { inaccuracy: "#8a6d00", mistake: "#b45309", blunder: "#b91c1c", good: "#9a8f84", best: "#9a8f84" };
+  const RANK = { best: 0, only: 0, unrated: 0, good: 1, inaccuracy: 2, mistake: 3, blunder: 4 };
+  let drawQueued = false;
+  function drawStrip() {
+    if (drawQueued) return;
+    drawQueued = true;
+    requestAnimationFrame(() => {
+      drawQueued = false;
+      const canvas = el("strip");
+      const width = canvas.clientWidth || 480;
+      const scale = window.devicePixelRatio || 1;
+      canvas.width = Math.round(width * scale);
+      canvas.height = Math.round(48 * scale);
+      const c = canvas.getContext("2d");
+      c.scale(scale, scale);
+      c.clearRect(0, 0, width, 48);
+      const n = Math.max(1, game ? game.moves : 1);
+      const columns = Math.max(1, Math.floor(width));
+      const worst = new Array(columns).fill(null);
+      for (let m = 1; m < ratings.length; m++) {
+        const r = ratings[m];
+        if (!r) continue;
+        const x = Math.min(columns - 1, Math.floor(((m - 1) / n) * columns));
+        if (!worst[x] || RANK[r.class] > RANK[worst[x].class] || (RANK[r.class] === RANK[worst[x].class] && r.loss > worst[x].loss)) worst[x] = r;
+      }
+      const w = Math.max(1, width / Math.min(n, columns));
+      worst.forEach((r, x) => {
+        if (!r || r.loss === 0) return;
+        const h = Math.max(2, Math.round(44 * Math.sqrt(r.loss / 1000)));
+        c.fillStyle = COLOURS[r.class] || "#9a8f84";
+        c.fillRect((x * width) / columns, 48 - h, w, h);
+      });
+      c.fillStyle = "#1a56db";
+      c.fillRect(Math.min(width - 2, (at / n) * width), 0, 2, 48);
+    });
+  }
+
+  // The analysis so far: the strip, the worst moves (each a link to the board before it),
+  // the accuracy; said once it is done.
+  function analysed(answer) {
+    for (const r of answer.ratings) {
+      ratings[r.move] = r;
+      if (r.class === "inaccuracy" || r.class === "mistake" || r.class === "blunder") errors.push(r.move);
+    }
+    const s = answer.summary;
+    const c = s.counts;
+    const done = answer.analysed >= answer.total;
+    el("strip-wrap").hidden = false;
+    el("analysis-state").textContent = (done ? "Analysed at depth " + answer.depth : "Analysing at depth " + answer.depth + ": " + answer.analysed + " of " + answer.total + " moves") +
+      ": " + c.inaccuracy + " inaccuracies, " + c.mistake + " mistakes, " + c.blunder + " blunders.";
+    el("strip").setAttribute("aria-label", "The analysis along the game: " + el("analysis-state").textContent);
+    el("strip").dataset.analysed = answer.analysed;
+    el("strip").dataset.done = done ? "1" : "";
+    T48.scores.accuracy(s.accuracy, "the mean accuracy of " + s.chosen + " moves with a choice");
+    showWorst(s.worst);
+    drawStrip();
+    describe();
+  }
+
+  // The worst moves as links, rebuilt only when they change and never under the focus (a
+  // link that vanished while focused would send the focus back to the page's start).
+  let worstShown = "";
+  function showWorst(worst) {
+    const list = el("worst");
+    const key = worst.join(",");
+    if (key === worstShown || list.contains(document.activeElement)) return;
+    worstShown = key;
+    list.textContent = "";
+    for (const m of worst) {
+      const r = ratings[m];
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = "#" + (link !== null ? link + "&" : "") + "m=" + (m - 1);
+      a.dataset.move = m;
+      a.textContent = "move " + m + ", " + T48.analysis.words(r);
+      a.className = r.class;
+      a.addEventListener("click", (e) => {
+        e.preventDefault();
+        setPlaying(false);
+        go(m - 1, false);
+        el("board").focus();
+      });
+      li.append(a);
+      list.append(li);
+    }
+    el("worst-box").hidden = worst.length === 0;
+  }
+
+  function analyse(source) {
+    stopAnalysis();
+    if (game.size !== 4) {
+      el("strip-wrap").hidden = false;
+      el("analysis-state").textContent = "The analysis rates moves on 4x4 boards only (the bot searches those).";
+      return;
+    }
+    if (!game.moves) return;
+    stopAnalysis = T48.analysis.start(source, T48.analysis.DEPTH, analysed, (message) => {
+      el("strip-wrap").hidden = false;
+      el("analysis-state").textContent = "No analysis: " + message;
+    });
+  }
+
+  function clearAnalysis() {
+    stopAnalysis();
+    stopAnalysis = () => {};
+    ratings = [];
+    errors = [];
+    el("strip-wrap").hidden = true;
+    el("worst-box").hidden = true;
+    el("worst").textContent = "";
+    worstShown = "";
+    el("rating").textContent = "";
+    el("analysis-state").textContent = "";
+    T48.scores.accuracy(null);
+  }
+
   return {
     KEYS: KEYS,
     init: function () {
       board = new T48.Board(el("board"));
+      arrow = makeArrow();
       SPEEDS.forEach((s, i) => {
         const o = document.createElement("option");
         o.value = String(i);
@@ -114,8 +297,15 @@ T48.watch = (function () {
         setPlaying(false);
         go(Number(el("timeline").value), false);
       });
+      el("strip").addEventListener("click", (e) => {
+        if (!game) return;
+        const box = el("strip").getBoundingClientRect();
+        setPlaying(false);
+        go(Math.round(((e.clientX - box.left) / box.width) * game.moves), false);
+      });
       el("jump").addEventListener("submit", (e) => {
         e.preventDefault();
+        setPlaying(false);
         go(Number(el("jump-to").value) || 0, false);
         el("board").focus();
       });
@@ -123,44 +313,63 @@ T48.watch = (function () {
         const file = el("file").files[0];
         if (file) T48.watch.openFile(file);
       });
+      window.addEventListener("resize", () => game && drawStrip());
     },
     act: act,
+    // Whether a game is shown.
+    shown: function () {
+      return game !== null;
+    },
     // Shows what the engine said of a file or a link: the verdict (with a note on what was
-    // read, if any), then the game. A linked game gives `key`: the move it is watched at is
-    // kept under it, and a reload of the link comes back to that move.
-    opened: function (answer, name, note, key) {
+    // read, if any), then the game, at move `start` (a link's m=), and its analysis. A
+    // linked game gives `fragment` (its link without m=): the address then follows the move
+    // shown. `bytes`: the file, for the analysis.
+    opened: function (answer, name, note, fragment, start, bytes) {
       setPlaying(false);
+      clearAnalysis();
       if (game) T48.engine.close(game.id);
       game = null;
-      place = null;
+      link = null;
       verdict(answer, name, note);
       el("game").hidden = !answer.id;
-      if (!answer.id) return;
+      if (!answer.id) {
+        T48.scores.clear();
+        T48.app.shown();
+        return;
+      }
       game = answer;
       el("total").textContent = answer.moves;
       el("timeline").max = answer.moves;
       el("jump-to").max = answer.moves;
+      el("jump-to").value = 0;
       el("rules").textContent = (answer.preset ? answer.preset + " rules: " : "") + answer.rules;
       el("seed").textContent = answer.seed;
+      link = fragment === undefined ? null : fragment;
       show({ frame: answer.first, events: [] }, false);
-      place = key || null;
-      if (place) go(T48.storage.loadPlace(place), false);
+      if (start) go(start, false);
       document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";
+      T48.app.shown();
+      drawStrip();
+      analyse(bytes ? { bytes: bytes } : { fragment: link });
     },
     openFile: function (file) {
       T48.files.read(file, (bytes, note) => {
-        if (bytes.length < BIG) return T48.watch.opened(T48.engine.open(bytes), file.name, note);
+        if (bytes.length < BIG) return T48.watch.opened(T48.engine.open(bytes), file.name, note, undefined, 0, bytes);
         // A large log takes the engine a second or more: say so, and let the page draw that
         // before the engine starts.
         setPlaying(false);
         const p = el("verdict");
         p.hidden = false;
-        p.className = "verdict";
+        p.className = "verdict note";
         delete p.dataset.word;
         delete p.dataset.message;
         p.textContent = "verifying " + file.name + " (" + bytes.length + " bytes, about " + 4 * bytes.length + " moves)...";
-        requestAnimationFrame(() => setTimeout(() => T48.watch.opened(T48.engine.open(bytes), file.name, note), 0));
+        requestAnimationFrame(() => setTimeout(() => T48.watch.opened(T48.engine.open(bytes), file.name, note, undefined, 0, bytes), 0));
       }, (message) => T48.watch.opened({ error: message }, file.name));
+    },
+    // For tests: the ratings so far, by move.
+    ratings: function () {
+      return ratings;
     },
   };
 })();

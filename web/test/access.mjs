@@ -73,8 +73,10 @@ async function tabbing(page) {
 
 test("keyboard only: Tab reaches every control of every mode, each shows its focus and has a name", { timeout: 60000 }, async () => {
   const page = await open();
-  await page.goto(cli(["share", path.join(GAMES, "classic-expectimax-16384.t48")]).stdout.trim());
+  await page.goto(cli(["share", path.join(GAMES, "classic-expectimax-depth3-1000.t48")]).stdout.trim());
   await ready(page);
+  // The analysis done, so its worst moves' links stand still while Tab goes round.
+  await page.waitForSelector("#watch-strip[data-done='1']", { timeout: 60000 });
   await page.keyboard.press("End");
   for (const mode of ["watch", "play", "compare"]) {
     await page.keyboard.press("Escape");

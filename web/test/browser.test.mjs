@@ -14,6 +14,10 @@
 // - play.mjs: playing, downloading, reloading, the browser's storage and two tabs;
 // - compare.mjs: two games against `twenty48 diff`, word for word;
 // - hostile.mjs: damaged links, odd things dropped, the engine's exports misused, a killed run;
+// - firstsight.mjs: the landing, no empty or stale board, per-tab modes, links to a move,
+//   the win and the end over the board, the module fetched as binary over http;
+// - analysis.mjs: the analysis in the page against `twenty48 analyse --json`, a known
+//   blunder, the worst moves' links and the keys between mistakes;
 // - access.mjs: keyboard, names, contrast, the board as text, reduced motion, phone widths,
 //   and the screenshots in docs/.
 
@@ -23,11 +27,15 @@ import "./viewer.mjs";
 import "./play.mjs";
 import "./compare.mjs";
 import "./hostile.mjs";
+import "./firstsight.mjs";
+import "./analysis.mjs";
 import "./access.mjs";
 import { run } from "./session.mjs";
 
 test("the page asked for nothing but its own files", () => {
   assert.ok(run.requested.length > 0);
-  const outside = run.requested.filter((u) => !u.startsWith("file:") && !u.startsWith("data:") && !u.startsWith("blob:") && u !== "about:blank");
+  // (http://127.0.0.1: the page served by firstsight.mjs's own server.)
+  const own = (u) => u.startsWith("file:") || u.startsWith("data:") || u.startsWith("blob:") || u.startsWith("http://127.0.0.1:");
+  const outside = run.requested.filter((u) => !own(u) && u !== "about:blank");
   assert.deepEqual(outside, []);
 });

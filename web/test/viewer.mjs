@@ -100,15 +100,20 @@ test("a 20,449-move game jumps to any move and steps with its events, by keys as
     assert.deepEqual(await shown(page, "#watch-board"), expected(states[next]), "after move " + target);
     await page.keyboard.press("ArrowLeft");
   }
-  // A reload of the link comes back to the move shown (19,999), in this tab only.
+  // The address names the move shown (&m=19999): a reload, or the address opened in a new
+  // tab, comes back to it; the link without m= opens at the start.
   await page.waitForFunction(() => document.querySelector("#watch-board").dataset.move === "19999", null, { timeout: WAIT });
+  assert.match(page.url(), /&m=19999$/);
   await page.reload();
   await ready(page);
   assert.deepEqual(await shown(page, "#watch-board"), expected(states[19999]), "after a reload");
   const other = await open();
   await other.goto(page.url());
   await ready(other);
-  assert.deepEqual(await shown(other, "#watch-board"), expected(states[0]), "in a new tab");
+  assert.deepEqual(await shown(other, "#watch-board"), expected(states[19999]), "in a new tab, by the address");
+  await other.goto(page.url().replace(/&m=19999$/, ""));
+  await ready(other);
+  await other.waitForFunction(() => document.querySelector("#watch-board").dataset.move === "0", null, { timeout: WAIT });
   await done(other);
   await done(page);
 });
@@ -149,7 +154,8 @@ test("play and pause, speed, the timeline and a dropped file, by keys as in `rep
     t.dispatchEvent(new Event("input"));
   });
   assert.deepEqual(await shown(page, "#watch-board"), expected(states[700]));
-  assert.equal(await page.$eval("#watch-gained", (g) => g.textContent), states[700].gained ? "+" + states[700].gained : "");
+  assert.equal(await page.$eval("#gained", (g) => g.textContent), states[700].gained ? "+" + states[700].gained : "");
+  assert.equal(await page.$eval("#score", (g) => g.textContent), String(states[700].score));
   await done(page);
 });
 

@@ -1,0 +1,116 @@
+// The analysis board: the page's analysis (in its worker) of every fixture equals
+// `twenty48 analyse --json`, move for move; a hand-made game's blunder is marked as one; the
+// worst moves' links and the keys ] and [ jump; the arrow shows the bot's best move.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { BROKEN, GAMES, WAIT, cli, done, ready, shown, t48Files, verdict, PAGE_URL } from "./harness.mjs";
+import { open, run } from "./session.mjs";
+
+// The depth the comparison runs at: shallow, so every fixture is analysed in seconds.
+const DEPTH = 2;
+
+function analyseJson(file, depth = DEPTH) {
+  const out = cli(["analyse", file, "--json", "--depth", String(depth)], { timeout: 120000 });
+  return { code: out.code, doc: out.code === 2 ? null : JSON.parse(out.stdout), stderr: out.stderr };
+}
+
+test("the page's analysis of every fixture is `twenty48 analyse --json`'s, move for move", { timeout: 180000 }, async () => {
+  const page = await open();
+  await page.goto(PAGE_URL);
+  await ready(page);
+  let compared = 0;
+  for (const file of [...t48Files(GAMES), ...t48Files(BROKEN)]) {
+    const cliSays = analyseJson(file);
+    const pageSays = await page.evaluate(async (bytes) => {
+      try {
+        return await T48.analysis.all({ bytes: bytes }, 2);
+      } catch (e) {
+        return { error: e.message };
+      }
+    }, [...fs.readFileSync(file)]);
+    const name = path.basename(file);
+    if (cliSays.code === 2) {
+      // Not a game the analysis takes (another board size, or not a log): the page says so too.
+      assert.ok(pageSays.error, name + ": the page analysed what the CLI refused: " + cliSays.stderr);
+      continue;
+    }
+    assert.ok(!pageSays.error, name + ": " + pageSays.error);
+    const doc = cliSays.doc;
+    assert.equal(pageSays.ratings.length, doc.analysed, name);
+    for (let i = 0; i < doc.ratings.length; i++) {
+      if (JSON.stringify(pageSays.ratings[i]) !== JSON.stringify(doc.ratings[i])) {
+        assert.deepEqual(pageSays.ratings[i], doc.ratings[i], name + " move " + (i + 1));
+      }
+    }
+    assert.deepEqual(pageSays.summary, doc.summary, name);
+    assert.equal(pageSays.depth, doc.depth, name);
+    compared++;
+  }
+  assert.ok(compared >= 15, "fixtures compared: " + compared);
+  await done(page);
+});
+
+// A game with a known blunder: the expectimax bot's first 200 moves at depth 3 under seed 7
+// (its 256 in a corner), then move 201, left, which pulls the 256 out of its
+// corner where down keeps it (8.8% of the position's value lost, at depth 3 as at 6), then
+// move 202, up, another blunder.
+const BLUNDER = {
+  seed: 7,
+  moves:
+    "RDUDRRRDRDDDDDDDRDRDRRRRRRRRRRDRRRRRRRRRRDDUDRRDDDDDRRRDRLLRLLLRDDDDDDDDDRDDDDDU" +
+    "DRRRDDDRDRDDRRRRUDUDDURDRURDRUUDUDDDRDDRDRRDRRDURDDRRRDDDRUDURUDRURRRRRRRRDDDDRR" +
+    "UUDRRUDRRDRDRDDRRURURRRDURRUUUDUURRRDDRRLU",
+  at: 201,
+};
+
+test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump; the arrow shows the best move", { timeout: 90000 }, async () => {
+  const file = path.join(run.scratch, "blunder.t48");
+  const rec = cli(["record", "--seed", String(BLUNDER.seed), "--moves", BLUNDER.moves, "--force", "-o", file]);
+  assert.equal(rec.code, 0, rec.stderr);
+  const cliSays = analyseJson(file, 3).doc;
+  const rated = cliSays.ratings[BLUNDER.at - 1];
+  assert.equal(rated.class, "blunder", JSON.stringify(rated));
+  assert.notEqual(rated.best, rated.played);
+
+  const page = await open({ viewport: { width: 1100, height: 900 } });
+  await page.goto(cli(["share", file]).stdout.trim());
+  await ready(page);
+  assert.equal((await verdict(page)).word, "ok");
+  await page.waitForSelector("#watch-strip[data-done='1']", { timeout: 60000 });
+  // The worst moves: the blunder among them, each a link to the board before it.
+  const links = await page.$$eval("#watch-worst a", (as) => as.map((a) => ({ move: Number(a.dataset.move), text: a.textContent, href: a.getAttribute("href") })));
+  assert.ok(links.length >= 1);
+  const link = links.find((l) => l.move === BLUNDER.at);
+  assert.ok(link, "the blunder is among the worst moves: " + JSON.stringify(links));
+  assert.match(link.text, /a blunder, loses/);
+  assert.match(link.href, new RegExp("&m=" + (BLUNDER.at - 1) + "$"));
+  await page.click(`#watch-worst a[data-move="${BLUNDER.at}"]`);
+  assert.equal((await shown(page, "#watch-board")).move, String(BLUNDER.at - 1));
+  // The arrow: the bot's best move from this board (the page's analysis is at depth 6; its
+  // best here is the CLI's at that depth).
+  const deep = analyseJson(file, 6).doc.ratings[BLUNDER.at - 1];
+  assert.equal(await page.$eval(".arrow", (a) => a.dataset.best), deep.best);
+  assert.equal(await page.$eval(".arrow", (a) => a.hidden), false);
+  assert.match(await page.$eval("#watch-rating", (p) => p.textContent), new RegExp("Best from here: " + deep.best));
+  await page.screenshot({ path: path.join(run.shots, "web-analysis-desktop.png") });
+  // ] and [: the next and the previous inaccuracy, mistake or blunder (the board before it).
+  const errors = analyseJson(file, 6).doc.ratings.filter((r) => ["inaccuracy", "mistake", "blunder"].includes(r.class)).map((r) => r.move);
+  await page.keyboard.press("Home");
+  await page.keyboard.press("]");
+  assert.equal((await shown(page, "#watch-board")).move, String(errors[0] - 1));
+  if (errors.length > 1) {
+    await page.keyboard.press("]");
+    assert.equal((await shown(page, "#watch-board")).move, String(errors[1] - 1));
+    await page.keyboard.press("[");
+    assert.equal((await shown(page, "#watch-board")).move, String(errors[0] - 1));
+  }
+  // The accuracy beside the score, as the CLI gives it.
+  const accuracy = analyseJson(file, 6).doc.summary.accuracy;
+  assert.equal(await page.$eval("#accuracy", (a) => a.textContent), Math.floor(accuracy / 10) + "." + (accuracy % 10) + "%");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(run.shots, "web-analysis-phone.png"), fullPage: true });
+  await done(page);
+});
