@@ -180,7 +180,8 @@ firmware: firmware-nano
 # then the same workloads as figures against the targets (best and median of many runs),
 # then `verify` (in-process and the release binary) against play_all on a corpus of greedy
 # games the benchmark records (T48_CORPUS_GAMES, default 2000), then the expectimax search
-# (positions evaluated per second at depths 2-4).
+# (positions evaluated per second at depths 2-4), then the analysis of a 1000-move and the
+# 20,449-move game at the default depth (T48_ANALYSIS_LONG=0 leaves out the long one).
 [doc("Criterion benchmarks, the figures against the speed targets, verify against play_all")]
 bench:
     cargo bench -p twenty48-engine --bench engine
@@ -188,6 +189,7 @@ bench:
     cargo build -q --release -p twenty48-cli
     cargo bench -p twenty48-verify --bench corpus
     cargo bench -p twenty48-bot --bench search
+    cargo bench -p twenty48-analysis --bench figures
 
 # The expectimax bot's evaluation (issue 14): classic games on seeds 1-20 at largest depth
 # `depth`, two at a time under nice; prints each game as it ends (so a stopped run keeps what

@@ -40,8 +40,9 @@ T48.play = (function () {
     if (o.hidden) return;
     o.className = "overlay" + (won && !over ? " won" : "");
     el("overlay-title").textContent = over ? "Game over!" : "You win!";
-    // Keep going only where the rules play on past the win.
+    // Keep going only where the rules play on past the win; the game analysed once it ends.
     el("keep-going").hidden = over || frame.status === "won";
+    el("overlay-analyse").hidden = !(over || frame.status === "won");
   }
 
   function show(answer, animate) {
@@ -94,6 +95,7 @@ T48.play = (function () {
       });
       el("download").addEventListener("click", T48.play.download);
       el("analyse").addEventListener("click", T48.play.analyse);
+      el("overlay-analyse").addEventListener("click", T48.play.analyse);
       el("keep-going").addEventListener("click", () => {
         goingOn = true;
         el("overlay").hidden = true;

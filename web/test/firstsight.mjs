@@ -5,9 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import { BROKEN, GAMES, PAGE, PAGE_URL, WAIT, cli, done, expected, ready, replayJson, shown, verdict } from "./harness.mjs";
+import { BROKEN, GAMES, PAGE_URL, WAIT, cli, done, expected, ready, replayJson, served, shown, verdict } from "./harness.mjs";
 import { open, run } from "./session.mjs";
 
 // Every element with the hidden attribute (or inside one) that still takes room on screen.
@@ -31,6 +30,12 @@ test("the landing is alive: a board with tiles replaying a game, no empty board,
   assert.deepEqual(await page.evaluate(hiddenShown), []);
   assert.doesNotMatch(await page.evaluate(visibleText), /status/i, "no status shown without a game");
   assert.match(await page.$eval("#landing-caption", (c) => c.textContent), /seed \d+/);
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await page.screenshot({ path: path.join(run.shots, "web-landing-desktop.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(run.shots, "web-landing-phone.png"), fullPage: true });
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, "the landing is wider than a phone");
+  await page.setViewportSize({ width: 1280, height: 720 });
   // Play before a game and Compare before files: no board, no status, no controls that do nothing.
   for (const mode of ["play", "compare"]) {
     await page.click("#tab-" + mode);
@@ -145,6 +150,8 @@ test("Play: no word that is not true before a game, moves said politely, the win
   await page.keyboard.press("ArrowLeft");
   await page.waitForFunction(() => /^Moved left/.test(document.querySelector("#play-live").textContent), null, { timeout: WAIT });
   assert.equal(await page.$eval("#play-live", (p) => p.getAttribute("aria-live")), "polite");
+  // (The board's data follow once the move is drawn.)
+  await page.waitForFunction(() => document.querySelector("#play-board").dataset.move === "1", null, { timeout: WAIT });
   const header = await page.$eval("#score", (s) => s.textContent);
   assert.equal(header, (await shown(page, "#play-board")).score);
 
@@ -194,30 +201,15 @@ test("Play: no word that is not true before a game, moves said politely, the win
   await page.click("#play-try-again");
   await page.waitForFunction(() => document.querySelector("#play-board").dataset.move === "0", null, { timeout: WAIT });
   assert.equal(await page.$eval("#play-overlay", (o) => o.hidden), true);
+  // The ended game, analysed from its overlay: it opens in Watch with its analysis.
+  await keep(path.join(GAMES, "classic-random-over.t48"));
+  await page.waitForSelector("#play-overlay:not([hidden])", { timeout: WAIT });
+  await page.click("#play-overlay-analyse");
+  await page.waitForSelector("#watch-strip[data-done='1']", { timeout: 60000 });
+  assert.equal(await page.$eval("#watch", (s) => s.hidden), false);
+  assert.match(await page.$eval("#watch-verdict", (p) => p.textContent), /^ok, verified: your game: 90 moves/);
   await done(page);
 });
-
-// Serves target/web/ on a loopback port for `body`, then stops.
-async function served(body) {
-  const dir = path.dirname(PAGE);
-  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
-  const server = http.createServer((req, res) => {
-    const file = path.join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404);
-      return res.end();
-    }
-    res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  try {
-    return await body(`http://127.0.0.1:${server.address().port}/index.html`);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
 
 test("over http the WebAssembly is fetched as binary and the base64 copy is never loaded; from file:// the copy is", { timeout: 60000 }, async () => {
   const file = path.join(GAMES, "classic-moves.t48");
