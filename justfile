@@ -358,18 +358,13 @@ demo := "classic-expectimax-depth3-1000.t48"
 # The web page (web/, with crates/web compiled to WebAssembly) into target/web/: open
 # target/web/index.html from disk or serve the folder from any static host (docs/web.md). The
 # module is built with the engine's row tables made at first use (--cfg
-# twenty48_runtime_tables: the same tables, 2.5 MB less to download) and embedded in
-# js/wasm.js as base64, since browsers fetch nothing from file:// pages.
+# twenty48_runtime_tables: the same tables, 2.5 MB less to download); web/build.sh lays out
+# the site: the module as binary (fetched over http), its base64 copy in js/wasm.js (loaded
+# only from file://, where browsers fetch nothing), the landing's game, the scripts in one.
 [doc("Build the web page into target/web/ (open target/web/index.html)")]
 web: (setup "record")
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo build -q --profile wasm --target wasm32-unknown-unknown -p twenty48-web
-    rm -rf target/web && mkdir -p target/web/js
-    cp web/index.html web/style.css target/web/
-    cp web/js/*.js target/web/js/
-    cp target/wasm32-unknown-unknown/wasm/twenty48_web.wasm target/web/
-    { printf '// crates/web compiled to WebAssembly, in base64 (written by `just web`): loaded only from\n// file://, where the page cannot fetch twenty48_web.wasm.\nwindow.T48_WASM = "'; base64 -w0 target/web/twenty48_web.wasm; printf '";\n'; } > target/web/js/wasm.js
-    { printf '// The game the landing replays (written by `just web` from fixtures/games/{{demo}}).\nwindow.T48_DEMO = { fragment: "g='; base64 -w0 fixtures/games/{{demo}} | tr '+/' '-_' | tr -d '='; printf '" };\n'; } > target/web/js/demo.js
-    @echo "web page: file://$(pwd)/target/web/index.html"
+    bash web/build.sh target/wasm32-unknown-unknown/wasm/twenty48_web.wasm fixtures/games/{{demo}}
 
 # The web page in headless Chromium (its test also runs in `just test`), after clippy on the
 # crates it builds as the page builds them (wasm32, runtime tables): every fixture at every
@@ -384,16 +379,18 @@ web: (setup "record")
 web-test: setup-web web
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo clippy -q --target wasm32-unknown-unknown -p twenty48-web -- -D warnings
     cargo build -q -p twenty48-cli
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 300 node --test-reporter=spec browser.test.mjs
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 480 node --test-reporter=spec browser.test.mjs
 
 # The web page's figures in headless Chromium (web/test/bench.mjs): the WebAssembly's size
-# raw and gzipped, link to first board drawn, decode and verify of the 20,449-move fixture and
-# its jumps, and the replay speed in the browser against the same code natively (play_all).
+# raw and gzipped and what a page loads, link to first board drawn (file:// and http),
+# decode and verify of the 20,449-move fixture and its jumps, the replay speed in the browser
+# against the same code natively (play_all), and the analysis in the page's worker against
+# `twenty48 analyse` (T48_ANALYSIS_LONG=0 leaves out the 20,449-move game: about 6 minutes).
 [doc("The web page's size and speed figures, in headless Chromium")]
 web-bench: setup-web web
     cargo build -q -p twenty48-cli
     cargo build -q --release -p twenty48-web --example native_replay
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 400 node bench.mjs
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 900 node bench.mjs
 
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
 web-screenshots:

@@ -49,6 +49,8 @@ T48.app = (function () {
       return true;
     }
     const answer = T48.engine.openLink(link.game);
+    // (For web/test/bench.mjs: the first call to the engine also builds its row tables.)
+    T48.app.timings.linkOpened = performance.now();
     const note = link.badMove ? "its m= is not a move number: shown from move 0" : undefined;
     T48.watch.opened(answer, "the linked game", note, link.game, link.move);
     return true;

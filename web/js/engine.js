@@ -50,15 +50,20 @@ T48.engine = (function () {
     }
   }
 
-  // Loads a script of the page's own, once.
+  // The module's base64 copy (js/wasm.js), once loaded: the page's head starts loading it
+  // from file:// (#wasm-copy); otherwise it is loaded here.
   function script(src) {
     if (window.T48_WASM) return Promise.resolve();
+    if (window.T48_WASM_MISSING) return Promise.reject(new Error("cannot load " + src));
     return new Promise((resolve, reject) => {
-      const s = document.createElement("script");
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error("cannot load " + src));
-      document.head.append(s);
+      let s = document.getElementById("wasm-copy");
+      if (!s) {
+        s = document.createElement("script");
+        s.src = src;
+        document.head.append(s);
+      }
+      s.addEventListener("load", resolve);
+      s.addEventListener("error", () => reject(new Error("cannot load " + src)));
     });
   }
 

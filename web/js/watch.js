@@ -350,7 +350,12 @@ T48.watch = (function () {
       document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";
       T48.app.shown();
       drawStrip();
-      analyse(bytes ? { bytes: bytes } : { fragment: link });
+      // The analysis starts once the board is drawn (and not for a game replaced meanwhile).
+      const source = bytes ? { bytes: bytes } : { fragment: link };
+      const shownGame = game;
+      setTimeout(() => {
+        if (game === shownGame) analyse(source);
+      }, 0);
     },
     openFile: function (file) {
       T48.files.read(file, (bytes, note) => {

@@ -111,6 +111,8 @@ test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump
   const accuracy = analyseJson(file, 6).doc.summary.accuracy;
   assert.equal(await page.$eval("#accuracy", (a) => a.textContent), Math.floor(accuracy / 10) + "." + (accuracy % 10) + "%");
   await page.setViewportSize({ width: 390, height: 844 });
+  // (Tiles slide to their new places for 100 ms.)
+  await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(run.shots, "web-analysis-phone.png"), fullPage: true });
   await done(page);
 });

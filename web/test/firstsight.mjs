@@ -33,6 +33,8 @@ test("the landing is alive: a board with tiles replaying a game, no empty board,
   await page.setViewportSize({ width: 1100, height: 760 });
   await page.screenshot({ path: path.join(run.shots, "web-landing-desktop.png") });
   await page.setViewportSize({ width: 390, height: 844 });
+  // (Tiles slide to their new places for 100 ms.)
+  await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(run.shots, "web-landing-phone.png"), fullPage: true });
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, "the landing is wider than a phone");
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -197,6 +199,8 @@ test("Play: no word that is not true before a game, moves said politely, the win
   await page.waitForTimeout(700);
   await page.screenshot({ path: path.join(run.shots, "web-over-desktop.png") });
   await page.setViewportSize({ width: 390, height: 844 });
+  // (Tiles slide to their new places for 100 ms.)
+  await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(run.shots, "web-over-phone.png"), fullPage: true });
   await page.click("#play-try-again");
   await page.waitForFunction(() => document.querySelector("#play-board").dataset.move === "0", null, { timeout: WAIT });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { CLI, PAGE, ROOT, launch, newPage } from "./harness.mjs";
 
 // The whole run may take this long; then the browser is killed and the run fails.
-const LIMIT = 240;
+const LIMIT = 420;
 
 export const run = {
   browser: null,
