@@ -11,7 +11,9 @@ use twenty48_analysis::{Analysis, DEFAULT_DEPTH};
 use twenty48_movelog::MoveLog;
 
 fn fixture(name: &str) -> MoveLog {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/games")
+        .join(name);
     MoveLog::decode(&std::fs::read(&path).unwrap()).unwrap()
 }
 
@@ -21,7 +23,13 @@ fn time(log: &MoveLog, runs: usize) -> (f64, Analysis) {
     let mut last = None;
     for _ in 0..runs {
         let t = Instant::now();
-        let a = Analysis::of_game(log.rules, log.seed, log.moves.iter().copied(), DEFAULT_DEPTH).unwrap();
+        let a = Analysis::of_game(
+            log.rules,
+            log.seed,
+            log.moves.iter().copied(),
+            DEFAULT_DEPTH,
+        )
+        .unwrap();
         best = best.min(t.elapsed().as_secs_f64());
         last = Some(a);
     }
