@@ -15,7 +15,8 @@ pub(crate) struct Analysing {
     pub id: u32,
     /// The largest depth searched.
     pub depth: u8,
-    game: Game,
+    /// `None` only while a chunk is rated (the positions hold it).
+    game: Option<Game>,
     rater: Rater,
     summary: Summary,
 }
@@ -30,7 +31,7 @@ impl Analysing {
         Some(Analysing {
             id,
             depth,
-            game: Game::new(rules, seed).ok()?,
+            game: Some(Game::new(rules, seed).ok()?),
             rater: Rater::new(&rules, depth),
             summary: Summary::new(),
         })
@@ -38,14 +39,13 @@ impl Analysing {
 
     /// The moves rated so far.
     pub fn next(&self) -> u32 {
-        self.game.move_count()
+        self.game.as_ref().map_or(0, Game::move_count)
     }
 
     /// Rates `moves` (the game's next moves, all of which play) and writes `{ratings:
     /// [...], analysed, total, depth, summary}`.
     pub fn rate(&mut self, moves: &[Direction], total: u32) -> String {
-        let placeholder = self.game.clone();
-        let game = core::mem::replace(&mut self.game, placeholder);
+        let game = self.game.take().expect("a game between chunks");
         let mut positions = Positions::from_game(game, moves.iter().copied());
         let mut j = Json::new();
         j.open().key("ratings").open_array();
@@ -56,7 +56,7 @@ impl Analysing {
             self.summary.add(&rating);
             write_rating(&mut j, &rating);
         }
-        self.game = positions.into_game();
+        self.game = Some(positions.into_game());
         j.close_array();
         j.field_number("analysed", self.next())
             .field_number("total", total)
