@@ -7,7 +7,9 @@ T48.app = (function () {
   const MODES = ["watch", "play", "compare"];
   let mode = "watch";
 
-  function setMode(next) {
+  // `opening`: a link's game is about to be shown, which says what the page shows once it is
+  // (so the landing's game is not opened and drawn for nothing meanwhile).
+  function setMode(next, opening) {
     mode = next;
     for (const m of MODES) {
       document.getElementById(m).hidden = m !== mode;
@@ -17,7 +19,7 @@ T48.app = (function () {
     if (mode === "play" && !T48.play.started() && !T48.play.resume()) {
       document.getElementById("play-seed").focus();
     }
-    shown();
+    if (!opening) shown();
   }
 
   // What the header and the landing show for the mode and its game.
@@ -42,7 +44,7 @@ T48.app = (function () {
   function openFragment() {
     const fragment = location.hash.slice(1);
     if (!/(^|&)g(=|&|$)/.test(fragment)) return false;
-    setMode("watch");
+    setMode("watch", true);
     const link = parse(fragment);
     if (!/(^|&)g=/.test(link.game)) {
       T48.watch.opened({ error: "the link holds no game: its #g has no = and no game after it (a link made by twenty48 share reads #g=...)" }, "the linked game");

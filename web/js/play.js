@@ -167,7 +167,7 @@ T48.play = (function () {
     analyse: function () {
       if (!session) return message("There is no game to analyse yet: start one first.", true);
       const bytes = T48.engine.saved();
-      T48.app.setMode("watch");
+      T48.app.setMode("watch", true);
       T48.watch.opened(T48.engine.open(bytes), "your game", undefined, undefined, Number(last ? last.move : 0), bytes);
     },
     // The header's scores for this mode's game.
