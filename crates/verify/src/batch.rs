@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use twenty48_movelog::EXTENSION;
 
 use crate::engines::{verify, EngineChoice};
-pub use crate::reader::{read_log_bytes, Reader, AHEAD_BYTES, MAX_TRAILING_BYTES};
+pub use crate::reader::{read_log_bytes, Reader, AHEAD_BYTES, AHEAD_FILES, MAX_TRAILING_BYTES};
 pub use crate::verdict::Verdict;
 
 /// Verifies one file.
@@ -319,39 +319,69 @@ pub fn for_each_file<T>(
     let threads = threads.max(1).min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    let worker = || {
-        let mut reader = Reader::new();
-        loop {
-            let left = files.len().saturating_sub(next.load(Ordering::Relaxed));
-            let take = run_length(left, threads);
-            let start = next.fetch_add(take, Ordering::Relaxed);
-            let Some(run) = files.get(start..(start + take).min(files.len())) else {
-                break;
-            };
-            if run.is_empty() {
-                break;
-            }
-            reader.read_ahead(run);
-            for (i, path) in (start..).zip(run) {
-                let result = work(path, &mut reader);
-                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                done(n, i, result);
-            }
+    let worker = |mut reader: Reader| loop {
+        let left = files.len().saturating_sub(next.load(Ordering::Relaxed));
+        let take = run_length(left, threads);
+        let start = next.fetch_add(take, Ordering::Relaxed);
+        let Some(run) = files.get(start..(start + take).min(files.len())) else {
+            break;
+        };
+        if run.is_empty() {
+            break;
+        }
+        reader.read_ahead(run);
+        for (i, path) in (start..).zip(run) {
+            let result = work(path, &mut reader);
+            let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+            done(n, i, result);
+        }
+    };
+    // Workers wait at this gate until every worker that will run has started: while the
+    // threads are started one by one, none of them allocates.
+    let gate = (Mutex::new(false), std::sync::Condvar::new());
+    let wait_at_gate = || {
+        let (open, opened) = &gate;
+        let mut open = open.lock().unwrap_or_else(|e| e.into_inner());
+        while !*open {
+            open = opened.wait(open).unwrap_or_else(|e| e.into_inner());
         }
     };
     std::thread::scope(|scope| {
         // The calling thread is a worker too. A thread the system refuses (too many, or no
         // memory for its stack) is no error: the workers that did start do all the files.
+        // A thread is started only while there is room for it: one whose stack the system
+        // gave but not the rest of what a thread needs at its start (its signal stack), or
+        // a worker refused memory as it works, would abort the process. So each is started
+        // only once WORKER_ROOM could be had, it takes its buffers before it says it runs,
+        // and the next is started only then.
+        let (started, running) = std::sync::mpsc::channel::<bool>();
         for _ in 1..threads {
+            if !room_for_a_worker() {
+                break;
+            }
+            let started = started.clone();
             let spawned = std::thread::Builder::new()
                 .name("twenty48-worker".into())
                 .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, worker);
-            if spawned.is_err() {
+                .spawn_scoped(scope, move || {
+                    // A send fails only when the spawning loop is over; nothing to say then.
+                    let Some(reader) = Reader::with_room() else {
+                        let _ = started.send(false);
+                        return;
+                    };
+                    let _ = started.send(true);
+                    drop(started);
+                    wait_at_gate();
+                    worker(reader);
+                });
+            if spawned.is_err() || running.recv() != Ok(true) {
                 break;
             }
         }
-        worker();
+        let (open, opened) = &gate;
+        *open.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        opened.notify_all();
+        worker(Reader::new());
     });
 }
 
@@ -360,8 +390,19 @@ pub fn for_each_file<T>(
 /// start where address space is limited.
 const WORKER_STACK: usize = 512 * 1024;
 
-/// The most files a worker of [`for_each_file`] takes and reads ahead at a time.
-pub const AHEAD_FILES: usize = 32;
+/// The address space that must be free before [`for_each_file`] starts another worker: its
+/// stack and buffers are small, but the C allocator may reserve a new arena for a thread
+/// (64 MiB, aligned: up to twice that while it is placed), and a worker that cannot have
+/// memory when it needs it aborts the whole process.
+const WORKER_ROOM: usize = 144 * 1024 * 1024;
+
+/// Whether [`WORKER_ROOM`] bytes of address space can be had now (under `ulimit -v`, for
+/// instance, they may not): asked for and given back at once, never touched (an
+/// allocation this large is mapped apart and unmapped when freed).
+fn room_for_a_worker() -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(WORKER_ROOM).is_ok()
+}
 
 /// How many files a worker takes when `left` are left for `threads` workers: a quarter of
 /// its share, so that the last runs are short and the workers finish together, and at

@@ -45,6 +45,10 @@ struct Ahead {
 /// large it is): a few dozen logs of thousands of moves.
 pub const AHEAD_BYTES: usize = 64 * 1024;
 
+/// The most files a worker of [`crate::batch::for_each_file`] takes and reads ahead at a
+/// time.
+pub const AHEAD_FILES: usize = 32;
+
 /// The read buffer a reader keeps between files (a log of 200,000 moves fits): memory stays
 /// bounded by the files in flight, as a buffer grown for one large file is given back.
 const KEEP_BUFFER: usize = 64 * 1024;
@@ -53,6 +57,17 @@ impl Reader {
     /// A reader with an empty buffer and no directory open.
     pub fn new() -> Reader {
         Reader::default()
+    }
+
+    /// A reader whose buffers already hold what reading ahead a run of small logs takes,
+    /// or `None` when the system cannot give that memory now: a worker that starts with
+    /// one does not ask for more unless a file is large.
+    pub fn with_room() -> Option<Reader> {
+        let mut reader = Reader::default();
+        reader.ahead_bytes.try_reserve_exact(2 * AHEAD_BYTES).ok()?;
+        reader.buffer.try_reserve_exact(KEEP_BUFFER).ok()?;
+        reader.ahead.try_reserve_exact(AHEAD_FILES).ok()?;
+        Some(reader)
     }
 
     /// Reads one file and decodes it, the moves left packed in the reader's buffer: the log,
