@@ -12,7 +12,7 @@
 //! valid frame. The host's requests (bytes from host to device) are parsed here too.
 //!
 //! ```
-//! use twenty48_deviceproto::{check, Request};
+//! use twenty48_deviceproto::{check, Ack, Request};
 //!
 //! // The device sends `t48 move game=3 seq=1 dir=3 score=0 hash=42 crc=C` with
 //! let c = check::moved(3, 1, 3, 0, 42);
@@ -22,6 +22,10 @@
 //!
 //! assert_eq!(Request::parse(b"ack 7 1234"), Ok(Request::Ack { game: 7, check: 1234 }));
 //! assert_eq!(Request::parse(b"pull all"), Ok(Request::Pull { all: true }));
+//! // The host writes its requests with the same type, braces included:
+//! # extern crate std;
+//! # use std::string::ToString;
+//! assert_eq!(Request::from(Ack { game: 7, check: 1234 }).to_string(), "{ack 7 1234}");
 //! ```
 #![no_std]
 #![deny(missing_docs)]
@@ -32,7 +36,7 @@ mod request;
 mod start;
 
 pub use crc::{crc32, crc32_update, Crc32};
-pub use request::{Request, RequestError, MAX_REQUEST};
+pub use request::{Ack, Request, RequestError, MAX_REQUEST};
 pub use start::StartFields;
 
 /// The protocol version this crate describes (`v=` in hello and game-start frames). A host

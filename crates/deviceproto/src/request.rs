@@ -26,6 +26,38 @@ pub enum Request {
     },
 }
 
+/// An acknowledgement: the host has game `game` safely on disk, the copy whose end or
+/// partial frame had check `check` (sent as `{ack N C}`, [`Request::Ack`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ack {
+    /// The game number.
+    pub game: u32,
+    /// The `crc=` of the game's end or partial frame as the device sent it.
+    pub check: u32,
+}
+
+impl From<Ack> for Request {
+    fn from(ack: Ack) -> Request {
+        Request::Ack {
+            game: ack.game,
+            check: ack.check,
+        }
+    }
+}
+
+/// A request as the host sends it, braces included (`{pull all}`, `{ack 7 1234}`): what
+/// [`Request::parse`] reads back from the text between the braces.
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Request::Hello => f.write_str("{hello}"),
+            Request::Pull { all: false } => f.write_str("{pull}"),
+            Request::Pull { all: true } => f.write_str("{pull all}"),
+            Request::Ack { game, check } => write!(f, "{{ack {game} {check}}}"),
+        }
+    }
+}
+
 /// Why a request was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -105,8 +137,10 @@ impl Request {
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
     use proptest::prelude::*;
+    use std::string::ToString;
 
     #[test]
     fn the_requests() {
@@ -147,7 +181,43 @@ mod tests {
         }
     }
 
+    /// What the host sends is what the device reads: every request, written with its
+    /// braces, parses back from the text between them.
+    #[test]
+    fn requests_are_written_as_they_are_read() {
+        assert_eq!(Request::Pull { all: true }.to_string(), "{pull all}");
+        assert_eq!(
+            Request::from(Ack {
+                game: 7,
+                check: 1234
+            })
+            .to_string(),
+            "{ack 7 1234}"
+        );
+        for request in [
+            Request::Hello,
+            Request::Pull { all: false },
+            Request::Pull { all: true },
+            Request::Ack {
+                game: u32::MAX,
+                check: u32::MAX,
+            },
+        ] {
+            let text = request.to_string();
+            assert!(text.len() <= MAX_REQUEST + 2, "{text}");
+            let inner = &text.as_bytes()[1..text.len() - 1];
+            assert_eq!(Request::parse(inner), Ok(request));
+        }
+    }
+
     proptest! {
+        #[test]
+        fn acks_are_written_as_they_are_read(game in any::<u32>(), check in any::<u32>()) {
+            let request = Request::from(Ack { game, check });
+            let text = request.to_string();
+            prop_assert_eq!(Request::parse(&text.as_bytes()[1..text.len() - 1]), Ok(request));
+        }
+
         #[test]
         fn never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..80)) {
             let _ = Request::parse(&bytes);
