@@ -1,8 +1,11 @@
 //! The pull conversation's fuzz target: the input is a script for a fake board (frames with
 //! valid checks, crafted frames, noise, cut frames, names planted in the directory); the
-//! host's pull (`twenty48_devicelog::pull::Puller`, as `twenty48 pull` drives it) reads the
-//! frames, writes files and decides its acknowledgements; then the promises of issue 26
-//! are checked as assertions:
+//! host's conversation (`twenty48_devicelog::pull::Conversation`, as `twenty48 pull` drives
+//! it: a port's, or a capture's) reads the frames, writes files and sends its
+//! acknowledgements; then the promises of issue 26 are checked as assertions:
+//! - a port's conversation sends its request first, then only acknowledgements, each of a
+//!   copy pulled that asked for it, at most `ACKS_IN_FLIGHT` unanswered at once; a
+//!   capture's sends nothing;
 //! - no file is written outside DIR (a file beside it and the target of a link planted in
 //!   it are unchanged, and nothing new appears beside DIR);
 //! - no file already in DIR is replaced or changed;
@@ -20,9 +23,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use twenty48_devicelog::pull::{
-    Outcome, Progress, PullOptions, Pulled, Puller, DEFER_BYTES, LISTED,
+    Conversation, Outcome, Progress, PullOptions, Pulled, Puller, ACKS_IN_FLIGHT, DEFER_BYTES,
+    LISTED,
 };
 use twenty48_devicelog::MAX_OPEN_GAMES;
+use twenty48_deviceproto::{Ack, Request};
 use twenty48_engine::{Direction, Preset, Rules};
 use twenty48_movelog::MoveLog;
 
@@ -198,6 +203,21 @@ fn listing(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The acknowledgements in bytes the conversation sent: every request in them must be an
+/// `{ack N C}` (the request itself was taken before).
+fn requests(bytes: &[u8]) -> Vec<Ack> {
+    let text = std::str::from_utf8(bytes).expect("requests are text");
+    text.split_terminator('}')
+        .map(|r| {
+            let inner = r.strip_prefix('{').expect("a request starts with a brace");
+            match Request::parse(inner.as_bytes()) {
+                Ok(Request::Ack { game, check }) => Ack { game, check },
+                other => panic!("{r}}} sent mid-pull: {other:?}"),
+            }
+        })
+        .collect()
+}
+
 /// The fuzz target: a fake board's stream into a pull, then the promises.
 pub fn pull_conversation(data: &[u8]) {
     let mut s = Script(data);
@@ -219,18 +239,77 @@ pub fn pull_conversation(data: &[u8]) {
     }
     let before_root = listing(&root);
     let before = listing(&dir);
-    let mut puller = Puller::with_options(v2_elf(), &dir, options).expect("the v2 ELF");
+    let puller = Puller::with_options(v2_elf(), &dir, options).expect("the v2 ELF");
+    // As `twenty48 pull` does: a port's conversation writes games as they close and
+    // acknowledges them; a capture's is deferred and acknowledges nothing.
+    let port = !options.defer;
+    let mut talk = if port {
+        Conversation::with_device(puller, mode & 0x80 != 0, 0)
+    } else {
+        Conversation::of_capture(puller)
+    };
+    let mut sent = talk.outgoing();
+    if port {
+        let asked = if mode & 0x80 != 0 {
+            "{hello}{pull all}"
+        } else {
+            "{hello}{pull}"
+        };
+        assert_eq!(sent, asked.as_bytes(), "the request comes first");
+    } else {
+        assert!(sent.is_empty(), "a capture has no one to talk to");
+    }
+    sent.clear();
     let mut pulled: Vec<Pulled> = Vec::new();
-    let chunk = usize::from(mode >> 2).max(1);
+    let mut offered: Vec<twenty48_deviceproto::Ack> = Vec::new();
+    let mut answered = 0usize;
+    let (mut no_store, mut forgotten) = (false, 0usize);
+    let chunk = usize::from(mode >> 2 & 0x1f).max(1);
     let mut progress = Vec::new();
-    for piece in bytes.chunks(chunk) {
-        progress.extend(puller.feed(piece).expect("writes in a scratch directory"));
-        let (waiting, open) = puller.in_flight();
+    for (now, piece) in (0u64..).zip(bytes.chunks(chunk)) {
+        let steps = talk
+            .feed(piece, now)
+            .expect("writes in a scratch directory");
+        for step in &steps {
+            match step {
+                Progress::Pulled(p) => offered.extend(p.ack),
+                Progress::Acked(_) => answered += 1,
+                _ => {}
+            }
+        }
+        progress.extend(steps);
+        let out = talk.outgoing();
+        // Every byte sent is an acknowledgement of a copy pulled and offered for it.
+        for ack in requests(&out) {
+            assert!(
+                offered.contains(&ack),
+                "{ack:?} sent, but no copy pulled asked for it"
+            );
+            sent.push(0);
+        }
+        let refused = talk.acks().refusals().total();
+        if talk.no_store() && !no_store {
+            // A device without a store: the acks out are forgotten, never answered.
+            no_store = true;
+            forgotten = sent.len() - answered - refused;
+        }
+        let in_flight = sent.len() - answered - refused - forgotten;
+        assert!(
+            in_flight <= ACKS_IN_FLIGHT,
+            "{in_flight} acknowledgements unanswered at once"
+        );
+        let (waiting, open) = talk.puller().in_flight();
         assert!(open <= MAX_OPEN_GAMES, "{open} games open");
         assert!(waiting <= DEFER_BYTES, "{waiting} bytes of copies waiting");
     }
-    progress.extend(puller.finish().expect("writes in a scratch directory"));
-    assert_eq!(puller.in_flight(), (0, 0), "nothing held once the pull is done");
+    progress.extend(talk.finish().expect("writes in a scratch directory"));
+    assert!(talk.outgoing().is_empty(), "nothing sent after the end");
+    let puller = talk.puller();
+    assert_eq!(
+        puller.in_flight(),
+        (0, 0),
+        "nothing held once the pull is done"
+    );
     for p in progress {
         if let Progress::Pulled(p) = p {
             if p.outcome != Outcome::Deferred {
@@ -239,7 +318,12 @@ pub fn pull_conversation(data: &[u8]) {
         }
     }
     let summary = puller.summary();
-    for list in [&summary.failed, &summary.lost, &summary.notes, &summary.damage] {
+    for list in [
+        &summary.failed,
+        &summary.lost,
+        &summary.notes,
+        &summary.damage,
+    ] {
         // Each source of lines keeps its first LISTED and counts the rest in one line.
         assert!(list.len() <= 8 * (LISTED + 1), "{} lines", list.len());
     }
@@ -271,7 +355,9 @@ pub fn pull_conversation(data: &[u8]) {
         .filter_map(|(_, bytes)| MoveLog::decode(bytes).ok())
         .collect();
     for p in &pulled {
-        let Some((game, check)) = p.ack else { continue };
+        let Some(Ack { game, check }) = p.ack else {
+            continue;
+        };
         assert_eq!(game, p.game.number, "an ack names its own game");
         assert_eq!(
             Some(check),

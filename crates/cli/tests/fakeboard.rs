@@ -351,6 +351,57 @@ fn an_ack_refused_or_never_answered_fails_the_pull() {
     }
 }
 
+/// Issue 34: a board that answers every acknowledgement with error 6 ("no store") after
+/// a reply of its stored games: no game was acknowledged, so the pull fails (exit 1) and
+/// says so, in text and in JSON, whether the error names the game or not. (It exited 0,
+/// `all_verified: true` with empty `acks`: the error was taken for a board without a
+/// store.)
+#[test]
+fn acks_answered_with_error_6_fail_the_pull() {
+    for name_game in [true, false] {
+        for json in [false, true] {
+            let f = frames();
+            let mut reply = f.hello(3, 2, 2);
+            reply.extend(f.begin(2));
+            for n in 1..=2 {
+                reply.extend(
+                    f.game(n, &Rules::CLASSIC, u64::from(n), &cycle(12), false)
+                        .0,
+                );
+            }
+            reply.extend(f.done(2));
+            let script = vec![
+                Step::Await("{pull}"),
+                Step::Send(reply),
+                Step::RefuseAcks(twenty48_deviceproto::ErrorCode::NoStore as u8, name_game),
+            ];
+            let board = Board::start(script, f);
+            let dir = scratch("acks-error6");
+            let extra: &[&str] = if json {
+                &["--timeout", "2", "--json"]
+            } else {
+                &["--timeout", "2"]
+            };
+            let (code, out, err) = pull(&board, &dir, extra).finish();
+            assert_eq!(code, 1, "{out}{err}");
+            assert_eq!(files(&dir, "7e57").len(), 2, "written all the same: {err}");
+            if json {
+                let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(v["all_verified"], false, "{out}");
+                assert_eq!(v["acks"]["acked"], serde_json::json!([]), "{out}");
+                assert_eq!(v["acks"]["refused"].as_array().unwrap().len(), 2, "{out}");
+            } else {
+                assert!(err.contains("ACK FAILED: "), "{err}");
+                assert!(err.contains("error 6"), "{err}");
+                assert!(
+                    !err.contains("note: the device keeps no game store"),
+                    "{err}"
+                );
+            }
+        }
+    }
+}
+
 /// A board reads the host's requests only between replies, from a small receive ring (the
 /// AVR boards: 64 bytes, and what finds no room is lost on a real serial link; the Nano's
 /// USB ring: 256). The host acknowledged every game as soon as it was on disk, while the

@@ -315,7 +315,11 @@ fn pull_writes_each_game_once_named_by_device_and_number() {
         assert_eq!(log.moves, p.moves);
         assert_eq!(log.claims.final_hash, p.game.state_hash());
     }
-    let acks: Vec<(u32, u32)> = pulled.iter().filter_map(|p| p.ack).collect();
+    let acks: Vec<(u32, u32)> = pulled
+        .iter()
+        .filter_map(|p| p.ack)
+        .map(|a| (a.game, a.check))
+        .collect();
     assert_eq!(acks.len(), 6, "every copy on disk is acknowledged");
     for (game, c) in acks {
         assert_eq!(c, planned[game as usize - 1].end_check(game));
@@ -941,7 +945,11 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
             let acks: Vec<(u32, u32)> = if acks_lost {
                 Vec::new()
             } else {
-                first_pulled.iter().filter_map(|p| p.ack).collect()
+                first_pulled
+                    .iter()
+                    .filter_map(|p| p.ack)
+                    .map(|a| (a.game, a.check))
+                    .collect()
             };
             // The device gets the acks that made it, then the next pull asks again.
             let copy = scratch(&format!("cutpull-{cut}-{acks_lost}.flash"));

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
-use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Puller};
-use twenty48_devicelog::{DeviceFact, Event};
+use twenty48_devicelog::pull::{Conversation, Outcome, Progress, PullOptions, Puller, State};
+use twenty48_devicelog::Event;
 
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
@@ -22,7 +22,6 @@ use crate::style::Ui;
 mod acks;
 mod report;
 
-use acks::Acks;
 use report::{describe, Report};
 
 /// How much of the raw capture beside a port pull is kept, by default, in MiB.
@@ -32,7 +31,7 @@ const RAW_LIMIT_MIB: u64 = 64;
 /// game on the host checking each frame and each move's score and hash, and write one
 /// verified .t48 per game into DIR.
 ///
-/// From a serial port (protocol v2) it asks the board for every stored game not yet
+/// From a serial port (protocol v3; a v2 board is read as well) it asks the board for every stored game not yet
 /// acknowledged (--all: every stored game), writes each one durably, then acknowledges it,
 /// so the board marks it pulled; games played meanwhile arrive live and are kept the same
 /// way. It ends when the board's reply is done and acknowledged (--follow: keeps listening
@@ -120,12 +119,16 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
             crate::input::shown(&args.elf)
         )
     })?;
+    let talk = match &args.port {
+        // The clock of the conversation starts at 0; live() passes it on.
+        Some(_) => Conversation::with_device(puller, args.all, 0),
+        None => Conversation::of_capture(puller),
+    };
     let mut pull = Pull {
-        puller,
+        talk,
         report: Report::default(),
         silent: args.json || ui.quiet,
         bar: Bar::spinner("pulling", "moves"),
-        acks: Acks::default(),
     };
     if let Some(port) = &args.port {
         pull.live(port, &args)?;
@@ -134,15 +137,18 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     }
     pull.finish()?;
     pull.bar.finish();
-    let summary = pull.puller.summary();
-    let ok = pull.report.ok(&summary, &pull.acks);
+    pull.report.replied = pull.talk.replied();
+    pull.report.no_store = pull.talk.no_store();
+    let summary = pull.talk.puller().summary();
+    let acks = pull.talk.acks();
+    let ok = pull.report.ok(&summary, acks);
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&pull.report.json(&summary, &pull.acks, ok))?
+            serde_json::to_string_pretty(&pull.report.json(&summary, acks, ok))?
         );
     } else if !ui.quiet || !ok {
-        for line in pull.report.findings(&summary, &pull.acks) {
+        for line in pull.report.findings(&summary, acks) {
             eprintln!("{line}");
         }
         eprintln!("{}", pull.report.summary(&summary));
@@ -154,26 +160,15 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     })
 }
 
-/// A pull under way: the library's puller and what it reported.
+/// A pull under way: the library's conversation (with the board, or a capture's) and what
+/// it reported.
 struct Pull {
-    puller: Puller,
+    talk: Conversation,
     report: Report,
     /// Nothing but the final report (--json or -q).
     silent: bool,
     /// Moves received, with rate, on a terminal; hidden elsewhere.
     bar: Bar,
-    acks: Acks,
-}
-
-/// What the conversation on a port has seen.
-#[derive(Default)]
-struct Conversation {
-    /// A `pull begin` arrived: the reply to this pull's request is under way.
-    begun: bool,
-    /// A `pull done` arrived after a `pull begin`.
-    done: bool,
-    /// On a port: a device to acknowledge games to (a capture has none).
-    port: bool,
 }
 
 impl Pull {
@@ -184,22 +179,22 @@ impl Pull {
         }
     }
 
-    /// Feeds bytes to the puller; whether they completed a frame (damage is no frame).
-    fn feed(&mut self, bytes: &[u8], talk: &mut Conversation) -> Result<bool> {
+    /// Feeds bytes received at `now` (milliseconds since the pull began).
+    fn feed(&mut self, bytes: &[u8], now: u64) -> Result<()> {
         // A write error names the file.
-        let progress = self.puller.feed(bytes)?;
-        let framed = progress.iter().any(|p| !matches!(p, Progress::Damaged(_)));
-        self.handle(progress, talk);
-        Ok(framed)
-    }
-
-    fn finish(&mut self) -> Result<()> {
-        let progress = self.puller.finish()?;
-        self.handle(progress, &mut Conversation::default());
+        let progress = self.talk.feed(bytes, now)?;
+        self.handle(progress);
         Ok(())
     }
 
-    fn handle(&mut self, progress: Vec<Progress>, talk: &mut Conversation) {
+    fn finish(&mut self) -> Result<()> {
+        let progress = self.talk.finish()?;
+        self.handle(progress);
+        Ok(())
+    }
+
+    /// Prints and reports the pull's progress.
+    fn handle(&mut self, progress: Vec<Progress>) {
         for step in progress {
             match step {
                 Progress::Started(Event::GameStarted {
@@ -224,9 +219,6 @@ impl Pull {
                 Progress::Pulled(pulled) if pulled.outcome == Outcome::Deferred => {}
                 Progress::Pulled(pulled) => {
                     self.say(describe(&pulled));
-                    if let Some(ack) = pulled.ack.filter(|_| talk.port && !self.acks.no_store) {
-                        self.acks.queue(ack);
-                    }
                     self.report.add_game(*pulled);
                 }
                 Progress::Damaged(damage) => {
@@ -234,42 +226,15 @@ impl Pull {
                     self.report.add_damage(damage);
                 }
                 Progress::Device(fact) => {
-                    match fact {
-                        DeviceFact::PullBegin { .. } => talk.begun = true,
-                        // The end of a reply whose begin came before this pull was
-                        // listening (an earlier pull's, cut off): not this pull's answer.
-                        DeviceFact::PullDone { .. } if talk.port && !talk.begun => {
-                            self.say(
-                                "the end of a reply to an earlier request (its begin came before this pull was listening); waiting for this pull's reply",
-                            );
-                        }
-                        DeviceFact::PullDone { .. } => {
-                            talk.done = true;
-                            self.report.replied = true;
-                        }
-                        // A board without a store: nothing to pull; its games
-                        // come live (--follow keeps them).
-                        DeviceFact::Error { code, .. }
-                            if code == twenty48_devicelog::ErrorCode::NoStore as u8 =>
-                        {
-                            talk.done = true;
-                            self.report.replied = true;
-                            self.acks.no_store = true;
-                            self.acks.forget();
-                        }
-                        DeviceFact::Acked { game, .. } if self.acks.acked(game) => {
-                            self.report.acked(game);
-                        }
-                        DeviceFact::Error { game, .. } => {
-                            let _ = self.acks.refused(game, fact.to_string());
-                        }
-                        _ => {}
-                    }
-                    if !matches!(fact, DeviceFact::Acked { .. }) {
+                    if !matches!(fact, twenty48_devicelog::DeviceFact::Acked { .. }) {
                         self.say(fact.to_string());
                     }
                     self.report.add_fact(fact);
                 }
+                Progress::Acked(game) => self.report.acked(game),
+                Progress::EarlierReplyEnded => self.say(
+                    "the end of a reply to an earlier request (its begin came before this pull was listening); waiting for this pull's reply",
+                ),
                 _ => {}
             }
         }
@@ -286,7 +251,6 @@ impl Pull {
             )
         };
         let mut buf = vec![0u8; 64 * 1024];
-        let mut talk = Conversation::default();
         loop {
             let n = match source.read(&mut buf) {
                 Ok(0) => return Ok(()),
@@ -297,7 +261,7 @@ impl Pull {
                         .with_context(|| format!("cannot read {}", crate::input::shown(path)))
                 }
             };
-            self.feed(&buf[..n], &mut talk)?;
+            self.feed(&buf[..n], 0)?;
         }
     }
 
@@ -322,33 +286,28 @@ impl Pull {
         let timeout = Duration::from_secs(args.timeout);
         self.report.port = Some(port.to_string());
         let mut serial = open_port(port, args.baud)?;
-        let request: &[u8] = if args.all {
-            b"{hello}{pull all}"
-        } else {
-            b"{hello}{pull}"
-        };
-        send(&mut *serial, request).with_context(|| format!("cannot write to {port}"))?;
+        let started = Instant::now();
+        let now = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        send(&mut *serial, &self.talk.outgoing())
+            .with_context(|| format!("cannot write to {port}"))?;
         self.say(format!(
             "asked {port} for its games (raw bytes kept in {}){}",
             crate::input::shown(&raw.path),
             if args.follow { "; Ctrl-C to stop" } else { "" }
         ));
-        let mut talk = Conversation {
-            port: true,
-            ..Conversation::default()
-        };
+        let timeout_ms = timeout.as_millis().try_into().unwrap_or(u64::MAX);
         let mut buf = [0u8; 4096];
-        let mut last_heard = Instant::now();
         while !stop.load(Ordering::SeqCst) {
-            if talk.done && !self.acks.outstanding() && !args.follow {
-                break;
-            }
-            if !args.follow && last_heard.elapsed() > timeout {
-                self.report.silent = Some(format!(
-                    "{port} stopped answering: no frame for {} s before the pull was done and acknowledged",
-                    timeout.as_secs()
-                ));
-                break;
+            match self.talk.state(now(), timeout_ms) {
+                State::Done if !args.follow => break,
+                State::Silent if !args.follow => {
+                    self.report.silent = Some(format!(
+                        "{port} stopped answering: no frame for {} s before the pull was done and acknowledged",
+                        timeout.as_secs()
+                    ));
+                    break;
+                }
+                _ => {}
             }
             match serial.read(&mut buf) {
                 Ok(0) => {}
@@ -357,11 +316,7 @@ impl Pull {
                         self.say(&note);
                         self.report.raw_cut = Some(note);
                     }
-                    // The silence timer counts frames: bytes that make none (a zero byte a
-                    // second, endless noise) do not keep the pull waiting.
-                    if self.feed(&buf[..n], &mut talk)? {
-                        last_heard = Instant::now();
-                    }
+                    self.feed(&buf[..n], now())?;
                 }
                 Err(e)
                     if matches!(
@@ -379,25 +334,21 @@ impl Pull {
                             break s;
                         }
                     };
-                    // Whatever was under way is gone: ask again. Games already written are
-                    // recognised; unacknowledged ones come again.
-                    self.acks.forget();
-                    talk.done = false;
-                    talk.begun = false;
-                    last_heard = Instant::now();
-                    let _ = send(&mut *serial, request);
+                    // Whatever was under way is gone: the conversation asks again. (A write
+                    // that fails now is seen again as the next read's error.)
+                    self.talk.reconnected(now());
+                    let _ = send(&mut *serial, &self.talk.outgoing());
                 }
             }
-            // Acknowledge what is safely on disk, a few acks at a time.
-            for (game, check) in self.acks.take_sendable() {
-                let text = format!("{{ack {game} {check}}}");
-                send(&mut *serial, text.as_bytes())
-                    .with_context(|| format!("cannot write to {port}"))?;
+            // Acknowledgements of what is safely on disk, as the window has room.
+            let out = self.talk.outgoing();
+            if !out.is_empty() {
+                send(&mut *serial, &out).with_context(|| format!("cannot write to {port}"))?;
             }
         }
         self.say(format!(
             "stopped after {}",
-            crate::style::count(self.puller.bytes_fed() as u64, "byte", "bytes")
+            crate::style::count(self.talk.puller().bytes_fed() as u64, "byte", "bytes")
         ));
         Ok(())
     }

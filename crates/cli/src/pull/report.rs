@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use twenty48_devicelog::pull::{Listed, Outcome, Pulled, Summary};
 use twenty48_devicelog::{Damage, DeviceFact};
 
-use super::Acks;
+use twenty48_devicelog::pull::AckWindow;
+
+use super::acks;
 use crate::style::count;
 
 /// The device and number a game is known by: `game 12` (v1) or `device 7e57...01 game 12`.
@@ -95,6 +97,8 @@ pub(super) struct Report {
     pub(super) port: Option<String>,
     /// A port pull: the device's pull reply ended (pull done, or no store to pull from).
     pub(super) replied: bool,
+    /// A port pull: the device said it keeps no game store.
+    pub(super) no_store: bool,
     /// A port pull: the raw capture reached its cap.
     pub(super) raw_cut: Option<String>,
 }
@@ -141,7 +145,7 @@ impl Report {
     /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
     /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
     /// does not count, but a capture of nothing but noise does.
-    pub(super) fn ok(&self, summary: &Summary, acks: &Acks) -> bool {
+    pub(super) fn ok(&self, summary: &Summary, acks: &AckWindow) -> bool {
         let nothing = self.games.total() == 0 && self.damage.total() > 0;
         summary.is_ok()
             && !nothing
@@ -169,7 +173,7 @@ impl Report {
     }
 
     /// The findings of the summary, one line each, for people.
-    pub(super) fn findings(&self, s: &Summary, acks: &Acks) -> Vec<String> {
+    pub(super) fn findings(&self, s: &Summary, acks: &AckWindow) -> Vec<String> {
         let mut out = Vec::new();
         for (dev, game) in &s.duplicates {
             out.push(format!(
@@ -206,8 +210,8 @@ impl Report {
         for n in &s.notes {
             out.push(format!("note: {n}"));
         }
-        out.extend(acks.findings());
-        if acks.no_store {
+        out.extend(acks::findings(acks));
+        if self.no_store {
             out.push(
                 "note: the device keeps no game store: only the games it played while the port \
                  was read came, live (--follow keeps reading)"
@@ -261,7 +265,7 @@ impl Report {
         self.damage.push(damage);
     }
 
-    pub(super) fn json(&self, s: &Summary, acks: &Acks, ok: bool) -> serde_json::Value {
+    pub(super) fn json(&self, s: &Summary, acks: &AckWindow, ok: bool) -> serde_json::Value {
         let games: Vec<serde_json::Value> = self
             .games
             .items
@@ -302,7 +306,7 @@ impl Report {
             })
             .collect();
         let hex = |d: u64| format!("{d:016x}");
-        let (acks, ack_notes) = acks.json();
+        let (acks, ack_notes) = acks::json(acks);
         serde_json::json!({
             "schema_version": crate::view::SCHEMA_VERSION,
             "games": games,
@@ -367,7 +371,10 @@ mod tests {
             game,
             path: None,
             outcome: Outcome::Written,
-            ack: Some((number, number)),
+            ack: Some(twenty48_deviceproto::Ack {
+                game: number,
+                check: number,
+            }),
         }
     }
 
@@ -391,7 +398,7 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("3000 files written"), "{line}");
-        let json = report.json(&summary, &Acks::default(), true);
+        let json = report.json(&summary, &AckWindow::default(), true);
         assert_eq!(json["games"].as_array().unwrap().len(), LISTED);
         assert_eq!(json["games"][0]["acked"], true);
         let notes: Vec<&str> = json["notes"]

@@ -24,6 +24,9 @@ pub enum Step {
     /// dropped): `acked` when C is the check given here for N, else error 4 (check
     /// mismatch), or error 3 for a game not listed. `Some` answers, `None` stays silent.
     Acks(Option<BTreeMap<u32, u32>>),
+    /// Answer every `{ack N C}` with an error frame of this code (naming game N, or game 0
+    /// when the flag is false) until the host stops asking for 3 s.
+    RefuseAcks(u8, bool),
     /// Send these bytes again and again, this long apart, until the board is dropped.
     Forever(Vec<u8>, Duration),
 }
@@ -291,6 +294,26 @@ fn play(
                     if stop.load(Ordering::SeqCst) || Instant::now() > deadline {
                         return;
                     }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
+            Step::RefuseAcks(code, name_game) => {
+                let mut answered = 0;
+                let mut quiet_since = Instant::now();
+                while quiet_since.elapsed() < Duration::from_secs(3) {
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    read_requests(&mut read);
+                    let acks = acks_in(&read);
+                    for &(game, _) in &acks[answered..] {
+                        quiet_since = Instant::now();
+                        let reply = frames.error(code, if name_game { game } else { 0 });
+                        if !send(&mut end, &reply, stop) {
+                            return;
+                        }
+                    }
+                    answered = acks.len();
                     std::thread::sleep(Duration::from_millis(10));
                 }
             }

@@ -31,6 +31,8 @@ use crate::event::{DamageKind, Event};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
 
+mod acks;
+mod conversation;
 mod copies;
 mod files;
 mod ledger;
@@ -38,6 +40,8 @@ mod report;
 mod runs;
 mod summary;
 
+pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
+pub use conversation::{Conversation, State};
 use copies::{choose, relation, Parting, Relation};
 pub use files::{file_name, file_name_v2, save};
 use files::{kept_at, place, read_log, taken_names, v2_name, Kept};
@@ -389,7 +393,13 @@ impl Puller {
                 game,
             });
         }
-        let ack = game.end.and_then(|e| e.check).map(|c| (game.number, c));
+        let ack = game
+            .end
+            .and_then(|e| e.check)
+            .map(|check| twenty48_deviceproto::Ack {
+                game: game.number,
+                check,
+            });
         let mut pulled = Pulled {
             check,
             path: None,
@@ -467,7 +477,7 @@ impl Puller {
         pulled: &mut Pulled,
         dev: u64,
         log: MoveLog,
-        ack: Option<(u32, u32)>,
+        ack: Option<twenty48_deviceproto::Ack>,
     ) -> io::Result<()> {
         let number = pulled.game.number;
         let k = key(dev, number);

@@ -48,9 +48,9 @@ pub struct Pulled {
     pub path: Option<PathBuf>,
     /// What was done with it.
     pub outcome: Outcome,
-    /// Protocol v2: the acknowledgement to send the device, `(game, check)`, once the game
-    /// is safely on disk (written, already pulled or a duplicate of either).
-    pub ack: Option<(u32, u32)>,
+    /// Protocol v2: the acknowledgement to send the device once the game is safely on disk
+    /// (written, already pulled or a duplicate of either).
+    pub ack: Option<twenty48_deviceproto::Ack>,
 }
 
 impl Pulled {
@@ -90,6 +90,12 @@ pub enum Progress {
     Damaged(Damage),
     /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
     Device(DeviceFact),
+    /// The device answered an acknowledgement this pull sent ([`Conversation`]
+    /// (super::Conversation)): it marked this game pulled.
+    Acked(u32),
+    /// The `pull done` just received ends a reply that began before this pull was
+    /// listening (an earlier pull's, cut off): the pull waits for its own.
+    EarlierReplyEnded,
 }
 
 /// A run of game numbers of one device never received complete.

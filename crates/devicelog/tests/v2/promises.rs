@@ -98,7 +98,7 @@ fn assert_acks_only_what_is_on_disk(pulled: &[Pulled]) {
     for p in pulled {
         let on_disk = p.is_received() && p.path.as_ref().is_some_and(|path| path.exists());
         match p.ack {
-            Some((game, c)) => {
+            Some(twenty48_deviceproto::Ack { game, check: c }) => {
                 assert!(on_disk, "game {game} acknowledged but not on disk: {p:?}");
                 assert_eq!(game, p.game.number);
                 assert_eq!(Some(c), p.game.end.and_then(|e| e.check));
@@ -760,7 +760,10 @@ fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conf
     assert_eq!(partial[0].outcome, Outcome::AlreadyPulled);
     for p in &partial {
         assert_eq!(p.path.as_deref(), Some(&*dir.0.join(name(6, true))));
-        assert_eq!(p.ack, Some((6, p.game.end.unwrap().check.unwrap())));
+        assert_eq!(
+            p.ack.map(|a| (a.game, a.check)),
+            Some((6, p.game.end.unwrap().check.unwrap()))
+        );
     }
     assert!(partial[1..].iter().all(|p| p.outcome == Outcome::Duplicate));
     assert_acks_only_what_is_on_disk(&pulled);

@@ -1,0 +1,252 @@
+//! The pull conversation with a board, without its I/O: bytes from the device go in, the
+//! progress of the pull and the exact bytes to send back come out. The caller keeps the
+//! port, the clock and the printing; the conversation keeps everything else: the request,
+//! the state of the device's reply, the acknowledgement window, what a reconnection undoes.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::path::Path;
+//! use twenty48_devicelog::pull::{Conversation, Puller, State};
+//!
+//! let elf = std::fs::read("twenty48-nano-rp2040")?;
+//! let puller = Puller::new(&elf, Path::new("games"), false)?;
+//! let mut talk = Conversation::with_device(puller, false, 0);
+//! # let mut port: Vec<u8> = Vec::new();
+//! # let mut now = 0;
+//! loop {
+//!     std::io::Write::write_all(&mut port, &talk.outgoing())?; // `{hello}{pull}`, then acks
+//!     # let bytes: &[u8] = &[]; now += 200;
+//!     for progress in talk.feed(bytes, now)? {
+//!         println!("{progress:?}");
+//!     }
+//!     if talk.state(now, 15_000) != State::Listening {
+//!         break;
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::io;
+
+use twenty48_deviceproto::{ErrorCode, Request};
+
+use super::acks::AckWindow;
+use super::{Progress, Puller};
+use crate::fact::DeviceFact;
+
+/// Where a conversation stands, at a given time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum State {
+    /// The reply or an acknowledgement's answer is still awaited (or, on a capture, more
+    /// bytes may come).
+    Listening,
+    /// The device's reply is over and every acknowledgement sent was answered.
+    Done,
+    /// No frame came for longer than the time allowed while something was awaited.
+    Silent,
+}
+
+/// A pull's conversation: a [`Puller`] and, with a device to talk to, the request sent, the
+/// reply's state and the acknowledgements ([`AckWindow`]).
+///
+/// Its promises (docs/firmware.md, "Threat model"): a game is acknowledged only once it is
+/// safely on disk, and only by the check of the copy on disk; at most
+/// [`ACKS_IN_FLIGHT`](super::ACKS_IN_FLIGHT) acknowledgements are unanswered at once; the end
+/// of a reply that began before this conversation is not taken for its own; an
+/// acknowledgement refused (an error naming its game, or any error 6 after the reply began)
+/// is counted as refused, never as answered; only an error 6 naming no game before any
+/// reply began says the device keeps no store.
+#[derive(Debug)]
+pub struct Conversation {
+    puller: Puller,
+    /// The request this pull made, or `None` for a capture (no one to talk to).
+    request: Option<Request>,
+    /// A `pull begin` arrived: the reply to this pull's request is under way.
+    begun: bool,
+    /// The reply is over: its `pull done` arrived after its `pull begin`, or the device
+    /// said it keeps no store.
+    done: bool,
+    /// The device keeps no game store (error 6 answering the request): nothing to pull or
+    /// acknowledge; its games come live only.
+    no_store: bool,
+    acks: AckWindow,
+    /// Bytes to send the device, not yet taken.
+    outgoing: Vec<u8>,
+    /// When the last frame arrived (or the conversation began), in the caller's
+    /// milliseconds.
+    last_frame: u64,
+}
+
+impl Conversation {
+    /// A conversation with a board: `{hello}` and `{pull}` (`all`: `{pull all}`) wait in
+    /// [`Conversation::outgoing`]. `now` is the caller's clock in milliseconds (any
+    /// origin; it only has to grow).
+    pub fn with_device(puller: Puller, all: bool, now: u64) -> Conversation {
+        let mut talk = Conversation::of_capture(puller);
+        talk.request = Some(Request::Pull { all });
+        talk.last_frame = now;
+        talk.ask();
+        talk
+    }
+
+    /// A capture's bytes, with no one to talk to: nothing is ever sent or acknowledged.
+    pub fn of_capture(puller: Puller) -> Conversation {
+        Conversation {
+            puller,
+            request: None,
+            begun: false,
+            done: false,
+            no_store: false,
+            acks: AckWindow::default(),
+            outgoing: Vec::new(),
+            last_frame: 0,
+        }
+    }
+
+    fn ask(&mut self) {
+        if let Some(request) = self.request {
+            self.outgoing
+                .extend(format!("{}{request}", Request::Hello).as_bytes());
+        }
+    }
+
+    /// Bytes from the device, at `now`: the pull's progress. The acknowledgements the
+    /// games written now call for, as far as the window has room, are added to
+    /// [`Conversation::outgoing`].
+    ///
+    /// # Errors
+    /// When a `.t48` file cannot be written.
+    pub fn feed(&mut self, bytes: &[u8], now: u64) -> io::Result<Vec<Progress>> {
+        let progress = self.puller.feed(bytes)?;
+        // Only frames count as hearing from the device: bytes that make none (a zero
+        // byte a second, endless noise) do not keep the pull waiting.
+        if progress.iter().any(|p| !matches!(p, Progress::Damaged(_))) {
+            self.last_frame = now;
+        }
+        let out = self.handle(progress);
+        self.send_acks();
+        Ok(out)
+    }
+
+    /// The end of the bytes: the games still open are checked and handed over
+    /// ([`Puller::finish`]). Nothing is acknowledged after it.
+    ///
+    /// # Errors
+    /// When a `.t48` file cannot be written.
+    pub fn finish(&mut self) -> io::Result<Vec<Progress>> {
+        let request = self.request.take();
+        let progress = self.puller.finish()?;
+        let out = self.handle(progress);
+        self.request = request;
+        Ok(out)
+    }
+
+    /// The bytes to send the device now (requests and acknowledgements, in order); taken.
+    pub fn outgoing(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.outgoing)
+    }
+
+    /// The link to the device went away and came back, at `now`: whatever was under way is
+    /// gone. The request is made again; acknowledgements not answered are forgotten (their
+    /// games come again and are recognised on disk).
+    pub fn reconnected(&mut self, now: u64) {
+        self.acks.forget();
+        self.begun = false;
+        self.done = false;
+        self.outgoing.clear();
+        self.last_frame = now;
+        self.ask();
+    }
+
+    /// Where the conversation stands at `now`, given `timeout` milliseconds of silence
+    /// allowed: done once the reply is over and no acknowledgement is outstanding; silent
+    /// when no frame came for longer than `timeout` before that.
+    pub fn state(&self, now: u64, timeout: u64) -> State {
+        if self.done && !self.acks.outstanding() {
+            State::Done
+        } else if now.saturating_sub(self.last_frame) > timeout {
+            State::Silent
+        } else {
+            State::Listening
+        }
+    }
+
+    /// Whether the device's reply to this pull's request is over (its `pull done`, or it
+    /// keeps no store).
+    pub fn replied(&self) -> bool {
+        self.done
+    }
+
+    /// Whether the device said it keeps no game store.
+    pub fn no_store(&self) -> bool {
+        self.no_store
+    }
+
+    /// The acknowledgements: answered, refused, unanswered.
+    pub fn acks(&self) -> &AckWindow {
+        &self.acks
+    }
+
+    /// The pull: its summary, the bytes fed.
+    pub fn puller(&self) -> &Puller {
+        &self.puller
+    }
+
+    fn send_acks(&mut self) {
+        for ack in self.acks.take_sendable() {
+            self.outgoing
+                .extend(Request::from(ack).to_string().as_bytes());
+        }
+    }
+
+    fn handle(&mut self, progress: Vec<Progress>) -> Vec<Progress> {
+        let mut out = Vec::with_capacity(progress.len());
+        let talking = self.request.is_some();
+        for step in progress {
+            match &step {
+                Progress::Pulled(pulled) => {
+                    if let Some(ack) = pulled.ack.filter(|_| talking && !self.no_store) {
+                        self.acks.queue(ack);
+                    }
+                }
+                Progress::Device(fact) => match *fact {
+                    DeviceFact::PullBegin { .. } => self.begun = true,
+                    // The end of a reply whose begin came before this pull was listening
+                    // (an earlier pull's, cut off): not this pull's answer.
+                    DeviceFact::PullDone { .. } if talking && !self.begun => {
+                        out.push(step);
+                        out.push(Progress::EarlierReplyEnded);
+                        continue;
+                    }
+                    DeviceFact::PullDone { .. } => self.done = true,
+                    DeviceFact::Error { code, game, .. } if code == ErrorCode::NoStore as u8 => {
+                        if !self.begun && game == 0 {
+                            // The answer to the request (it names no game): nothing to pull
+                            // or acknowledge.
+                            self.done = true;
+                            self.no_store = true;
+                            self.acks.forget();
+                        } else if !self.acks.refused(game, fact.to_string()) && self.begun {
+                            // A device that replied keeps a store: an error 6 now answers
+                            // acknowledgements, and refuses those in flight.
+                            self.acks.refuse_in_flight(&fact.to_string());
+                        }
+                    }
+                    DeviceFact::Acked { game, .. } if self.acks.acked(game) => {
+                        out.push(step);
+                        out.push(Progress::Acked(game));
+                        continue;
+                    }
+                    DeviceFact::Error { game, .. } => {
+                        self.acks.refused(game, fact.to_string());
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+            out.push(step);
+        }
+        out
+    }
+}
