@@ -297,27 +297,19 @@ fn play(
                     std::thread::sleep(Duration::from_millis(10));
                 }
             }
-            Step::RefuseAcks(code, name_game) => {
-                let mut answered = 0;
-                let mut quiet_since = Instant::now();
-                while quiet_since.elapsed() < Duration::from_secs(3) {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
+            Step::RefuseAcks(..) | Step::Acks(_) => {
+                // The answer to `{ack game check}`, if any.
+                let answer = |game: u32, check: u32| match &step {
+                    Step::RefuseAcks(code, name_game) => {
+                        Some(frames.error(*code, if *name_game { game } else { 0 }))
                     }
-                    read_requests(&mut read);
-                    let acks = acks_in(&read);
-                    for &(game, _) in &acks[answered..] {
-                        quiet_since = Instant::now();
-                        let reply = frames.error(code, if name_game { game } else { 0 });
-                        if !send(&mut end, &reply, stop) {
-                            return;
-                        }
-                    }
-                    answered = acks.len();
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            }
-            Step::Acks(answers) => {
+                    Step::Acks(Some(answers)) => Some(match answers.get(&game) {
+                        Some(&c) if c == check => frames.acked(game),
+                        Some(_) => frames.error(4, game),
+                        None => frames.error(3, game),
+                    }),
+                    _ => None,
+                };
                 let mut answered = 0;
                 let mut quiet_since = Instant::now();
                 while quiet_since.elapsed() < Duration::from_secs(3) {
@@ -328,11 +320,8 @@ fn play(
                     let acks = acks_in(&read);
                     for &(game, check) in &acks[answered..] {
                         quiet_since = Instant::now();
-                        let Some(answers) = &answers else { continue };
-                        let reply = match answers.get(&game) {
-                            Some(&c) if c == check => frames.acked(game),
-                            Some(_) => frames.error(4, game),
-                            None => frames.error(3, game),
+                        let Some(reply) = answer(game, check) else {
+                            continue;
                         };
                         if !send(&mut end, &reply, stop) {
                             return;
