@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use twenty48_engine::{Direction, Rules};
 
-use crate::event::{Damage, DamageKind, Event};
+use crate::event::{Damage, DamageKind, Event, StrayFrame};
 use crate::game::{DeviceMove, GameEnd};
 use crate::record::sealed::Start;
 use crate::record::GameRecord;
@@ -220,20 +220,34 @@ impl<G: GameRecord> Assembly<G> {
     }
 
     /// Protocol v2 and v3: the open game `game` of the device last announced, for a frame
-    /// `at` of it (an orphan when none is open).
-    fn open_of(&mut self, game: u32, at: At, out: &mut Vec<Event<G>>) -> Option<&mut G> {
+    /// `at` of it (an orphan when none is open, and what it held as a stray frame).
+    fn open_of(
+        &mut self,
+        game: u32,
+        at: At,
+        stray: impl FnOnce() -> StrayFrame,
+        out: &mut Vec<Event<G>>,
+    ) -> Option<&mut G> {
         self.last_game = Some(game);
         let key = (self.dev.unwrap_or(0), game);
-        let open = self.open2.get_mut(&key).map(|o| &mut o.game);
-        if open.is_none() {
-            out.push(Self::orphan(Some(game), at));
+        if !self.open2.contains_key(&key) {
+            self.stray(game, at, stray(), out);
         }
-        open
+        self.open2.get_mut(&key).map(|o| &mut o.game)
+    }
+
+    /// A frame of game `game` with none open: an orphan, and (with a device known) what it
+    /// held.
+    fn stray(&self, game: u32, at: At, frame: StrayFrame, out: &mut Vec<Event<G>>) {
+        if let Some(dev) = self.dev {
+            out.push(Event::Stray { dev, game, frame });
+        }
+        out.push(Self::orphan(Some(game), at));
     }
 
     /// Protocol v2 and v3: a move frame of game `game`.
     pub(crate) fn moved2(&mut self, game: u32, mv: DeviceMove, at: At, out: &mut Vec<Event<G>>) {
-        if let Some(open) = self.open_of(game, at, out) {
+        if let Some(open) = self.open_of(game, at, || StrayFrame::Move(mv), out) {
             open.push(&mv);
             out.push(Event::Moved { game, mv });
         }
@@ -248,7 +262,11 @@ impl<G: GameRecord> Assembly<G> {
         at: At,
         out: &mut Vec<Event<G>>,
     ) {
-        if let Some(open) = self.open_of(game, at, out) {
+        let stray = || StrayFrame::Moves {
+            first,
+            dirs: dirs.to_vec(),
+        };
+        if let Some(open) = self.open_of(game, at, stray, out) {
             // Numbered with saturation: past move 4,294,967,295 the numbers repeat, out of
             // sequence, so the game's check finds a gap (a `RangeFrom` would overflow).
             for (i, &dir) in dirs.iter().enumerate() {
@@ -273,7 +291,7 @@ impl<G: GameRecord> Assembly<G> {
         let key = (self.dev.unwrap_or(0), game);
         match self.open2.remove(&key) {
             Some(open) => out.push(Event::GameClosed(Box::new(closed(open.game, Some(end))))),
-            None => out.push(Self::orphan(Some(game), at)),
+            None => self.stray(game, at, StrayFrame::End(end), out),
         }
     }
 

@@ -282,7 +282,10 @@ pub fn decode_capture(elf: &[u8], capture: &[u8]) -> Result<Capture, DeviceLogEr
             Event::Damaged(d) => out.damage.push(d),
             Event::Message(m) => out.messages.push(m),
             Event::Device(f) => out.facts.push(f),
-            Event::GameStarted { .. } | Event::Moved { .. } | Event::StoredMoves { .. } => {}
+            Event::GameStarted { .. }
+            | Event::Moved { .. }
+            | Event::StoredMoves { .. }
+            | Event::Stray { .. } => {}
         }
     }
     Ok(out)

@@ -7,7 +7,7 @@ use std::fmt;
 use twenty48_engine::Rules;
 
 use crate::fact::{DeviceFact, Message};
-use crate::game::{DeviceGame, DeviceMove};
+use crate::game::{DeviceGame, DeviceMove, GameEnd};
 use crate::rzcobs::MAX_FRAME_BYTES;
 
 /// What was wrong with a stretch of the capture.
@@ -123,6 +123,34 @@ pub enum Event<G = DeviceGame> {
     Message(Message),
     /// Protocol v2: a frame of the device about itself, its store or a request.
     Device(DeviceFact),
+    /// Protocol v2 and v3: a move, moves or end frame of game `game` of device `dev` with
+    /// no such game open. It comes with its [`DamageKind::Orphan`] damage, and says what
+    /// the frame held, so that a pull can hold it against a copy of that game it kept.
+    Stray {
+        /// Device id.
+        dev: u64,
+        /// Game number.
+        game: u32,
+        /// What the frame held.
+        frame: StrayFrame,
+    },
+}
+
+/// What a frame of a game not open held ([`Event::Stray`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StrayFrame {
+    /// A move frame.
+    Move(DeviceMove),
+    /// A `t48 moves` frame: the moves after the first `first`.
+    Moves {
+        /// The moves of the game before the frame's.
+        first: u32,
+        /// The frame's moves.
+        dirs: Vec<twenty48_engine::Direction>,
+    },
+    /// An end or partial frame.
+    End(GameEnd),
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ pub use assembly::MAX_OPEN_GAMES;
 pub use capture::{decode_capture, Capture, CaptureDecoder};
 pub use check::{check, GameCheck, Problem};
 pub use error::DeviceLogError;
-pub use event::{Damage, DamageKind, Event};
+pub use event::{Damage, DamageKind, Event, StrayFrame};
 pub use fact::{DeviceFact, Message};
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};

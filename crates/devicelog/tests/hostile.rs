@@ -41,8 +41,13 @@ const DEFER: PullOptions = PullOptions {
 };
 
 fn elf() -> Vec<u8> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v2");
-    std::fs::read(dir.join("twenty48-qemu.elf")).expect("the v2 firmware ELF")
+    elf_of(2)
+}
+
+/// The committed QEMU firmware ELF of protocol `version` (2 or 3).
+fn elf_of(version: u8) -> Vec<u8> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/v{version}"));
+    std::fs::read(dir.join("twenty48-qemu.elf")).expect("the firmware ELF")
 }
 
 fn frames() -> Frames {
@@ -62,7 +67,12 @@ fn within_limit<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 's
 
 /// A pull of `bytes` into `dir`: every game closed, with what became of it.
 fn pull(bytes: &[u8], dir: &Path, options: PullOptions) -> (Puller, Vec<Pulled>) {
-    let mut puller = Puller::with_options(&elf(), dir, options).unwrap();
+    pull_with(&elf(), bytes, dir, options)
+}
+
+/// [`pull`] decoding with the firmware `elf`.
+fn pull_with(elf: &[u8], bytes: &[u8], dir: &Path, options: PullOptions) -> (Puller, Vec<Pulled>) {
+    let mut puller = Puller::with_options(elf, dir, options).unwrap();
     let mut pulled = Vec::new();
     let mut progress = Vec::new();
     for chunk in bytes.chunks(64) {
@@ -302,6 +312,84 @@ fn two_copies_that_part_are_a_conflict_and_the_second_is_never_acknowledged() {
     let (puller, _) = pull(&bytes, &dir.0, DEFER);
     assert!(logs_in(&dir.0).is_empty());
     assert_eq!(puller.summary().conflicts.len(), 1);
+}
+
+/// Issue 34: frames of a game that came after it arrived whole were only damage, with a
+/// note that "its game arrived whole", and never compared with the copy kept. Now one that
+/// contradicts the kept copy (moves after its end, other moves at its places, another end)
+/// makes the game a conflict, and no later copy of it is acknowledged; one that repeats
+/// what the copy holds is still only noted.
+#[test]
+fn frames_after_a_whole_game_that_contradict_it_are_a_conflict() {
+    let elf = elf_of(3);
+    let f = Frames::new(&elf, DEV);
+    let moves = cycle(700);
+    let whole = f.stored(6, (&Rules::CLASSIC, 11), &moves);
+    let kept = {
+        let dir = Scratch::new("stray-whole");
+        pull_with(&elf, &whole, &dir.0, LIVE);
+        logs_in(&dir.0).remove(0).1
+    };
+    let len = kept.moves.len() as u32;
+    // A moves frame of the game's first moves (all of them, 256 at most).
+    let n = kept.moves.len().min(256);
+    let packed = |dirs: &[twenty48_engine::Direction]| {
+        let mut out = vec![0u8; dirs.len().div_ceil(4)];
+        for (j, d) in dirs.iter().enumerate() {
+            out[j / 4] |= d.code() << (2 * (j % 4));
+        }
+        out
+    };
+    let mut other = kept.moves[..n].to_vec();
+    other[40] = if other[40] == twenty48_engine::Direction::Up {
+        twenty48_engine::Direction::Down
+    } else {
+        twenty48_engine::Direction::Up
+    };
+    let after_end: Vec<u8> = (1..=3).flat_map(|i| f.moved(6, len + i, 0, 0, 0)).collect();
+    let cases: [(&str, Vec<u8>, Option<&str>); 4] = [
+        ("after-end", after_end, Some("came after the game ended")),
+        (
+            "other-moves",
+            f.moves(6, 0, n as u16, &packed(&other)),
+            Some("differs from the copy kept at move 41"),
+        ),
+        (
+            "second-end",
+            f.end(6, 2, kept.claims.score + 4, len, kept.claims.final_hash, 0)
+                .0,
+            Some("another end frame came"),
+        ),
+        (
+            "repeat",
+            f.moves(6, 0, n as u16, &packed(&kept.moves[..n])),
+            None,
+        ),
+    ];
+    for (name, stray, conflict) in cases {
+        let mut bytes = whole.clone();
+        bytes.extend(&stray);
+        // The same whole game once more: acknowledged only while it is not in conflict.
+        bytes.extend(&whole);
+        let dir = Scratch::new(&format!("stray-{name}"));
+        let (puller, pulled) = pull_with(&elf, &bytes, &dir.0, LIVE);
+        let summary = puller.summary();
+        let acks = pulled.iter().filter(|p| p.ack.is_some()).count();
+        match conflict {
+            Some(why) => {
+                assert_eq!(summary.conflicts.len(), 1, "{name}: {summary:?}");
+                assert!(summary.conflicts[0].2.contains(why), "{name}: {summary:?}");
+                assert!(!summary.is_ok(), "{name}");
+                assert_eq!(acks, 1, "{name}: the copy after the conflict is not acked");
+            }
+            None => {
+                assert!(summary.conflicts.is_empty(), "{name}: {summary:?}");
+                assert!(summary.is_ok(), "{name}: {summary:?}");
+                assert_eq!(acks, 2, "{name}");
+            }
+        }
+        assert_eq!(logs_in(&dir.0).len(), 1, "{name}: one file, as written");
+    }
 }
 
 /// Issue 26: the gap report walked every number between the lowest and the highest seen,

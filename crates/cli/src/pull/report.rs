@@ -182,7 +182,7 @@ impl Report {
         }
         for (dev, game, reason) in &s.conflicts {
             out.push(format!(
-                "CONFLICT: device {dev:016x} game {game}: {reason}; not written as complete"
+                "CONFLICT: device {dev:016x} game {game}: {reason}; not counted as received, not acknowledged again"
             ));
         }
         for gap in &s.gaps {

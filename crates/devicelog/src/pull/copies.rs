@@ -8,6 +8,8 @@ use std::fmt;
 
 use twenty48_movelog::MoveLog;
 
+use crate::event::StrayFrame;
+
 /// How two verified copies of one game part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Parting {
@@ -19,6 +21,8 @@ pub(super) enum Parting {
     ShortWhole,
     /// Two whole games that differ otherwise.
     Other,
+    /// A frame that came after the game was kept whole contradicts it.
+    Frame,
 }
 
 impl fmt::Display for Parting {
@@ -28,7 +32,69 @@ impl fmt::Display for Parting {
             Parting::Moves => "the copies have different moves",
             Parting::ShortWhole => "a complete copy is shorter than another copy",
             Parting::Other => "the copies differ",
+            Parting::Frame => {
+                "a frame that came after the game arrived whole contradicts the copy kept"
+            }
         })
+    }
+}
+
+/// How a frame of game that is not open (`frame`) contradicts the whole game `kept`, if
+/// it does: a move past its end, another move at a place, another end. A frame that repeats
+/// what the kept copy holds contradicts nothing. (A move frame's score and hash are not
+/// compared: that would need a replay for every stray frame.)
+pub(super) fn contradiction(kept: &MoveLog, frame: &StrayFrame) -> Option<String> {
+    let len = kept.moves.len();
+    let at = |seq: usize| seq.checked_sub(1).and_then(|i| kept.moves.get(i));
+    match frame {
+        StrayFrame::Move(mv) => {
+            let seq = mv.seq as usize;
+            match at(seq) {
+                None => Some(format!(
+                    "a frame of move {seq} came after the game ended at move {len}"
+                )),
+                Some(&dir) if dir != mv.dir => Some(format!(
+                    "a frame of move {seq} says {:?} where the copy kept has {dir:?}",
+                    mv.dir
+                )),
+                Some(_) => None,
+            }
+        }
+        StrayFrame::Moves { first, dirs } => {
+            let first = *first as usize;
+            let last = first.saturating_add(dirs.len());
+            if last > len {
+                return Some(format!(
+                    "a frame of moves {}..={last} came after the game ended at move {len}",
+                    first + 1
+                ));
+            }
+            let parts = (first..last)
+                .zip(dirs)
+                .find(|&(i, dir)| kept.moves[i] != *dir)?;
+            Some(format!(
+                "a frame of moves {}..={last} differs from the copy kept at move {}",
+                first + 1,
+                parts.0 + 1
+            ))
+        }
+        StrayFrame::End(end) => {
+            let moves = end.moves as usize;
+            let differs = if end.partial {
+                moves > len
+            } else {
+                moves != len
+                    || end.score.is_some_and(|s| s != kept.claims.score)
+                    || end.hash.is_some_and(|h| h != kept.claims.final_hash)
+            };
+            differs.then(|| {
+                format!(
+                    "another end frame came: {moves} moves{}, where the copy kept has {len} moves and score {}",
+                    end.score.map_or(String::new(), |s| format!(", score {s}")),
+                    kept.claims.score
+                )
+            })
+        }
     }
 }
 

@@ -78,6 +78,11 @@ pub(super) struct Kept {
 }
 
 impl Kept {
+    /// Whether the copy kept is a whole game (not an interrupted game's prefix).
+    pub(super) fn is_whole(&self) -> bool {
+        self.complete
+    }
+
     /// The `index`th name of the whole or interrupted game's name.
     pub(super) fn at(complete: bool, index: usize) -> Kept {
         Kept {

@@ -27,7 +27,7 @@ use twenty48_movelog::MoveLog;
 use crate::capture::CaptureDecoder;
 use crate::check::Problem;
 use crate::error::DeviceLogError;
-use crate::event::{DamageKind, Event};
+use crate::event::{DamageKind, Event, StrayFrame};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
 
@@ -42,7 +42,7 @@ mod summary;
 
 pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, State};
-use copies::{choose, relation, Parting, Relation};
+use copies::{choose, contradiction, relation, Parting, Relation};
 pub use files::{file_name, file_name_v2, save};
 use files::{kept_at, place, read_log, taken_names, v2_name, Kept};
 use ledger::Ledger;
@@ -102,6 +102,8 @@ pub struct Puller {
     /// v2: the pull reply under way: (device, games announced, games closed with an end
     /// or partial frame since).
     reply: Option<(u64, u32, u32)>,
+    /// The kept copy a stray frame was last held against, read from its file.
+    stray_cache: Option<(u128, MoveLog)>,
 }
 
 impl Puller {
@@ -136,6 +138,7 @@ impl Puller {
             ledger: Ledger::default(),
             decoded_any: false,
             reply: None,
+            stray_cache: None,
         })
     }
 
@@ -243,6 +246,7 @@ impl Puller {
                     self.ledger.fact(fact);
                     out.push(Progress::Device(fact))
                 }
+                Event::Stray { dev, game, frame } => self.stray(dev, game, &frame),
                 Event::Message(_) => {}
             }
         }
@@ -449,6 +453,38 @@ impl Puller {
         Ok(pulled)
     }
 
+    /// A frame of game `number` of `dev` came with no such game open. When this pull kept
+    /// that game whole and the frame contradicts it (a move after its end, another move, a
+    /// second end that differs), the game is in conflict: reported, its later copies not
+    /// acknowledged. (The file written stays as it is: nothing in the directory is
+    /// replaced.)
+    fn stray(&mut self, dev: u64, number: u32, frame: &StrayFrame) {
+        let k = key(dev, number);
+        if self.conflicts.get(k).is_some() {
+            return;
+        }
+        let Some(at) = self.kept.get(k).filter(Kept::is_whole) else {
+            return;
+        };
+        let path = at.path(&self.out_dir, dev, number);
+        if self.stray_cache.as_ref().is_none_or(|(key, _)| *key != k) {
+            self.stray_cache = read_log(&path).map(|log| (k, log));
+        }
+        let Some((_, kept)) = &self.stray_cache else {
+            return;
+        };
+        if let Some(why) = contradiction(kept, frame) {
+            self.conflicts.insert(k, Parting::Frame);
+            self.ledger.conflict(
+                k,
+                &format!(
+                    "{why} (the copy kept, {}, is left as it was written)",
+                    twenty48_movelog::shown(&path)
+                ),
+            );
+        }
+    }
+
     /// The copy `pulled` of game `k` parts from another (`parting`): not written, not
     /// acknowledged, reported.
     fn conflict(&mut self, pulled: &mut Pulled, k: u128, parting: Parting) {
@@ -520,6 +556,7 @@ impl Puller {
     /// whole game, not an interrupted one's prefix).
     fn keep(&mut self, k: u128, at: Kept, whole: bool) {
         self.kept.insert(k, at);
+        self.stray_cache = None;
         self.ledger.received(k, whole);
     }
 }
