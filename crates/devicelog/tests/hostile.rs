@@ -314,6 +314,80 @@ fn two_copies_that_part_are_a_conflict_and_the_second_is_never_acknowledged() {
     assert_eq!(puller.summary().conflicts.len(), 1);
 }
 
+/// Issue 34: growing interrupted copies of one game on a port (each a longer prefix) were
+/// written one file each: 256 copies, 256 files, every one acknowledged. One game is one
+/// file now, the longest verified prefix (replaced in place as a longer copy comes, then by
+/// the whole game under its own name); every ack still names moves on disk. A prefix an
+/// earlier pull wrote is left as it is.
+#[test]
+fn growing_copies_of_a_game_on_a_port_make_one_file() {
+    let f = frames();
+    let moves = cycle(400);
+    let mut bytes = Vec::new();
+    for n in 1..=256 {
+        bytes.extend(f.game(7, &Rules::CLASSIC, 11, &moves[..n], true).0);
+    }
+    let dir = Scratch::new("growing");
+    let (puller, pulled) = pull(&bytes, &dir.0, LIVE);
+    let logs = logs_in(&dir.0);
+    assert_eq!(
+        logs.len(),
+        1,
+        "{:?}",
+        logs.iter().map(|l| &l.0).collect::<Vec<_>>()
+    );
+    let (path, longest) = &logs[0];
+    assert!(
+        path.ends_with("7e57000000000001-g000007.partial.t48"),
+        "{path:?}"
+    );
+    assert!(!longest.complete);
+    let most = pulled.iter().map(|p| p.game.verified_moves().count()).max();
+    assert_eq!(Some(longest.moves.len()), most);
+    assert_eq!(pulled.iter().filter(|p| p.ack.is_some()).count(), 256);
+    assert_acks_only_what_is_on_disk(&pulled, &dir.0);
+    assert!(puller.summary().is_ok(), "{:?}", puller.summary());
+    assert!(puller
+        .summary()
+        .notes
+        .iter()
+        .all(|n| !n.contains("already there")));
+
+    // Then the whole game: its own file, and the prefix goes.
+    let mut whole = bytes.clone();
+    whole.extend(f.game(7, &Rules::CLASSIC, 11, &moves, false).0);
+    let dir = Scratch::new("growing-whole");
+    let (_, pulled) = pull(&whole, &dir.0, LIVE);
+    let logs = logs_in(&dir.0);
+    assert_eq!(logs.len(), 1);
+    assert!(logs[0].0.ends_with("7e57000000000001-g000007.t48"));
+    assert!(logs[0].1.complete);
+    assert_acks_only_what_is_on_disk(&pulled, &dir.0);
+
+    // A prefix an earlier pull wrote stays; the longer copy goes to the next free name.
+    let dir = Scratch::new("growing-earlier");
+    pull(
+        &f.game(7, &Rules::CLASSIC, 11, &moves[..5], true).0,
+        &dir.0,
+        LIVE,
+    );
+    let before = logs_in(&dir.0);
+    pull(
+        &f.game(7, &Rules::CLASSIC, 11, &moves[..30], true).0,
+        &dir.0,
+        LIVE,
+    );
+    let after = logs_in(&dir.0);
+    assert_eq!(after.len(), 2);
+    assert!(
+        after.contains(&before[0]),
+        "the earlier pull's file is unchanged"
+    );
+    assert!(after.iter().any(|(p, log)| {
+        p.ends_with("7e57000000000001-g000007.partial-2.t48") && log.moves.len() == 30
+    }));
+}
+
 /// Issue 34: frames of a game that came after it arrived whole were only damage, with a
 /// note that "its game arrived whole", and never compared with the copy kept. Now one that
 /// contradicts the kept copy (moves after its end, other moves at its places, another end)

@@ -122,6 +122,15 @@ impl Report {
             Outcome::Written | Outcome::DamagedPrefix
         ));
         c.already += usize::from(pulled.outcome == Outcome::AlreadyPulled);
+        if let (Some(old), Some(new)) = (&pulled.replaces, &pulled.path) {
+            // A longer copy took the place of a prefix this pull wrote: the earlier copies'
+            // entries name the file that holds their moves now.
+            for earlier in &mut self.games.items {
+                if earlier.path.as_ref() == Some(old) {
+                    earlier.path = Some(new.clone());
+                }
+            }
+        }
         self.games.push(pulled);
     }
 
@@ -375,7 +384,26 @@ mod tests {
                 game: number,
                 check: number,
             }),
+            replaces: None,
         }
+    }
+
+    /// Issue 34: a longer copy of a game took the place of the prefix this pull wrote: the
+    /// earlier copy's entry names the file that holds its moves now, not one that is gone.
+    #[test]
+    fn an_entry_names_the_file_that_replaced_its_own() {
+        let mut report = Report::default();
+        let old = std::path::PathBuf::from("d/7e57000000000001-g000001.partial.t48");
+        let new = std::path::PathBuf::from("d/7e57000000000001-g000001.t48");
+        let mut first = written(1);
+        first.path = Some(old.clone());
+        report.add_game(first);
+        let mut whole = written(1);
+        whole.path = Some(new.clone());
+        whole.replaces = Some(old);
+        report.add_game(whole);
+        let paths: Vec<_> = report.games.items.iter().map(|p| p.path.clone()).collect();
+        assert_eq!(paths, [Some(new.clone()), Some(new)]);
     }
 
     /// Issue 26: the report kept every game and every frame of the device until the end.

@@ -75,6 +75,8 @@ pub(super) fn on_disk(dir: &Path, mut found: impl FnMut(u64, u32)) {
 pub(super) struct Kept {
     complete: bool,
     index: u16,
+    /// This pull wrote the file (it was not in the directory before).
+    ours: bool,
 }
 
 impl Kept {
@@ -88,7 +90,18 @@ impl Kept {
         Kept {
             complete,
             index: u16::try_from(index).unwrap_or(u16::MAX),
+            ours: false,
         }
+    }
+
+    /// The same place, a file this pull wrote.
+    pub(super) fn written_here(self) -> Kept {
+        Kept { ours: true, ..self }
+    }
+
+    /// Whether this pull wrote the file.
+    pub(super) fn is_ours(&self) -> bool {
+        self.ours
     }
 
     /// The file of game `number` of `dev` in `dir`.
@@ -172,6 +185,7 @@ pub fn save(game: ReceivedGame, dir: &Path, keep_partial: bool) -> io::Result<Pu
         path,
         outcome,
         ack: None,
+        replaces: None,
     })
 }
 

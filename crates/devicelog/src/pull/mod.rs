@@ -274,6 +274,7 @@ impl Puller {
                 path: None,
                 outcome: Outcome::Deferred,
                 ack: None,
+                replaces: None,
             })));
         }
         self.pending_bytes += DEFERRED_COPY + game.heap_bytes();
@@ -394,6 +395,7 @@ impl Puller {
                 path: None,
                 outcome: Outcome::InProgress,
                 ack: None,
+                replaces: None,
                 game,
             });
         }
@@ -409,6 +411,7 @@ impl Puller {
             path: None,
             outcome: Outcome::NotWritten,
             ack: None,
+            replaces: None,
             game,
         };
         if !pulled.check.is_verified() {
@@ -508,6 +511,12 @@ impl Puller {
     /// Writes the verified v2 copy `log`, the one now kept of its game, unless a file an
     /// earlier pull wrote holds it already (the same bytes, or for an interrupted game a
     /// longer copy it begins); a name that holds another game sends it to a free name.
+    ///
+    /// One game, one file: when the copy kept so far is an interrupted game's prefix that
+    /// this pull wrote (so this copy extends it), this copy takes its place: a longer
+    /// prefix replaces that file (atomically: the file holds one or the other), a whole
+    /// game is written under its own name and the prefix's file is then removed. A file an
+    /// earlier pull wrote is never touched.
     fn write(
         &mut self,
         pulled: &mut Pulled,
@@ -537,16 +546,40 @@ impl Puller {
                 return Ok(());
             }
         }
+        // This pull's own shorter prefix of the game, which this copy extends.
+        let own_prefix = self
+            .kept
+            .get(k)
+            .filter(|at| at.is_ours() && !at.is_whole())
+            .map(|at| at.path(&self.out_dir, dev, number));
+        if let (Some(path), false) = (&own_prefix, log.complete) {
+            twenty48_movelog::write_atomic(path, &log.encode())?;
+            pulled.outcome = Outcome::Written;
+            pulled.path = Some(path.clone());
+            pulled.replaces = Some(path.clone());
+            pulled.ack = ack;
+            self.stray_cache = None;
+            self.ledger.received(k, false);
+            return Ok(());
+        }
         let name = file_name_v2(dev, number, log.complete);
         let placed = place(&self.out_dir, &name, &log)?;
         self.note_free_name(&name, placed.path());
+        let mut at = kept_at(&self.out_dir, &name, log.complete, placed.path());
         pulled.outcome = match placed {
             Placed::Identical(_) => Outcome::AlreadyPulled,
-            _ => Outcome::Written,
+            _ => {
+                at = at.written_here();
+                Outcome::Written
+            }
         };
-        let path = placed.path().to_path_buf();
-        let at = kept_at(&self.out_dir, &name, log.complete, &path);
-        pulled.path = Some(path);
+        if let Some(prefix) = own_prefix.filter(|p| p != placed.path()) {
+            // The whole game is on disk now: the prefix this pull wrote goes. (Should it
+            // stay, for want of the right to remove it, nothing is lost.)
+            let _ = std::fs::remove_file(&prefix);
+            pulled.replaces = Some(prefix);
+        }
+        pulled.path = Some(placed.path().to_path_buf());
         pulled.ack = ack;
         self.keep(k, at, log.complete);
         Ok(())

@@ -51,6 +51,10 @@ pub struct Pulled {
     /// Protocol v2: the acknowledgement to send the device once the game is safely on disk
     /// (written, already pulled or a duplicate of either).
     pub ack: Option<twenty48_deviceproto::Ack>,
+    /// The file of a shorter prefix of the same game that this pull wrote before, and that
+    /// this copy's file now stands for (replaced by it, or removed once the whole game was
+    /// written): an earlier report of that copy names it.
+    pub replaces: Option<PathBuf>,
 }
 
 impl Pulled {
