@@ -388,6 +388,53 @@ fn growing_copies_of_a_game_on_a_port_make_one_file() {
     }));
 }
 
+/// Issue 34: the note that a name "was already there with other contents" named a file
+/// this same pull wrote moments before. Two damaged copies of one game (--keep-partial):
+/// the second goes to the next free name, and the note says the first is this pull's.
+#[test]
+fn a_name_taken_by_this_pulls_own_copy_is_said_to_be_so() {
+    use twenty48_engine::{Direction, Game};
+    let f = frames();
+    let damaged = |good: usize| {
+        let (mut bytes, start) = f.start(9, &Rules::CLASSIC, 3);
+        let mut game = Game::new(Rules::CLASSIC, 3).unwrap();
+        for dir in cycle(40) {
+            if game.move_count() as usize == good {
+                break;
+            }
+            if game.play(dir).is_ok_and(|o| o.moved) {
+                let (n, score, hash) = (game.move_count(), game.score(), game.state_hash());
+                bytes.extend(f.moved(9, n, dir.code(), score, hash));
+            }
+        }
+        // A move whose score and hash are wrong: the copy is damaged from here.
+        let n = game.move_count() + 1;
+        bytes.extend(f.moved(9, n, Direction::Left.code(), 1, 1));
+        bytes.extend(f.end(9, 2, 1, n, 1, start).0);
+        bytes
+    };
+    let mut bytes = damaged(3);
+    bytes.extend(damaged(5));
+    let dir = Scratch::new("own-name");
+    let options = PullOptions {
+        keep_partial: true,
+        defer: false,
+    };
+    let (puller, _) = pull(&bytes, &dir.0, options);
+    let notes = puller.summary().notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("damaged.t48 holds another copy of this game that this pull wrote")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().all(|n| !n.contains("already there")),
+        "{notes:?}"
+    );
+    assert_eq!(logs_in(&dir.0).len(), 2);
+}
+
 /// Issue 34: frames of a game that came after it arrived whole were only damage, with a
 /// note that "its game arrived whole", and never compared with the copy kept. Now one that
 /// contradicts the kept copy (moves after its end, other moves at its places, another end)

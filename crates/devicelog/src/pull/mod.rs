@@ -102,6 +102,8 @@ pub struct Puller {
     /// v2: the pull reply under way: (device, games announced, games closed with an end
     /// or partial frame since).
     reply: Option<(u64, u32, u32)>,
+    /// v2: games this pull wrote a file of (whole, prefix or damaged).
+    written_here: Runs,
     /// The kept copy a stray frame was last held against, read from its file.
     stray_cache: Option<(u128, MoveLog)>,
 }
@@ -138,6 +140,7 @@ impl Puller {
             ledger: Ledger::default(),
             decoded_any: false,
             reply: None,
+            written_here: Runs::default(),
             stray_cache: None,
         })
     }
@@ -363,7 +366,7 @@ impl Puller {
             let pulled = save(game, &self.out_dir, self.options.keep_partial)?;
             if let Some(path) = &pulled.path {
                 let complete = pulled.is_verified() && !pulled.game.is_partial();
-                self.note_free_name(&file_name(&pulled.game, complete), path);
+                self.note_free_name(&file_name(&pulled.game, complete), path, None);
             }
             if pulled.is_verified() {
                 self.ledger.received_v1 += 1;
@@ -419,7 +422,10 @@ impl Puller {
                 if let Some(log) = pulled.game.to_movelog(true) {
                     let name = v2_name(dev, pulled.game.number, "damaged");
                     let placed = place(&self.out_dir, &name, &log)?;
-                    self.note_free_name(&name, placed.path());
+                    self.note_free_name(&name, placed.path(), Some(k));
+                    if matches!(placed, Placed::New(_)) {
+                        self.written_here.add(k);
+                    }
                     pulled.path = Some(placed.path().to_path_buf());
                     pulled.outcome = Outcome::DamagedPrefix;
                 }
@@ -497,15 +503,23 @@ impl Puller {
         self.ledger.conflict(k, &parting.to_string());
     }
 
-    /// Notes that `wanted` held other contents when the file went to `placed` instead.
-    fn note_free_name(&mut self, wanted: &str, placed: &Path) {
-        if placed.file_name().is_some_and(|n| n != wanted) {
-            self.ledger.free_names.push(format!(
-                "{} was already there with other contents and is left as it is; the game is in {}",
-                twenty48_movelog::shown(&self.out_dir.join(wanted)),
-                twenty48_movelog::shown(placed)
-            ));
+    /// Notes that `wanted` held other contents when the file of a copy of game `k` (v2)
+    /// went to `placed` instead, and whose contents: another copy this pull wrote, or a
+    /// file that was there before.
+    fn note_free_name(&mut self, wanted: &str, placed: &Path, k: Option<u128>) {
+        if placed.file_name().is_none_or(|n| n == wanted) {
+            return;
         }
+        let wanted = twenty48_movelog::shown(&self.out_dir.join(wanted));
+        let placed = twenty48_movelog::shown(placed);
+        self.ledger.free_names.push(match k {
+            Some(k) if self.written_here.contains(k) => format!(
+                "{wanted} holds another copy of this game that this pull wrote; this copy is in {placed}"
+            ),
+            _ => format!(
+                "{wanted} was already there with other contents and is left as it is; the game is in {placed}"
+            ),
+        });
     }
 
     /// Writes the verified v2 copy `log`, the one now kept of its game, unless a file an
@@ -564,12 +578,13 @@ impl Puller {
         }
         let name = file_name_v2(dev, number, log.complete);
         let placed = place(&self.out_dir, &name, &log)?;
-        self.note_free_name(&name, placed.path());
+        self.note_free_name(&name, placed.path(), Some(k));
         let mut at = kept_at(&self.out_dir, &name, log.complete, placed.path());
         pulled.outcome = match placed {
             Placed::Identical(_) => Outcome::AlreadyPulled,
             _ => {
                 at = at.written_here();
+                self.written_here.add(k);
                 Outcome::Written
             }
         };
