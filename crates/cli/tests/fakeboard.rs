@@ -473,6 +473,47 @@ fn the_tail_of_an_earlier_reply_does_not_end_the_pull() {
 /// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
 /// without the file's name. Every error writing a file names it. (The file-size limit
 /// stands in for a full disk: the same failed write, no privileges needed.)
+/// Issue 34: every one of the 1,000 names a game may take already holds another file. The
+/// pull stops with exit 2 (an output that cannot be written, as README.md and
+/// docs/firmware.md say) and names the file it could not write.
+#[test]
+fn a_game_with_every_free_name_taken_stops_the_pull_with_exit_2() {
+    let dir = scratch("names");
+    let capture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v2/session.bin");
+    let elf = elf_path();
+    let pull_into = |games: &Path| {
+        Run::start(
+            &[
+                "pull",
+                "--elf",
+                elf.to_str().unwrap(),
+                "--capture",
+                capture.to_str().unwrap(),
+                "-o",
+                games.to_str().unwrap(),
+            ],
+            |_| {},
+        )
+        .finish()
+    };
+    let first = dir.join("first");
+    let (_, _, err) = pull_into(&first);
+    assert!(!files(&first, "7e57").is_empty(), "{err}");
+    let name = files(&first, "7e57")[0].file_name().unwrap().to_owned();
+    let taken = dir.join("taken");
+    std::fs::create_dir_all(&taken).unwrap();
+    let base = taken.join(&name);
+    for n in 1..=twenty48_movelog::MAX_FREE_NAMES {
+        std::fs::write(twenty48_movelog::free_name(&base, n), b"another file").unwrap();
+    }
+    let (code, _, err) = pull_into(&taken);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&base.display().to_string()), "{err}");
+    assert!(err.contains("the next 999 free names hold other files"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_write_that_fails_names_the_file() {
     let dir = scratch("full");

@@ -56,7 +56,9 @@ Examples:
   twenty48 pull --elf twenty48-nano-rp2040 --port /dev/ttyACM0 -o games/ --follow
 
 Exit status: 0 every game arrived and verified, 1 a game lost, damaged, conflicting or
-unverified, 2 input unreadable.
+unverified, or an ack refused or unanswered; 2 an input unreadable (the ELF, the capture, the
+port) or a file that cannot be written (a full disk, every free name taken): the pull stops,
+naming the file.
 
 JSON shape (--json; docs/schema/pull.json): {schema_version, games: [{number, device, seed,
 rules, moves_received, verified_moves, verified, problem, file, complete, partial, outcome,
