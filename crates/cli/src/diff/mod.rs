@@ -60,7 +60,7 @@ pub struct DiffArgs {
     /// Firmware ELF that decodes device captures
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
-    /// Which game of a capture to compare: the device's game number (protocol v2), or
+    /// Which game of a capture to compare: the device's game number (protocol v2 and v3), or
     /// its place in the capture, 1-based (v1)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
