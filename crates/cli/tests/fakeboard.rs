@@ -510,7 +510,10 @@ fn a_game_with_every_free_name_taken_stops_the_pull_with_exit_2() {
     let (code, _, err) = pull_into(&taken);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&base.display().to_string()), "{err}");
-    assert!(err.contains("the next 999 free names hold other files"), "{err}");
+    assert!(
+        err.contains("the next 999 free names hold other files"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -441,6 +441,20 @@ fn moves3(v: &[String]) -> Result<LogFrame, String> {
             packed.len()
         ));
     }
+    // The firmware sends at most a full frame of moves and leaves the bits past the last
+    // move clear: anything else is no frame of a game it stored.
+    if u32::from(count) > twenty48_deviceproto::MOVES_PER_FRAME {
+        return Err(format!(
+            "{count} moves in one frame, more than the {} a frame holds",
+            twenty48_deviceproto::MOVES_PER_FRAME
+        ));
+    }
+    let used = count % 4;
+    if used != 0 && packed.last().is_some_and(|&b| b >> (2 * used) != 0) {
+        return Err(format!(
+            "bits set past move {count} in the last byte of directions"
+        ));
+    }
     let dirs = (0..usize::from(count))
         .map(|i| Direction::ALL[usize::from(packed[i / 4] >> ((i % 4) * 2) & 3)])
         .collect();
@@ -729,6 +743,23 @@ mod tests {
             matches!(frame(0, "[]", &[]), Ok(LogFrame::Moves3 { dirs, .. }) if dirs.is_empty())
         );
         assert!(frame(4, "[1, x]", &[1]).is_err());
+        // Issue 34: bits set past the last move, and more moves than a frame holds (both
+        // with a valid check), are invalid too; a full frame and clear bits read.
+        assert!(
+            matches!(frame(3, "[64]", &[0b0100_0000]), Err(r) if r.contains("bits set past move 3"))
+        );
+        assert!(
+            matches!(frame(3, "[63]", &[0b0011_1111]), Ok(LogFrame::Moves3 { dirs, .. }) if dirs.len() == 3)
+        );
+        let full = vec![0x1b_u8; 64];
+        let list = |n: usize| format!("[{}]", vec!["27"; n].join(", "));
+        assert!(
+            matches!(frame(256, &list(64), &full), Ok(LogFrame::Moves3 { dirs, .. }) if dirs.len() == 256)
+        );
+        let over = vec![0x1b_u8; 65];
+        assert!(
+            matches!(frame(260, &list(65), &over), Err(r) if r.contains("260 moves in one frame, more than the 256"))
+        );
         assert!(frame(4, "1, 2", &[1]).is_err());
         let start = StartFields::new(5, 1, &Rules::CLASSIC, 3);
         for version in [2, 3, 4] {
