@@ -148,13 +148,13 @@ nano-test: setup-nano firmware-nano
 nano-soak tears="20": setup-nano firmware-nano
     T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test emulator power_cut -- --nocapture
 
-# The simavr harness the AVR tests run the shipped images in (crates/sim-avr/harness/avr_sim.c
+# The simavr harness the AVR tests run the shipped images in (crates/sim-avr/harness/*.c
 # on Debian's libsimavr): target/avr-sim/twenty48-avr-sim. A binary of its own, so that the
 # Rust workspace builds without libsimavr; the tests fail, never skip, when it is missing.
 [doc("Build the simavr harness the AVR tests run the shipped images in")]
 avr-sim: setup-avr
     mkdir -p target/avr-sim
-    cc -std=gnu99 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o target/avr-sim/twenty48-avr-sim crates/sim-avr/harness/avr_sim.c $(pkg-config --cflags --libs simavr)
+    cc -std=gnu99 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o target/avr-sim/twenty48-avr-sim crates/sim-avr/harness/avr_sim.c crates/sim-avr/harness/eeprom.c $(pkg-config --cflags --libs simavr)
 
 # Power cuts at every EEPROM operation of the simavr power-cut session on each AVR board,
 # `tears` ways each (`just test` cuts at 75 of them on each Mega and 60 on the Uno, once).

@@ -1,6 +1,8 @@
 //! The layout rules of docs/architecture.md, checked over every crate's sources: no import
 //! circle between the modules of a crate, no source file over 600 lines of non-test code
-//! (split it along its ideas), and no integration test left out of the build.
+//! (split it along its ideas; C, JavaScript, Python and shell files too, whole), no
+//! integration test left out of the build, and a map that names every crate, folder and
+//! harness on the floor its dependencies put it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -79,6 +81,60 @@ fn no_file_is_over_600_lines_of_non_test_code() {
             }
         }
     }
+    assert!(
+        long.is_empty(),
+        "split these along their ideas:\n{}",
+        long.join("\n")
+    );
+}
+
+/// The repository's root.
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every file under `dir` whose name ends in one of `extensions`, outside build output,
+/// npm's packages and hidden folders.
+fn files_ending(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if p.is_dir() {
+            if name != "target" && name != "node_modules" && !name.starts_with('.') {
+                files_ending(&p, extensions, out);
+            }
+        } else if extensions.iter().any(|x| name.ends_with(x)) {
+            out.push(p);
+        }
+    }
+}
+
+/// Issue 34: the size rule covers the C, JavaScript and Python sources too (the simavr
+/// harness was 686 lines in one file).
+#[test]
+fn no_c_javascript_or_python_file_is_over_600_lines() {
+    let mut files = Vec::new();
+    files_ending(
+        &repo_root(),
+        &[".c", ".h", ".js", ".mjs", ".py", ".sh"],
+        &mut files,
+    );
+    assert!(
+        files
+            .iter()
+            .any(|f| f.ends_with("crates/sim-avr/harness/avr_sim.c")),
+        "the walk finds the sources: {files:?}"
+    );
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = fs::read_to_string(f).ok()?.lines().count();
+            (n > MAX_LINES).then(|| format!("{}: {n} lines", f.display()))
+        })
+        .collect();
     assert!(
         long.is_empty(),
         "split these along their ideas:\n{}",

@@ -46,91 +46,16 @@
  *                                      with USART0's receiver on
  *        error TEXT                    a bad command or argument (then exit status 2)
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "avr_sim.h"
 
-#include "avr_adc.h"
-#include "avr_eeprom.h"
-#include "avr_ioport.h"
-#include "avr_spi.h"
-#include "avr_uart.h"
-#include "sim_avr.h"
-#include "sim_cycle_timers.h"
-#include "sim_io.h"
-#include "sim_irq.h"
+harness_t H;
 
-#define PROTOCOL 2
-#define FREQUENCY 16000000u
-#define MAX_BUTTONS 8
-#define MAX_WATCH 4
-#define MAX_HOOKS 8
-
-/* A pin: its port and bit. */
-typedef struct pin {
-	avr_ioport_t *port;
-	uint8_t bit;
-} pin_t;
-
-/* A read handler of simavr's that ours runs after its own work. */
-typedef struct hook {
-	avr_io_addr_t addr;
-	avr_io_read_t read;
-	void *param;
-} hook_t;
-
-static struct {
-	avr_t *avr;
-	/* Stack: the first address past the static data, the lowest SP seen. */
-	uint16_t static_end, min_sp;
-	int stack_reported;
-	/* Buttons. */
-	int buttons;
-	pin_t button[MAX_BUTTONS];
-	int pressed[MAX_BUTTONS];
-	uint64_t samples, floating, last_sample;
-	hook_t hooks[MAX_HOOKS];
-	int nhooks;
-	/* Watched output pins. */
-	int watches;
-	pin_t watch[MAX_WATCH];
-	char watch_name[MAX_WATCH][16];
-	int watch_level[MAX_WATCH];
-	/* USART0. */
-	avr_uart_t *uart;
-	avr_irq_t *uart_in;
-	uint8_t *rx;
-	size_t rx_len, rx_head, rx_cap;
-	uint64_t held, frames;
-	/* Interrupts off (SREG's I clear, the chip awake, USART0's receiver on): since when,
-	 * and the longest stretch. */
-	uint64_t cli_since, cli_longest;
-	/* SPI and the chip select sampled with each byte. */
-	avr_spi_t *spi;
-	int spi_busy, has_cs;
-	pin_t cs;
-	/* EEPROM. */
-	avr_eeprom_t *ee;
-	int ee_busy;
-	uint16_t ee_at;
-	uint8_t ee_result;
-	uint64_t ee_ops, cut_at, tear;
-	int cut;
-	uint64_t violations;
-	/* ADC noise. */
-	uint64_t noise;
-} H;
-
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	return H.avr->cycle * 125 / 2; /* 62.5 ns a cycle at 16 MHz */
 }
 
-static void fail(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -142,7 +67,7 @@ static void fail(const char *fmt, ...)
 	exit(2);
 }
 
-static uint64_t splitmix(uint64_t *state)
+uint64_t splitmix(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -150,13 +75,13 @@ static uint64_t splitmix(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static void violation(const char *what)
+void violation(const char *what)
 {
 	H.violations++;
 	printf("v %" PRIu64 " %s\n", now_ns(), what);
 }
 
-static avr_io_t *io_of(const char *kind, char name)
+avr_io_t *io_of(const char *kind, char name)
 {
 	for (avr_io_t *io = H.avr->io_port; io; io = io->next) {
 		if (strcmp(io->kind, kind))
@@ -327,158 +252,6 @@ static void spi_write(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 	H.spi_busy = 1;
 	printf("s %" PRIu64 " %u %d\n", now_ns(), v, H.has_cs ? output_level(H.cs) : 1);
 	avr_cycle_timer_register(avr, 8 * div, spi_done, NULL);
-}
-
-/* ---- EEPROM ---- */
-
-enum { EE_ERASE_WRITE = 0, EE_ERASE = 1, EE_WRITE = 2 };
-
-static uint16_t ee_address(avr_t *avr)
-{
-	avr_eeprom_t *e = H.ee;
-	uint16_t at = avr->data[e->r_eearl] | (e->r_eearh ? avr->data[e->r_eearh] << 8 : 0);
-	return at & (e->size - 1);
-}
-
-static uint8_t ee_mode(uint8_t eecr)
-{
-	return (eecr >> 4) & 3;
-}
-
-/* What a cut leaves of the byte: some of the bits the operation was changing changed. */
-static uint8_t torn(uint8_t old, uint8_t mode, uint8_t data)
-{
-	uint64_t r = splitmix(&H.tear);
-	uint8_t mask = r & 0xff;
-	if (mode == EE_ERASE)
-		return old | (mask & ~old);
-	if (mode == EE_WRITE)
-		return old & ~(mask & old & ~data);
-	/* Erase and write: cut during the erase, or during the write after it. */
-	if (r & 0x100)
-		return old | (mask & ~old);
-	return 0xff & ~(mask & ~data);
-}
-
-static avr_cycle_count_t eempe_clear(avr_t *avr, avr_cycle_count_t when, void *param)
-{
-	avr_regbit_clear(avr, H.ee->eempe);
-	return 0;
-}
-
-static avr_cycle_count_t ee_done(avr_t *avr, avr_cycle_count_t when, void *param)
-{
-	H.ee->eeprom[H.ee_at] = H.ee_result;
-	H.ee_busy = 0;
-	avr_regbit_clear(avr, H.ee->eepe);
-	if (avr_regbit_get(avr, H.ee->ready.enable))
-		avr_raise_interrupt(avr, &H.ee->ready);
-	return 0;
-}
-
-static void ee_start(avr_t *avr, uint8_t mode)
-{
-	avr_eeprom_t *e = H.ee;
-	uint16_t at = ee_address(avr);
-	uint8_t old = e->eeprom[at], data = avr->data[e->r_eedr];
-	uint8_t result = mode == EE_ERASE ? 0xff : mode == EE_WRITE ? (old & data) : data;
-	H.ee_ops++;
-	printf("e %" PRIu64 " %" PRIu64 " %u %u %u %u\n", now_ns(), H.ee_ops, mode, at, old, result);
-	if (H.ee_ops == H.cut_at) {
-		e->eeprom[at] = torn(old, mode, data);
-		H.cut = 1;
-		return;
-	}
-	H.ee_busy = 1;
-	H.ee_at = at;
-	H.ee_result = result;
-	avr_regbit_set(avr, e->eepe);
-	uint32_t us = mode == EE_ERASE_WRITE ? 3400 : 1800;
-	avr_cycle_timer_register_usec(avr, us, ee_done, NULL);
-}
-
-static void eecr_write(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
-{
-	avr_eeprom_t *e = H.ee;
-	uint8_t old = avr->data[addr];
-	uint8_t eempe = 1 << e->eempe.bit, eepe = 1 << e->eepe.bit, eere = 1 << e->eere.bit;
-	uint8_t eepm = 3 << 4;
-	if (H.ee_busy) {
-		if ((v ^ old) & eepm)
-			violation("eeprom-mode-changed-while-busy");
-		/* A start (EEPE within four cycles of EEMPE); EEPE written back as read is not. */
-		if ((v & eepe) && (old & eempe) && (v & eempe))
-			violation("eeprom-started-while-busy");
-		if (v & eere)
-			violation("eeprom-read-while-busy");
-		/* EEPM is read-only while busy; EEPE stays set. */
-		v = (v & ~eepm) | (old & eepm);
-		avr->data[addr] = (v & ~(eepe | eere)) | eepe;
-		if ((v & eempe) && !(old & eempe))
-			avr_cycle_timer_register(avr, 4, eempe_clear, NULL);
-		return;
-	}
-	avr->data[addr] = v & ~(eepe | eere);
-	if ((v & eempe) && !(old & eempe))
-		avr_cycle_timer_register(avr, 4, eempe_clear, NULL);
-	if (v & eere)
-		avr->data[e->r_eedr] = e->eeprom[ee_address(avr)];
-	if (v & eepe) {
-		if (!(old & eempe)) {
-			violation("eeprom-eepe-without-eempe");
-		} else if (ee_mode(v) == 3) {
-			violation("eeprom-reserved-mode");
-		} else {
-			avr_regbit_clear(avr, e->eempe);
-			ee_start(avr, ee_mode(v));
-		}
-	}
-}
-
-static void ee_reg_write(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
-{
-	if (H.ee_busy && avr->data[addr] != v)
-		violation(addr == H.ee->r_eedr ? "eeprom-data-changed-while-busy" :
-				"eeprom-address-changed-while-busy");
-	avr->data[addr] = v;
-}
-
-static void ee_load(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail("cannot open the EEPROM image %s: %s", path, strerror(errno));
-	size_t n = fread(H.ee->eeprom, 1, H.ee->size, f);
-	int extra = fgetc(f);
-	fclose(f);
-	if (n != H.ee->size || extra != EOF)
-		fail("the EEPROM image %s is not %u bytes", path, H.ee->size);
-}
-
-static void ee_save(const char *path)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(H.ee->eeprom, 1, H.ee->size, f) != H.ee->size || fclose(f))
-		fail("cannot write the EEPROM image %s: %s", path, strerror(errno));
-}
-
-static void install_eeprom(void)
-{
-	H.ee = (avr_eeprom_t *)io_of("eeprom", 0);
-	if (!H.ee)
-		fail("the chip has no EEPROM");
-	avr_t *avr = H.avr;
-	/* Ours replaces simavr's handler (which writes at once, in any mode). */
-	avr->io[AVR_DATA_TO_IO(H.ee->r_eecr)].w.c = eecr_write;
-	avr->io[AVR_DATA_TO_IO(H.ee->r_eecr)].w.param = NULL;
-	uint8_t regs[3] = {H.ee->r_eedr, H.ee->r_eearl, H.ee->r_eearh};
-	for (int i = 0; i < 3; i++) {
-		if (!regs[i])
-			continue;
-		if (avr->io[AVR_DATA_TO_IO(regs[i])].w.c)
-			fail("EEPROM register %#x already has a write handler", regs[i]);
-		avr_register_io_write(avr, regs[i], ee_reg_write, NULL);
-	}
 }
 
 /* ---- ADC ---- */

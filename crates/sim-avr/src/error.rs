@@ -13,7 +13,7 @@ pub enum Error {
         /// Where it was looked for.
         path: PathBuf,
     },
-    /// The harness binary is older than its C source.
+    /// The harness binary is older than one of its sources.
     HarnessStale {
         /// The binary.
         path: PathBuf,
@@ -90,7 +90,7 @@ impl fmt::Display for Error {
             ),
             Error::HarnessStale { path } => write!(
                 f,
-                "the AVR simulator harness {} is older than crates/sim-avr/harness/avr_sim.c: \
+                "the AVR simulator harness {} is older than its sources in crates/sim-avr/harness: \
                  run `just avr-sim` again",
                 path.display()
             ),

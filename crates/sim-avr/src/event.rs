@@ -1,5 +1,5 @@
 //! What the harness reports, line by line (the protocol is at the top of
-//! crates/sim-avr/harness/avr_sim.c).
+//! crates/sim-avr/harness/).
 
 use crate::eeprom::{Mode, Op};
 

@@ -1,7 +1,7 @@
 //! The AVR boards' shipped images (Arduino Mega 2560, Mega 1280, Uno) running in simavr, for
 //! tests. Runs on the host.
 //!
-//! A small C program on libsimavr (crates/sim-avr/harness/avr_sim.c, built by `just avr-sim`
+//! A small C program on libsimavr (crates/sim-avr/harness/: avr_sim.c, eeprom.c; built by `just avr-sim`
 //! into target/avr-sim/) runs one chip as a child process; [`Sim`] starts it, drives it
 //! command by command and kills its process group on drop or when a command outlasts its
 //! limit. What the harness models beyond simavr 1.6, and why, is at the top of the C file

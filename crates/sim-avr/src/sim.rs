@@ -23,7 +23,7 @@ const PROTOCOL: u32 = 2;
 pub const DEBOUNCE_MS: u64 = 20;
 
 /// The harness binary: `$TWENTY48_AVR_SIM`, or target/avr-sim/twenty48-avr-sim where `just
-/// avr-sim` builds it. Missing or older than its C source: an error saying how to build it.
+/// avr-sim` builds it. Missing or older than any of its sources: an error saying how to build it.
 pub fn harness() -> Result<PathBuf, Error> {
     let root = repo_root();
     let path = std::env::var_os("TWENTY48_AVR_SIM")
@@ -32,10 +32,15 @@ pub fn harness() -> Result<PathBuf, Error> {
     let built = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .map_err(|_| Error::HarnessMissing { path: path.clone() })?;
-    let source = root.join("crates/sim-avr/harness/avr_sim.c");
-    if let Ok(written) = std::fs::metadata(&source).and_then(|m| m.modified()) {
-        if written > built {
-            return Err(Error::HarnessStale { path });
+    // Its sources: every file of crates/sim-avr/harness (C files and their header).
+    let sources = std::fs::read_dir(root.join("crates/sim-avr/harness"))
+        .into_iter()
+        .flatten();
+    for source in sources.flatten() {
+        if let Ok(written) = source.metadata().and_then(|m| m.modified()) {
+            if written > built {
+                return Err(Error::HarnessStale { path });
+            }
         }
     }
     Ok(path)

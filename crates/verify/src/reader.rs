@@ -45,7 +45,7 @@ struct Ahead {
 /// large it is): a few dozen logs of thousands of moves.
 pub const AHEAD_BYTES: usize = 64 * 1024;
 
-/// The most files a worker of [`crate::batch::for_each_file`] takes and reads ahead at a
+/// The most files a batch worker (`batch::for_each_file`) takes and reads ahead at a
 /// time.
 pub const AHEAD_FILES: usize = 32;
 

@@ -27,7 +27,7 @@ use twenty48_movelog::MoveLog;
 use crate::capture::CaptureDecoder;
 use crate::check::Problem;
 use crate::error::DeviceLogError;
-use crate::event::{DamageKind, Event, StrayFrame};
+use crate::event::{DamageKind, Event};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
 
@@ -35,6 +35,7 @@ mod acks;
 mod conversation;
 mod copies;
 mod files;
+mod keeping;
 mod ledger;
 mod report;
 mod runs;
@@ -42,9 +43,9 @@ mod summary;
 
 pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, State};
-use copies::{choose, contradiction, relation, Parting, Relation};
+use copies::{choose, relation, Parting, Relation};
 pub use files::{file_name, file_name_v2, save};
-use files::{kept_at, place, read_log, taken_names, v2_name, Kept};
+use files::{place, read_log, v2_name, Kept};
 use ledger::Ledger;
 pub use ledger::{Listed, LISTED, MAX_DEVICES};
 pub use report::{Gap, Outcome, Progress, Pulled, Summary, Totals};
@@ -462,38 +463,6 @@ impl Puller {
         Ok(pulled)
     }
 
-    /// A frame of game `number` of `dev` came with no such game open. When this pull kept
-    /// that game whole and the frame contradicts it (a move after its end, another move, a
-    /// second end that differs), the game is in conflict: reported, its later copies not
-    /// acknowledged. (The file written stays as it is: nothing in the directory is
-    /// replaced.)
-    fn stray(&mut self, dev: u64, number: u32, frame: &StrayFrame) {
-        let k = key(dev, number);
-        if self.conflicts.get(k).is_some() {
-            return;
-        }
-        let Some(at) = self.kept.get(k).filter(Kept::is_whole) else {
-            return;
-        };
-        let path = at.path(&self.out_dir, dev, number);
-        if self.stray_cache.as_ref().is_none_or(|(key, _)| *key != k) {
-            self.stray_cache = read_log(&path).map(|log| (k, log));
-        }
-        let Some((_, kept)) = &self.stray_cache else {
-            return;
-        };
-        if let Some(why) = contradiction(kept, frame) {
-            self.conflicts.insert(k, Parting::Frame);
-            self.ledger.conflict(
-                k,
-                &format!(
-                    "{why} (the copy kept, {}, is left as it was written)",
-                    twenty48_movelog::shown(&path)
-                ),
-            );
-        }
-    }
-
     /// The copy `pulled` of game `k` parts from another (`parting`): not written, not
     /// acknowledged, reported.
     fn conflict(&mut self, pulled: &mut Pulled, k: u128, parting: Parting) {
@@ -501,111 +470,6 @@ impl Puller {
             reason: parting.to_string(),
         };
         self.ledger.conflict(k, &parting.to_string());
-    }
-
-    /// Notes that `wanted` held other contents when the file of a copy of game `k` (v2)
-    /// went to `placed` instead, and whose contents: another copy this pull wrote, or a
-    /// file that was there before.
-    fn note_free_name(&mut self, wanted: &str, placed: &Path, k: Option<u128>) {
-        if placed.file_name().is_none_or(|n| n == wanted) {
-            return;
-        }
-        let wanted = twenty48_movelog::shown(&self.out_dir.join(wanted));
-        let placed = twenty48_movelog::shown(placed);
-        self.ledger.free_names.push(match k {
-            Some(k) if self.written_here.contains(k) => format!(
-                "{wanted} holds another copy of this game that this pull wrote; this copy is in {placed}"
-            ),
-            _ => format!(
-                "{wanted} was already there with other contents and is left as it is; the game is in {placed}"
-            ),
-        });
-    }
-
-    /// Writes the verified v2 copy `log`, the one now kept of its game, unless a file an
-    /// earlier pull wrote holds it already (the same bytes, or for an interrupted game a
-    /// longer copy it begins); a name that holds another game sends it to a free name.
-    ///
-    /// One game, one file: when the copy kept so far is an interrupted game's prefix that
-    /// this pull wrote (so this copy extends it), this copy takes its place: a longer
-    /// prefix replaces that file (atomically: the file holds one or the other), a whole
-    /// game is written under its own name and the prefix's file is then removed. A file an
-    /// earlier pull wrote is never touched.
-    fn write(
-        &mut self,
-        pulled: &mut Pulled,
-        dev: u64,
-        log: MoveLog,
-        ack: Option<twenty48_deviceproto::Ack>,
-    ) -> io::Result<()> {
-        let number = pulled.game.number;
-        let k = key(dev, number);
-        if !log.complete {
-            let on_disk = [true, false].into_iter().find_map(|complete| {
-                let name = file_name_v2(dev, number, complete);
-                taken_names(&self.out_dir, &name)
-                    .into_iter()
-                    .enumerate()
-                    .find_map(|(i, path)| {
-                        let other = read_log(&path)?;
-                        (relation(&other, &log) == Relation::Contained)
-                            .then_some((path, Kept::at(complete, i + 1)))
-                    })
-            });
-            if let Some((path, at)) = on_disk {
-                pulled.path = Some(path);
-                pulled.outcome = Outcome::AlreadyPulled;
-                pulled.ack = ack;
-                self.keep(k, at, false);
-                return Ok(());
-            }
-        }
-        // This pull's own shorter prefix of the game, which this copy extends.
-        let own_prefix = self
-            .kept
-            .get(k)
-            .filter(|at| at.is_ours() && !at.is_whole())
-            .map(|at| at.path(&self.out_dir, dev, number));
-        if let (Some(path), false) = (&own_prefix, log.complete) {
-            twenty48_movelog::write_atomic(path, &log.encode())?;
-            pulled.outcome = Outcome::Written;
-            pulled.path = Some(path.clone());
-            pulled.replaces = Some(path.clone());
-            pulled.ack = ack;
-            self.stray_cache = None;
-            self.ledger.received(k, false);
-            return Ok(());
-        }
-        let name = file_name_v2(dev, number, log.complete);
-        let placed = place(&self.out_dir, &name, &log)?;
-        self.note_free_name(&name, placed.path(), Some(k));
-        let mut at = kept_at(&self.out_dir, &name, log.complete, placed.path());
-        pulled.outcome = match placed {
-            Placed::Identical(_) => Outcome::AlreadyPulled,
-            _ => {
-                at = at.written_here();
-                self.written_here.add(k);
-                Outcome::Written
-            }
-        };
-        if let Some(prefix) = own_prefix.filter(|p| p != placed.path()) {
-            // The whole game is on disk now: the prefix this pull wrote goes. (Should it
-            // stay, for want of the right to remove it, nothing is lost.)
-            let _ = std::fs::remove_file(&prefix);
-            pulled.replaces = Some(prefix);
-        }
-        pulled.path = Some(placed.path().to_path_buf());
-        pulled.ack = ack;
-        self.keep(k, at, log.complete);
-        Ok(())
-    }
-
-    /// Game `k` is safely in the directory, its kept copy at `at` (`whole`: this copy is a
-    /// whole game, not an interrupted one's prefix).
-    fn keep(&mut self, k: u128, at: Kept, whole: bool) {
-        self.kept.insert(k, at);
-        self.stray_cache = None;
-        self.ledger.received(k, whole);
     }
 }
 
