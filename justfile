@@ -6,6 +6,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 twenty48 := "target/release/twenty48"
 
 # List the recipes.
+[group("use")]
 default:
     @just --list
 
@@ -60,6 +61,7 @@ fresh-ci branch="main":
 # Record a game with the greedy bot and replay it: the main job, end to end (into target/, so
 # the README's tour still finds its own names free).
 [doc("Record a game with the greedy bot, replay and verify it (target/game.t48)")]
+[group("use")]
 record seed="2048" file="target/game.t48": (setup "record")
     cargo build -q --release -p twenty48-cli
     {{twenty48}} record --seed {{seed}} --bot greedy --force -o {{file}}
@@ -67,6 +69,7 @@ record seed="2048" file="target/game.t48": (setup "record")
     {{twenty48}} verify {{file}}
 
 # Replay a recorded game, board by board.
+[group("use")]
 replay file="target/game.t48" *flags="":
     cargo build -q --release -p twenty48-cli
     {{twenty48}} replay {{file}} {{flags}}
@@ -77,6 +80,7 @@ replay file="target/game.t48" *flags="":
 # independent Python implementation of docs/ against the fixtures, and the web page in
 # headless Chromium.
 [doc("Everything CI runs: fmt, clippy, no_std builds, the Python implementation, every test, the firmware, the web page")]
+[group("test")]
 test: setup avr-sim
     cargo fmt --all -- --check
     cargo fmt --manifest-path crates/firmware/Cargo.toml --all -- --check
@@ -99,6 +103,7 @@ test: setup avr-sim
 # full budget: about a second here), then the independent Python implementation. `just test`
 # stays the whole suite (the CLI's output, the compact-rng engine, the firmware).
 [doc("Did my engine change alter any recorded game? Engine, move-log and verify tests, fixtures, the Python implementation")]
+[group("test")]
 check:
     INSTA_UPDATE=no cargo test -q --no-fail-fast -p twenty48-engine -p twenty48-movelog -p twenty48-verify --tests
     python3 docs/independent/check.py | grep -v '^PASS '
@@ -107,6 +112,7 @@ check:
 # workspace, then build both boards for thumbv6m, play scripted games under QEMU, pull them
 # and verify every game on the host. Fails, never skips, without qemu-system-arm.
 [doc("The firmware under QEMU end to end: scripted games pulled and verified on the host")]
+[group("test")]
 firmware-test: setup-firmware
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
@@ -119,6 +125,7 @@ firmware-test: setup-firmware
 # of all three in simavr on their chip path (games by the buttons, the store, the screens,
 # power cuts, `twenty48 pull` on a pseudo-terminal). Fails, never skips, without the tools.
 [doc("The AVR firmware under qemu-system-avr (the Mega 2560) and in simavr (both Megas, the Uno), every game replayed on the host")]
+[group("test")]
 firmware-avr-test: setup-avr avr-sim
     cd crates/firmware-avr && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
@@ -129,6 +136,7 @@ firmware-avr-test: setup-avr avr-sim
 # The Nano RP2040 Connect's firmware and its UF2 (target/firmware/), as `just firmware`
 # writes them.
 [doc("Build the firmware workspace and write the Nano RP2040 Connect's UF2")]
+[group("build")]
 firmware-nano: setup-firmware
     cd crates/firmware && cargo build -q --release
     mkdir -p target/firmware
@@ -139,12 +147,14 @@ firmware-nano: setup-firmware
 # serial on a pseudo-terminal for `twenty48 pull --port` (docs/firmware.md, "The Nano on an
 # emulator"): scripted games, pulls cut off and resumed, 100+ power cuts, the host's garbage.
 [doc("The Nano's own UF2 on the RP2040 emulator: games, pulls, power cuts, LCD screens")]
+[group("test")]
 nano-test: setup-nano firmware-nano
     INSTA_UPDATE=no cargo test -p twenty48-sim-rp2040
 
 # The same, longer: every flash operation of the power-cut session torn `tears` ways
 # (default 20: about 600 cuts; `just test` tears each 3 ways) and its sector erase 100 ways.
 [doc("A longer power-cut soak of the Nano on the emulator (tears per flash operation)")]
+[group("long runs")]
 nano-soak tears="20": setup-nano firmware-nano
     T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test emulator power_cut -- --nocapture
 
@@ -152,6 +162,7 @@ nano-soak tears="20": setup-nano firmware-nano
 # on Debian's libsimavr): target/avr-sim/twenty48-avr-sim. A binary of its own, so that the
 # Rust workspace builds without libsimavr; the tests fail, never skip, when it is missing.
 [doc("Build the simavr harness the AVR tests run the shipped images in")]
+[group("build")]
 avr-sim: setup-avr
     mkdir -p target/avr-sim
     cc -std=gnu99 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o target/avr-sim/twenty48-avr-sim crates/sim-avr/harness/avr_sim.c crates/sim-avr/harness/eeprom.c $(pkg-config --cflags --libs simavr)
@@ -160,6 +171,7 @@ avr-sim: setup-avr
 # `tears` ways each (`just test` cuts at 75 of them on each Mega and 60 on the Uno, once).
 # Prints each board's cuts; about a second of wall time a cut on a Mega.
 [doc("Power cuts at every EEPROM operation of each AVR board's shipped image in simavr")]
+[group("long runs")]
 avr-soak tears="3": avr-sim
     TWENTY48_AVR_CUTS=all TWENTY48_AVR_TEARS={{tears}} nice -n 10 cargo test -p twenty48-sim-avr --test power_cuts -- --nocapture --test-threads 2
 
@@ -167,6 +179,7 @@ avr-soak tears="3": avr-sim
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.
 [doc("Build every board: the Nano's UF2, the QEMU ELF, the Megas' and the Uno's .hex; prints their paths")]
+[group("build")]
 firmware: firmware-nano
     @echo "UF2 (Nano RP2040 Connect): $(pwd)/target/firmware/twenty48-nano-rp2040.uf2"
     @echo "ELF (QEMU lm3s6965evb):    $(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
@@ -183,6 +196,7 @@ firmware: firmware-nano
 # (positions evaluated per second at depths 2-4), then the analysis of a 1000-move and the
 # 20,449-move game at the default depth (T48_ANALYSIS_LONG=0 leaves out the long one).
 [doc("Criterion benchmarks, the figures against the speed targets, verify against play_all")]
+[group("long runs")]
 bench:
     cargo bench -p twenty48-engine --bench engine
     cargo bench -p twenty48-engine --bench figures
@@ -199,6 +213,7 @@ bench:
 # of that. The games are kept in target/bot-eval/ (the files `record --bot expectimax --depth
 # N` writes).
 [doc("The expectimax bot on classic seeds 1-20: tile table, median score, moves/s")]
+[group("long runs")]
 bot-eval depth="6" first="1" last="20" threads="2":
     mkdir -p target/bot-eval
     cargo build -q --release -p twenty48-bot --example bot_eval
@@ -210,33 +225,9 @@ bot-eval depth="6" first="1" last="20" threads="2":
 # both stay near the size of the file, never a multiple of the moves. Needs python3 and GNU
 # time; writes about 1 GiB to a temporary directory and removes it.
 [doc("Peak memory of verify on a 1 GiB log and of replay --json on a long 8x8 game")]
+[group("long runs")]
 bench-memory:
-    #!/usr/bin/env bash
-    set -euo pipefail
-    cargo build -q --release -p twenty48-cli
-    dir=$(mktemp -d)
-    trap 'rm -rf "$dir"' EXIT
-    {{twenty48}} record --seed 1 --bot greedy --max-moves 5 -o "$dir/head.t48" >/dev/null
-    python3 - "$dir/head.t48" "$dir/big.t48" <<'EOF'
-    import struct, sys, zlib
-    src = open(sys.argv[1], "rb").read()
-    h = 29 + src[15] + src[28 + src[15]]
-    n = 2**32 - 4
-    head = src[:h] + struct.pack("<IIQBQBB", 0, n, 0, 0, 0, 0, 1)
-    crc = zlib.crc32(head)
-    chunk = bytes([0b11_01_11_01]) * (1 << 20)
-    with open(sys.argv[2], "wb") as out:
-        out.write(head)
-        for left in range(n // 4, 0, -len(chunk)):
-            part = chunk[: min(left, len(chunk))]
-            crc = zlib.crc32(part, crc)
-            out.write(part)
-        out.write(struct.pack("<I", crc))
-    EOF
-    peak() { /usr/bin/time -f "%M" "$@" 2>&1 >/dev/null | tail -n 1; }
-    echo "verify, $(stat -c %s "$dir/big.t48") bytes: peak RSS $(peak {{twenty48}} verify "$dir/big.t48") KiB"
-    {{twenty48}} record --seed 1 --bot greedy --size 8 --max-moves 138904 -o "$dir/long.t48" >/dev/null
-    echo "replay --json, 138904 moves: peak RSS $(peak {{twenty48}} replay "$dir/long.t48" --json) KiB"
+    bash scripts/bench-memory.sh
 
 # cargo-mutants under `nice`, `MUTANTS_JOBS` mutants at a time (default 2: one per core
 # here), with the engine's row tables built at first use (`--cfg twenty48_runtime_tables`:
@@ -256,6 +247,7 @@ mutants-run := "mkdir -p target/mutants && RUSTFLAGS='--cfg twenty48_runtime_tab
 # min of it, beside other work; 2-3 s a mutant a job when quiet). Reports in
 # target/mutants/<pass>/mutants.out; the recipe fails at the end if any pass missed one.
 [doc("Mutation testing of engine, movelog, verify and devicelog (about an hour or more)")]
+[group("long runs")]
 mutants: mutants-install
     #!/usr/bin/env bash
     set -uo pipefail
@@ -273,40 +265,24 @@ mutants: mutants-install
 # more `MUTANTS_JOBS`, less time). Report in target/mutants/quick/mutants.out. Extra
 # arguments go to cargo-mutants: `just mutants-quick --iterate` retests only what was missed.
 [doc("Mutation testing of hash.rs, rules.rs, spawn.rs and the move-log codec")]
+[group("long runs")]
 mutants-quick *args="": mutants-install
     {{mutants-run}} -p twenty48-engine -p twenty48-movelog -o target/mutants/quick --file crates/engine/src/hash.rs --file crates/engine/src/rules.rs --file crates/engine/src/spawn.rs --file crates/movelog/src/codec.rs {{args}} -C --tests
 
 # cargo-mutants, if missing.
+[group("set-up")]
 mutants-install:
     @command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
 
-# The one nightly the project uses: the AVR boards' pin (crates/firmware-avr/rust-toolchain.toml,
-# installed by the set-up), which `just fuzz` runs cargo-fuzz on too.
-nightly := `sed -n 's/^channel = "\(.*\)"$/\1/p' crates/firmware-avr/rust-toolchain.toml`
-
-# Fuzz every decoder of outside input (fuzz/: move logs, journals, device captures, the
+# Fuzz every decoder of outside input (scripts/fuzz.sh; fuzz/: move logs, journals, device captures, the
 # best-score file, move files, device requests) and the pull conversation against a fake
 # board (pull_conversation: the issue-26 promises as assertions) with cargo-fuzz on
 # nightly, each target for `seconds`; seeds from fuzz/seeds and fixtures/, what it finds
 # kept in fuzz/corpus and fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
 [doc("Fuzz every decoder of outside input for `seconds` each (cargo-fuzz, nightly)")]
+[group("long runs")]
 fuzz seconds="120": setup-avr
-    command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
-    cargo +{{nightly}} fuzz build -O
-    for t in movelog_decode journal_recover device_capture best_scores move_file request_parse pull_conversation; do \
-        mkdir -p fuzz/corpus/$t; \
-        extra=""; \
-        case $t in \
-            movelog_decode) extra="fixtures/games fixtures/broken";; \
-            device_capture) extra="crates/devicelog/tests/data/v1 crates/devicelog/tests/data/v2";; \
-        esac; \
-        echo "== $t ({{seconds}} s)"; \
-        if [ -d fuzz/seeds/$t ]; then extra="fuzz/seeds/$t $extra"; fi; \
-        cargo +{{nightly}} fuzz run -O $t fuzz/corpus/$t $extra -- \
-            -max_total_time={{seconds}} -max_len=65536 -print_final_stats=1 2>&1 \
-            | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)|SUMMARY|panicked" || true; \
-        test ! -d fuzz/artifacts/$t || test -z "$(ls -A fuzz/artifacts/$t)" || { echo "$t found a crash: fuzz/artifacts/$t"; exit 1; }; \
-    done
+    bash scripts/fuzz.sh {{seconds}}
 
 # `twenty48 pull` against the worst streams a fake board sends (issue 26): a million frames
 # each of game starts without ends, of conflicting copies, of huge game numbers, 250,000
@@ -317,30 +293,18 @@ fuzz seconds="120": setup-avr
 # Last, a million starts on a port: the fake board on a pseudo-terminal (the ignored test
 # port_stress_a_million_starts_without_ends in crates/cli/tests/fakeboard.rs).
 [doc("Time and peak memory of pull on million-frame hostile captures, endless bytes and a port")]
+[group("long runs")]
 pull-stress:
-    #!/usr/bin/env bash
-    set -euo pipefail
-    cargo build -q --release -p twenty48-cli
-    dir=$(mktemp -d)
-    trap 'rm -rf "$dir"' EXIT
-    T48_STRESS_DIR="$dir" cargo test -q --release -p twenty48-devicelog --test hostile -- --ignored write_stress_captures >/dev/null
-    elf=crates/devicelog/tests/data/v2/twenty48-qemu.elf
-    timed() { /usr/bin/time -o "$dir/time" -f "%e s, peak RSS %M KiB" "$@" >/dev/null 2>&1 || true; tail -n 1 "$dir/time"; }
-    for c in starts conflicts huge-numbers; do
-        echo "pull, $c ($(stat -c %s "$dir/$c.bin") bytes, 1,000,000 frames): $(timed {{twenty48}} pull --elf $elf --capture "$dir/$c.bin" -o "$dir/out-$c")"
-    done
-    v3=crates/devicelog/tests/data/v3/twenty48-qemu.elf
-    echo "pull, stored-moves ($(stat -c %s "$dir/stored-moves.bin") bytes, 250,000 frames, v3): $(timed {{twenty48}} pull --elf $v3 --capture "$dir/stored-moves.bin" -o "$dir/out-stored")"
-    endless=$(head -c 1073741824 /dev/zero | tr '\0' '\377' | timed {{twenty48}} pull --elf $elf --capture - -o "$dir/out-endless")
-    echo "pull, 1 GiB of 0xFF without a separator (standard input): $endless"
-    cargo test -q --release -p twenty48-cli --test fakeboard -- --ignored --nocapture port_stress 2>&1 | grep '^pull --port'
+    bash scripts/pull-stress.sh
 
 # Review and accept changed snapshots (installs cargo-insta if missing).
+[group("test")]
 review:
     command -v cargo-insta >/dev/null || cargo install cargo-insta --locked
     cargo insta review --workspace
 
 # Install the `twenty48` binary with cargo (into ~/.cargo/bin, or $CARGO_HOME/bin).
+[group("use")]
 install:
     cargo install --locked --path crates/cli
     @echo "installed: $(command -v twenty48 || echo "${CARGO_HOME:-$HOME/.cargo}/bin/twenty48 (add that folder to PATH)")"
@@ -348,6 +312,7 @@ install:
 # Build the QEMU firmware ELF (lm3s6965evb) that `pull --elf` and `diff --elf` decode device
 # logs with, and print its path.
 [doc("Build the QEMU firmware ELF for pull --elf and diff --elf; prints its path")]
+[group("build")]
 qemu-elf: setup-firmware
     cd crates/firmware && cargo build -q --release -p twenty48-firmware-qemu
     @echo "$(pwd)/crates/firmware/target/thumbv6m-none-eabi/release/twenty48-qemu"
@@ -362,6 +327,7 @@ demo := "classic-expectimax-depth3-1000.t48"
 # the site: the module as binary (fetched over http), its base64 copy in js/wasm.js (loaded
 # only from file://, where browsers fetch nothing), the landing's game, the scripts in one.
 [doc("Build the web page into target/web/ (open target/web/index.html)")]
+[group("build")]
 web: (setup "record")
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo build -q --profile wasm --target wasm32-unknown-unknown -p twenty48-web
     bash web/build.sh target/wasm32-unknown-unknown/wasm/twenty48_web.wasm fixtures/games/{{demo}}
@@ -376,6 +342,7 @@ web: (setup "record")
 # downloads no browser). `timeout --foreground`: Ctrl-C reaches the run (a timeout in a
 # process group of its own kept it running after Ctrl-C ended `just`).
 [doc("The web page's tests in headless Chromium (web/test/browser.test.mjs)")]
+[group("test")]
 web-test: setup-web web
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo clippy -q --target wasm32-unknown-unknown -p twenty48-web -- -D warnings
     cargo build -q -p twenty48-cli
@@ -387,15 +354,18 @@ web-test: setup-web web
 # against the same code natively (play_all), and the analysis in the page's worker against
 # `twenty48 analyse` (T48_ANALYSIS_LONG=0 leaves out the 20,449-move game: about 6 minutes).
 [doc("The web page's size and speed figures, in headless Chromium")]
+[group("long runs")]
 web-bench: setup-web web
     cargo build -q -p twenty48-cli
     cargo build -q --release -p twenty48-web --example native_replay
     cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 900 node bench.mjs
 
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
+[group("build")]
 web-screenshots:
     T48_SCREENSHOTS="$(pwd)/docs/images" just web-test
 
 # Regenerate the fixture corpus (see fixtures/README.md).
+[group("build")]
 fixtures:
     bash fixtures/make.sh

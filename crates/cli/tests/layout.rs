@@ -323,3 +323,49 @@ fn issue28_just_check_tests_the_games_without_the_cli() {
     let setup = setup.split("\n## ").next().unwrap();
     assert!(setup.contains("just test") && setup.contains("`just check`"));
 }
+
+/// Issue 34: the justfile reads at a glance: every recipe in a group (`just --list` shows
+/// them by group), no recipe body longer than 20 lines and no inline program in it (a long
+/// body is a script under scripts/ with its own name).
+#[test]
+fn every_recipe_has_a_group_and_a_short_body() {
+    let justfile = fs::read_to_string(repo_root().join("justfile")).unwrap();
+    let lines: Vec<&str> = justfile.lines().collect();
+    let mut wrong = Vec::new();
+    let mut recipes = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = line.split([' ', ':']).next() else {
+            continue;
+        };
+        let is_recipe = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && line.contains(':')
+            && !line.contains(":=");
+        if !is_recipe {
+            continue;
+        }
+        recipes += 1;
+        let attributes = lines[..i].iter().rev().take_while(|l| l.starts_with('['));
+        if !attributes.clone().any(|l| l.starts_with("[group(")) {
+            wrong.push(format!("{name}: no [group]"));
+        }
+        let body: Vec<&&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("    ") || l.is_empty())
+            .take_while(|l| !l.is_empty())
+            .collect();
+        if body.len() > 20 {
+            wrong.push(format!(
+                "{name}: {} lines (move it into scripts/)",
+                body.len()
+            ));
+        }
+        if body.iter().any(|l| l.contains("<<")) {
+            wrong.push(format!("{name}: an inline program (move it into scripts/)"));
+        }
+    }
+    assert!(recipes >= 30, "the recipes are found: {recipes}");
+    assert!(wrong.is_empty(), "justfile:\n{}", wrong.join("\n"));
+}
