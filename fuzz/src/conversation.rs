@@ -31,10 +31,7 @@ use twenty48_deviceproto::{Ack, Request};
 use twenty48_engine::{Direction, Preset, Rules};
 use twenty48_movelog::MoveLog;
 
-#[path = "../../crates/devicelog/tests/fakeboard/frames.rs"]
-mod frames;
-
-use frames::Frames;
+use twenty48_testkit::frames::Frames;
 
 const DEV: u64 = 0x7e57_0000_0000_0001;
 

@@ -4,22 +4,15 @@
 //! acknowledgements). Every file equal to the host's replay of the game played by the
 //! buttons. Needs the harness (`just avr-sim`) and the AVR toolchain; fails, never skips.
 
-// The simavr tests' player (its `super::plan` is this file's `plan`).
-#[path = "../../sim-avr/tests/session/plan.rs"]
-mod plan;
-#[path = "../../sim-avr/tests/session/player.rs"]
-#[allow(dead_code)] // what this file does not use of it
-mod player;
-
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use plan::Plan;
-use player::{Played, Player};
 use twenty48_engine::Direction;
 use twenty48_movelog::MoveLog;
+use twenty48_sim_avr::session::plan::Plan;
+use twenty48_sim_avr::session::player::{Played, Player};
 use twenty48_sim_avr::{board, Board, Image, Options, Pty};
 
 /// How long a `twenty48 pull` may take before the test stops it.

@@ -1,4 +1,4 @@
-//! `twenty48 pull --port` against a fake board on a pseudo-terminal (tests/fakeboard/:
+//! `twenty48 pull --port` against a fake board on a pseudo-terminal (`twenty48_testkit::board`:
 //! protocol v2 frames from a script, good and crafted; issue 26): what the CLI promises
 //! against a broken or hostile device beyond the library's promises
 //! (crates/devicelog/tests/hostile.rs):
@@ -16,12 +16,6 @@
 //! Uses the committed v2 firmware ELF (no QEMU). Every run of the binary is killed after
 //! 60 s and on drop.
 
-mod fakeboard {
-    pub mod board;
-    #[path = "../../../devicelog/tests/fakeboard/frames.rs"]
-    pub mod frames;
-}
-
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -29,10 +23,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use fakeboard::board::{Board, Step};
-use fakeboard::frames::{cycle, Frames};
 use twenty48_engine::Rules;
 use twenty48_movelog::MoveLog;
+use twenty48_testkit::board::{Board, Step};
+use twenty48_testkit::frames::{cycle, Frames};
 
 const DEV: u64 = 0x7e57_0000_0000_0001;
 

@@ -7,7 +7,6 @@ mod support;
 
 use std::fs::{self, File};
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -97,33 +96,13 @@ struct PtyOptions<'a> {
 
 impl Pty {
     fn spawn(args: &[&str], opts: PtyOptions) -> Pty {
-        let mut master: libc::c_int = -1;
-        let mut slave: libc::c_int = -1;
-        let size = libc::winsize {
-            ws_row: ROWS,
-            ws_col: COLS,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        // SAFETY: openpty writes two descriptors into the given ints.
-        let rc = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                &size,
-            )
-        };
-        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
-        // SAFETY: both descriptors were just opened and are owned here only.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-        // SAFETY: fcntl on an open descriptor.
-        unsafe {
-            let fl = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
-            libc::fcntl(master.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
-            libc::fcntl(master.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC);
-        }
+        let pty = twenty48_testkit::pty::Pty::open(twenty48_testkit::pty::Options {
+            size: Some((ROWS, COLS)),
+            nonblocking: true,
+            ..Default::default()
+        })
+        .expect("a pseudo-terminal");
+        let (master, slave) = (pty.host, pty.terminal);
         let mut cmd = bin();
         let err = match opts.stderr {
             Some(p) => Stdio::from(fs::OpenOptions::new().write(true).open(p).unwrap()),

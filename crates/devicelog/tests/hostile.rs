@@ -1,5 +1,5 @@
 //! `pull` against a hostile or broken device (issue 26), through the library: streams a
-//! fake board sends (tests/fakeboard/frames.rs: frames with valid checks, good and crafted)
+//! fake board sends (`twenty48_testkit::frames`: frames with valid checks, good and crafted)
 //! and directories prepared against it. Each promise of docs/firmware.md's threat model
 //! that the library keeps is a test here; the CLI's (silence, Ctrl-C, the raw capture's
 //! cap, the conversation on a port) are in crates/cli/tests/fakeboard.rs.
@@ -8,9 +8,6 @@
 //! - every report runs in time proportional to the frames received, and a frame longer
 //!   than the protocol's largest is damage, not a buffer to grow.
 
-mod fakeboard {
-    pub mod frames;
-}
 #[allow(dead_code)]
 mod v2 {
     pub mod scratch;
@@ -20,12 +17,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use fakeboard::frames::{cycle, Frames};
 use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller, Summary};
 use twenty48_devicelog::{CaptureDecoder, DamageKind, Event, MAX_OPEN_GAMES};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_engine::Rules;
 use twenty48_movelog::MoveLog;
+use twenty48_testkit::frames::{cycle, Frames};
 use v2::scratch::Scratch;
 
 const DEV: u64 = QEMU_DEVICE_ID;

@@ -10,9 +10,6 @@
 //! Each stream is made a chunk at a time as it is fed, so that the test's own bytes stay
 //! small; the tests take a lock so that only one measures at a time.
 
-mod fakeboard {
-    pub mod frames;
-}
 #[allow(dead_code)]
 mod v2 {
     pub mod scratch;
@@ -23,10 +20,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Mutex;
 
-use fakeboard::frames::Frames;
 use twenty48_devicelog::pull::{PullOptions, Puller, Summary, DEFER_BYTES, LISTED};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_engine::{Direction, Rules};
+use twenty48_testkit::frames::Frames;
 use v2::scratch::Scratch;
 
 /// Counts the bytes live on the heap, and the most there were since the last reset.

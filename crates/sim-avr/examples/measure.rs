@@ -5,17 +5,9 @@
 //! `cargo run -q -p twenty48-sim-avr --example measure -- uno` (or `mega2560`, `mega1280`;
 //! needs `just avr-sim` and the AVR toolchain).
 
-// The simavr tests' player; what this example does not use of it is allowed.
-#[path = "../tests/session/plan.rs"]
-#[allow(dead_code)]
-mod plan;
-#[path = "../tests/session/player.rs"]
-#[allow(dead_code)]
-mod player;
-
-use plan::Plan;
-use player::Player;
 use twenty48_engine::Direction;
+use twenty48_sim_avr::session::plan::Plan;
+use twenty48_sim_avr::session::player::Player;
 use twenty48_sim_avr::{board, Image, Options};
 
 fn main() {

@@ -55,6 +55,7 @@ mod hex;
 mod image;
 mod link;
 mod panel;
+pub mod session;
 mod sim;
 
 pub use board::{Board, Button};

@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
 use crate::error::{io, Error};
@@ -25,39 +25,16 @@ pub struct Pty {
 impl Pty {
     /// Opens a pseudo-terminal in raw mode (no echo, no line editing, 8-bit clean).
     pub fn open() -> Result<Pty, Error> {
-        let (mut master, mut slave) = (-1, -1);
-        // SAFETY: openpty writes the two descriptors; the name, termios and size are unused.
-        let r = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        if r != 0 {
-            return Err(io("opening a pseudo-terminal")(
-                std::io::Error::last_os_error(),
-            ));
-        }
-        // SAFETY: both descriptors are new and ours alone.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-        // SAFETY: plain termios calls on the descriptors just opened; fcntl on the master.
-        unsafe {
-            let mut t: libc::termios = std::mem::zeroed();
-            if libc::tcgetattr(slave.as_raw_fd(), &mut t) == 0 {
-                libc::cfmakeraw(&mut t);
-                libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &t);
-            }
-            let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
-            libc::fcntl(master.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
-        }
-        let path = std::fs::read_link(format!("/proc/self/fd/{}", slave.as_raw_fd()))
-            .map_err(io("naming the pseudo-terminal"))?;
+        let pty = twenty48_testkit::pty::Pty::open(twenty48_testkit::pty::Options {
+            raw: true,
+            size: None,
+            nonblocking: true,
+        })
+        .map_err(io("opening a pseudo-terminal"))?;
+        let path = pty.path().to_path_buf();
         Ok(Pty {
-            master,
-            _slave: slave,
+            master: pty.host,
+            _slave: pty.terminal,
             path,
             sent: 0,
             pending: Vec::new(),

@@ -4,9 +4,11 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::time::Duration;
+
+use twenty48_testkit::pty::{Options, Pty};
 
 use crate::{Nano, SimError};
 
@@ -30,46 +32,17 @@ impl SerialPort {
             doing: "opening a pseudo-terminal for the board's serial port",
             source,
         };
-        let mut master: libc::c_int = -1;
-        let mut slave: libc::c_int = -1;
-        let mut name = [0 as libc::c_char; 128];
-        // SAFETY: openpty writes two descriptors and the slave's name (128 bytes is above
-        // the kernel's limit for pty names) into the buffers given.
-        let rc = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                name.as_mut_ptr(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        if rc != 0 {
-            return Err(io(std::io::Error::last_os_error()));
-        }
-        // SAFETY: both descriptors were just opened and are owned here only.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-        // SAFETY: termios is plain data; the calls get valid descriptors and pointers.
-        unsafe {
-            let mut t: libc::termios = std::mem::zeroed();
-            if libc::tcgetattr(slave.as_raw_fd(), &mut t) != 0 {
-                return Err(io(std::io::Error::last_os_error()));
-            }
-            libc::cfmakeraw(&mut t);
-            if libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &t) != 0 {
-                return Err(io(std::io::Error::last_os_error()));
-            }
-            let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
-            if libc::fcntl(master.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) != 0 {
-                return Err(io(std::io::Error::last_os_error()));
-            }
-        }
-        // SAFETY: openpty wrote a NUL-terminated name.
-        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) };
+        let pty = Pty::open(Options {
+            raw: true,
+            size: None,
+            nonblocking: true,
+        })
+        .map_err(io)?;
+        let path = pty.path().to_path_buf();
         Ok(SerialPort {
-            master,
-            _slave: slave,
-            path: PathBuf::from(path.to_string_lossy().into_owned()),
+            master: pty.host,
+            _slave: pty.terminal,
+            path,
             pending: Vec::new(),
             outbox: Vec::new(),
         })

@@ -3,11 +3,9 @@
 //! state afterwards.
 #![cfg(unix)]
 
-use std::fs::File;
 use std::io::Read;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::os::fd::AsRawFd;
+use std::process::Command;
 
 use twenty48_tui::{Screen, Terminal};
 
@@ -21,20 +19,12 @@ fn panic_child() {
 
 #[test]
 fn terminal_is_restored_after_a_panic() {
-    let (mut master, mut slave) = (-1, -1);
-    // SAFETY: openpty fills two descriptors; no name or settings are passed.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
-    // SAFETY: both descriptors were just opened and are owned here only.
-    let (mut master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    // Non-blocking: once the child is gone, what it wrote is read to the end.
+    let pty = twenty48_testkit::pty::Pty::open(twenty48_testkit::pty::Options {
+        nonblocking: true,
+        ..Default::default()
+    })
+    .expect("a pseudo-terminal");
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args([
         "--ignored",
@@ -44,29 +34,11 @@ fn terminal_is_restored_after_a_panic() {
         "--test-threads=1",
     ])
     .env("TERM", "xterm-256color")
-    .env("RUST_BACKTRACE", "0")
-    .stdin(Stdio::from(slave.try_clone().unwrap()))
-    .stdout(Stdio::from(slave.try_clone().unwrap()))
-    .stderr(Stdio::from(slave));
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().unwrap();
-    drop(cmd);
+    .env("RUST_BACKTRACE", "0");
+    let (mut child, mut master) = pty.spawn(&mut cmd).unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "the child test panics");
-    // The child is gone: read what it wrote (EIO or 0 ends it).
-    // SAFETY: O_NONBLOCK on an open descriptor we own.
-    unsafe {
-        let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
-        libc::fcntl(master.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
-    }
+    // The child is gone: read what it wrote (EIO, 0 or nothing more ends it).
     let mut bytes = Vec::new();
     let mut buf = [0u8; 4096];
     while let Ok(n) = master.read(&mut buf) {

@@ -1,9 +1,8 @@
-//! Playing a simulated AVR board as a person and a host would: shared by the simavr tests
-//! of this crate and crates/cli/tests/avr_sim.rs (which includes it by path).
+//! Playing a simulated AVR board: the player is the crate's own (`twenty48_sim_avr::session`);
+//! the screens the sessions expect are here.
 
 // Each test binary uses a part of it.
 #![allow(dead_code)]
 
-pub mod plan;
-pub mod player;
+pub use twenty48_sim_avr::session::{plan, player};
 pub mod screens;

@@ -1,9 +1,9 @@
 //! A person at a simulated board: presses its buttons, talks to its USART as a host, reads
 //! its log as it comes (the firmware's ELF decodes it) and watches its LCD.
 
+use crate::{Button, Image, Options, Panel, Sim, Stack, Stop, DEBOUNCE_MS};
 use twenty48_devicelog::{CaptureDecoder, DeviceFact, Event};
 use twenty48_engine::{Direction, Game, Rules};
-use twenty48_sim_avr::{Button, Image, Options, Panel, Sim, Stack, Stop, DEBOUNCE_MS};
 
 use super::plan::{presses, Plan};
 

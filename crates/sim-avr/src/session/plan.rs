@@ -10,10 +10,18 @@ pub enum Plan {
     /// To game over in few moves (a beam search over the known spawns, keeping the boards
     /// with the most tiles), with a press that does not move the board after every
     /// `noop_every` moves (the device must ignore it: no frame, no store write).
-    ToGameOver { noop_every: usize },
+    ToGameOver {
+        /// Moves between two presses that do not move the board.
+        noop_every: usize,
+    },
     /// The letters in turn, until `moves` moves were made (or the game ended): a game the
     /// power cut interrupts.
-    Cycle { letters: &'static str, moves: usize },
+    Cycle {
+        /// The directions' letters (`L`, `R`, `U`, `D`), pressed in turn.
+        letters: &'static str,
+        /// How many moves to make.
+        moves: usize,
+    },
 }
 
 /// Directions in the order the search tries them.

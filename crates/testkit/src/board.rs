@@ -1,5 +1,5 @@
 //! The fake board: a pseudo-terminal whose far end plays a script of frames (good and
-//! crafted, from ../../devicelog/tests/fakeboard/frames.rs) and answers the host's requests,
+//! crafted, from [`frames`](crate::frames)) and answers the host's requests,
 //! so that `twenty48 pull --port` can be driven through every hostile case. Everything the
 //! host writes is kept for the test to read (its `{ack N C}` requests above all).
 //!
@@ -8,7 +8,9 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::fd::AsRawFd;
+
+use crate::pty::{Options, Pty};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -86,20 +88,10 @@ pub struct Board {
     _host_end: File,
 }
 
-fn raw(fd: i32) {
-    // SAFETY: `fd` is an open terminal; `termios` is filled by tcgetattr before it is read.
-    unsafe {
-        let mut t = std::mem::zeroed::<libc::termios>();
-        assert_eq!(libc::tcgetattr(fd, &mut t), 0);
-        libc::cfmakeraw(&mut t);
-        assert_eq!(libc::tcsetattr(fd, libc::TCSANOW, &t), 0);
-    }
-}
-
 impl Board {
     /// A board on a new pseudo-terminal playing `script` with the frames of `frames`'
     /// firmware (for the answers to acks).
-    pub fn start(script: Vec<Step>, frames: super::frames::Frames) -> Board {
+    pub fn start(script: Vec<Step>, frames: crate::frames::Frames) -> Board {
         Board::open(script, frames, None)
     }
 
@@ -109,7 +101,7 @@ impl Board {
     /// steps that send (`Await` and `Acks` read from the ring).
     pub fn start_with_ring(
         script: Vec<Step>,
-        frames: super::frames::Frames,
+        frames: crate::frames::Frames,
         capacity: usize,
     ) -> Board {
         let ring = Ring {
@@ -121,35 +113,17 @@ impl Board {
 
     fn open(
         script: Vec<Step>,
-        frames: super::frames::Frames,
+        frames: crate::frames::Frames,
         ring: Option<Arc<Mutex<Ring>>>,
     ) -> Board {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty writes the two descriptors; no name, termios or size is passed.
-        let r = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
+        let options = Options {
+            raw: true,
+            ..Options::default()
         };
-        assert_eq!(r, 0, "openpty");
-        raw(slave);
-        // ttyname_r, not ttyname: the tests run on threads, and ttyname's one static buffer
-        // once gave two boards the same path (two tests then talked to one board).
-        let mut name = [0 as libc::c_char; 128];
-        // SAFETY: `slave` is open; the buffer's length is passed with it.
-        let r = unsafe { libc::ttyname_r(slave, name.as_mut_ptr(), name.len()) };
-        assert_eq!(r, 0, "ttyname_r");
-        // SAFETY: ttyname_r returned 0, so the buffer holds a NUL-terminated name.
-        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
-            .to_string_lossy()
-            .into_owned();
-        // SAFETY: each descriptor is open and owned by exactly one File from here on.
-        let (board_end, host_end) =
-            unsafe { (File::from_raw_fd(master), File::from_raw_fd(slave)) };
+        let pty = Pty::open(options).expect("a pseudo-terminal for the fake board");
+        let path = pty.path().to_string_lossy().into_owned();
+        // The board writes into the host end; the program under test opens the path.
+        let (board_end, host_end) = (pty.host, File::from(pty.terminal));
         let heard = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let reader = {
@@ -264,7 +238,7 @@ fn play(
     heard: &Mutex<Vec<u8>>,
     ring: Option<&Mutex<Ring>>,
     stop: &AtomicBool,
-    frames: &super::frames::Frames,
+    frames: &crate::frames::Frames,
 ) {
     let text = || String::from_utf8_lossy(&heard.lock().unwrap()).into_owned();
     // The requests the board has read: from its ring, or everything the host wrote.
