@@ -1,40 +1,8 @@
 //! The AVR boards the firmware ships for, as the harness wires them: chip, pins, memories,
 //! and where `just firmware` puts their images.
 
-/// A button, by the direction the firmware gives it (`BUTTON_DIRECTIONS` in
-/// crates/firmware-avr/board/src/buttons.rs: D4 up, D5 down, D6 left, D7 right).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Button {
-    /// D4.
-    Up,
-    /// D5.
-    Down,
-    /// D6.
-    Left,
-    /// D7.
-    Right,
-}
-
-impl Button {
-    /// The four, in pin order D4, D5, D6, D7.
-    pub const ALL: [Button; 4] = [Button::Up, Button::Down, Button::Left, Button::Right];
-
-    /// Its place in [`Board::buttons`].
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The button of a move letter (`U`, `D`, `L`, `R`, either case).
-    pub fn from_letter(c: char) -> Option<Button> {
-        match c.to_ascii_uppercase() {
-            'U' => Some(Button::Up),
-            'D' => Some(Button::Down),
-            'L' => Some(Button::Left),
-            'R' => Some(Button::Right),
-            _ => None,
-        }
-    }
-}
+/// A button (the board's D4 to D7, in [`Board::buttons`] by [`Button::index`]).
+pub use twenty48_testkit::Button;
 
 /// An AVR board: its chip as simavr names it, its pins as the firmware wires them, its
 /// memories, and its shipped image.

@@ -1,11 +1,11 @@
 //! The harness as a child process: started with a board's image, driven command by command,
 //! killed (its whole process group) on drop and when a command takes longer than its limit.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -159,40 +159,13 @@ impl Sim {
         if let Some((k, seed)) = options.cut {
             command.args(["--cut", &k.to_string(), "--tear", &seed.to_string()]);
         }
-        use std::os::unix::process::CommandExt;
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
+        let twenty48_testkit::harness::Harness {
+            child,
+            stdin,
+            lines,
+            stderr,
+        } = twenty48_testkit::harness::Harness::spawn(&mut command)
             .map_err(io(format!("starting {}", harness.display())))?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut err = child.stderr.take().expect("stderr is piped");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let kept = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 1024];
-            while let Ok(n @ 1..) = err.read(&mut buf) {
-                let mut s = kept.lock().unwrap_or_else(|e| e.into_inner());
-                s.push_str(&String::from_utf8_lossy(&buf[..n]));
-                if s.len() > 8192 {
-                    let cut = s.len() - 4096;
-                    let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
-                    s.drain(..cut);
-                }
-            }
-        });
         let mut sim = Sim {
             image: image.clone(),
             child,

@@ -1,41 +1,23 @@
 //! The board on the emulator: the harness process (Node, `js/harness.mjs`) and the typed
 //! handle tests drive it with.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::setup;
 use crate::SimError;
 
-/// The four buttons, on the pins the firmware reads (D4-D7 = GPIO16-19; their directions are
-/// the firmware's `BUTTON_DIRECTIONS`: D4 up, D5 down, D6 left, D7 right).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Button {
-    /// D4, GPIO16.
-    Up,
-    /// D5, GPIO17.
-    Down,
-    /// D6, GPIO18.
-    Left,
-    /// D7, GPIO19.
-    Right,
-}
+/// The four buttons (D4-D7, on GPIO16-19: [`gpio`]).
+pub use twenty48_testkit::Button;
 
-impl Button {
-    /// The RP2040 GPIO the button pulls to ground.
-    pub fn gpio(self) -> u32 {
-        match self {
-            Button::Up => 16,
-            Button::Down => 17,
-            Button::Left => 18,
-            Button::Right => 19,
-        }
-    }
+/// The RP2040 GPIO `button` pulls to ground (D4-D7 = GPIO16-19).
+pub fn gpio(button: Button) -> u32 {
+    16 + button.index() as u32
 }
 
 /// How a board starts.
@@ -178,31 +160,15 @@ impl Nano {
         if let Some(flash) = &options.flash {
             cmd.arg("--flash").arg(flash);
         }
-        let mut child = cmd.spawn().map_err(|source| SimError::Io {
+        let twenty48_testkit::harness::Harness {
+            child,
+            stdin,
+            lines,
+            stderr,
+        } = twenty48_testkit::harness::Harness::spawn(&mut cmd).map_err(|source| SimError::Io {
             doing: "starting the emulator harness (node)",
             source,
         })?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut err = child.stderr.take().expect("piped stderr");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = err.read_to_string(&mut text);
-            sink.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push_str(&text);
-        });
         let mut nano = Nano {
             child,
             stdin,
@@ -345,7 +311,7 @@ impl Nano {
     /// Sets a button's pin: pressed pulls it to ground.
     pub fn set_button(&mut self, button: Button, pressed: bool) -> Result<(), SimError> {
         let level = if pressed { 0 } else { 1 };
-        self.command(&format!("pin {} {level}", button.gpio()))
+        self.command(&format!("pin {} {level}", gpio(button)))
     }
 
     /// A press and release as a finger makes them: contact bounce on both edges (the

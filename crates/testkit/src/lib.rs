@@ -22,6 +22,9 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod button;
 pub mod frames;
 pub mod harness;
 pub mod pty;
+
+pub use button::Button;
