@@ -35,7 +35,7 @@ mod session;
 
 pub use board::{Board, GameSetup, Input};
 pub use framer::{request_input, Framed, Framer, BROKEN_REQUEST};
-pub use keeper::{Keeper, Refusal};
+pub use keeper::Refusal;
 pub use screen::Screen;
 pub use session::{run, DEFAULT_RULES, RESULT_SCREEN_MS, SCORE_SCREEN_MS, STORE_FULL_SCREEN_MS};
 pub use twenty48_deviceproto as deviceproto;

@@ -7,11 +7,8 @@
 //! computed when the game ended (kept in the END record), so the check of an ack is
 //! computed from the store alone.
 
-use embedded_storage::nor_flash::NorFlash;
 use twenty48_deviceproto::{ErrorCode, Request, MOVES_PER_FRAME};
-use twenty48_devicestore::eeprom::{Eeprom, EepromStore};
-use twenty48_devicestore::{Closing, Counts, Ending, GameEntry, Store, StoreError};
-use twenty48_engine::Direction;
+use twenty48_devicestore::{Closing, Ending, GameEntry, GameStore, StoreError};
 
 use crate::board::Board;
 use crate::log_ring::{drain, free_bytes, pending_bytes, LOG_CAPACITY};
@@ -20,63 +17,6 @@ use crate::protocol::{Close, Log};
 /// How many link waits (about a millisecond each) without a byte taken before a pull stops
 /// waiting for the host and lets frames drop (reported by a lost frame).
 const LINK_PATIENCE: u32 = 2000;
-
-/// What a pull reads and an ack writes: a game store, [`Store`] on NOR flash or
-/// [`EepromStore`] on the Uno's EEPROM. `Err(())`: the store could not be read.
-pub(crate) trait Stored {
-    /// The games stored and not acknowledged.
-    fn counts(&mut self) -> Result<Counts, ()>;
-    /// The game after `after` in store order (the oldest for `None`).
-    fn game_after(&mut self, after: Option<&GameEntry>) -> Result<Option<GameEntry>, ()>;
-    /// Game `number`.
-    fn find_game(&mut self, number: u32) -> Result<Option<GameEntry>, ()>;
-    /// Calls `f` with each of the game's stored moves.
-    fn read_moves(&mut self, entry: &GameEntry, f: impl FnMut(Direction)) -> Result<(), ()>;
-    /// Marks the game `entry` (as this store listed it) pulled; the error code to answer
-    /// otherwise.
-    fn ack(&mut self, entry: &GameEntry) -> Result<(), ErrorCode>;
-}
-
-impl<F: NorFlash> Stored for Store<F> {
-    fn counts(&mut self) -> Result<Counts, ()> {
-        Store::counts(self).map_err(drop)
-    }
-    fn game_after(&mut self, after: Option<&GameEntry>) -> Result<Option<GameEntry>, ()> {
-        Store::game_after(self, after).map_err(drop)
-    }
-    fn find_game(&mut self, number: u32) -> Result<Option<GameEntry>, ()> {
-        Store::find_game(self, number).map_err(drop)
-    }
-    fn read_moves(&mut self, entry: &GameEntry, f: impl FnMut(Direction)) -> Result<(), ()> {
-        Store::read_moves(self, entry, f).map_err(drop)
-    }
-    fn ack(&mut self, entry: &GameEntry) -> Result<(), ErrorCode> {
-        Store::ack(self, entry.number).map_err(|e| match e {
-            StoreError::UnknownGame { .. } => ErrorCode::NoGame,
-            _ => ErrorCode::Store,
-        })
-    }
-}
-
-impl<E: Eeprom> Stored for EepromStore<E> {
-    fn counts(&mut self) -> Result<Counts, ()> {
-        Ok(EepromStore::counts(self))
-    }
-    fn game_after(&mut self, after: Option<&GameEntry>) -> Result<Option<GameEntry>, ()> {
-        Ok(EepromStore::game_after(self, after))
-    }
-    fn find_game(&mut self, number: u32) -> Result<Option<GameEntry>, ()> {
-        Ok(EepromStore::find_game(self, number))
-    }
-    fn read_moves(&mut self, entry: &GameEntry, f: impl FnMut(Direction)) -> Result<(), ()> {
-        EepromStore::read_moves(self, entry, f);
-        Ok(())
-    }
-    fn ack(&mut self, entry: &GameEntry) -> Result<(), ErrorCode> {
-        EepromStore::ack_entry(self, entry);
-        Ok(())
-    }
-}
 
 /// What a reply to a request works with.
 struct Device<'a, B, S> {
@@ -87,7 +27,7 @@ struct Device<'a, B, S> {
 
 /// Answers one store request (`{hello}` is the game loop's).
 #[inline(never)]
-pub(crate) fn answer<B: Board, S: Stored>(
+pub(crate) fn answer<B: Board, S: GameStore>(
     board: &mut B,
     store: &mut S,
     log: &mut Log,
@@ -139,7 +79,7 @@ impl Pace {
 /// `{pull}` / `{pull all}`: pull begin, every stored game (oldest first, not the game in
 /// progress; with `all` the acknowledged ones too), pull done.
 #[inline(never)]
-fn pull<B: Board, S: Stored>(device: &mut Device<'_, B, S>, all: bool) {
+fn pull<B: Board, S: GameStore>(device: &mut Device<'_, B, S>, all: bool) {
     let games = match device.store.counts() {
         Ok(c) if all => c.stored,
         Ok(c) => c.unpulled,
@@ -178,7 +118,7 @@ const DIR_BYTES: usize = MOVES_PER_FRAME as usize / 4;
 /// One stored game: its start frame, its moves as stored (2 bits each, [`MOVES_PER_FRAME`]
 /// a frame), its end or partial frame.
 #[inline(never)]
-fn send_game<B: Board, S: Stored>(
+fn send_game<B: Board, S: GameStore>(
     device: &mut Device<'_, B, S>,
     entry: &GameEntry,
     pace: &mut Pace,
@@ -192,17 +132,19 @@ fn send_game<B: Board, S: Stored>(
     let number = entry.number;
     let mut dirs = [0u8; DIR_BYTES];
     let (mut first, mut n) = (0u32, 0u32);
-    store.read_moves(entry, |dir| {
-        dirs[(n / 4) as usize] |= dir.code() << ((n % 4) * 2);
-        n += 1;
-        if n == MOVES_PER_FRAME {
-            pace.make_room(board, log);
-            log.moves(number, first, n as u16, &dirs);
-            dirs = [0; DIR_BYTES];
-            first += n;
-            n = 0;
-        }
-    })?;
+    store
+        .read_moves(entry, |dir| {
+            dirs[(n / 4) as usize] |= dir.code() << ((n % 4) * 2);
+            n += 1;
+            if n == MOVES_PER_FRAME {
+                pace.make_room(board, log);
+                log.moves(number, first, n as u16, &dirs);
+                dirs = [0; DIR_BYTES];
+                first += n;
+                n = 0;
+            }
+        })
+        .map_err(drop)?;
     if n > 0 {
         pace.make_room(board, log);
         log.moves(number, first, n as u16, &dirs[..n.div_ceil(4) as usize]);
@@ -234,7 +176,7 @@ fn closing(entry: &GameEntry, start: u32) -> Close {
 /// `{ack N C}`: marks game `N` pulled if `C` is the check of its closing frame (computed
 /// from the store).
 #[inline(never)]
-fn ack<B: Board, S: Stored>(device: &mut Device<'_, B, S>, number: u32, claimed: u32) {
+fn ack<B: Board, S: GameStore>(device: &mut Device<'_, B, S>, number: u32, claimed: u32) {
     let entry = match device.store.find_game(number) {
         Ok(Some(entry)) if entry.closing != Closing::InProgress => entry,
         Ok(_) => return device.log.error(ErrorCode::NoGame as u8, number),
@@ -246,6 +188,7 @@ fn ack<B: Board, S: Stored>(device: &mut Device<'_, B, S>, number: u32, claimed:
     }
     match device.store.ack(&entry) {
         Ok(()) => device.log.acked(number),
-        Err(code) => device.log.error(code as u8, number),
+        Err(StoreError::UnknownGame { .. }) => device.log.error(ErrorCode::NoGame as u8, number),
+        Err(_) => device.log.error(ErrorCode::Store as u8, number),
     }
 }

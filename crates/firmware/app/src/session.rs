@@ -6,7 +6,9 @@ use twenty48_devicestore::{Claims, Ending, GameStart};
 use twenty48_engine::{Direction, Game, Preset, Rules, Status};
 
 use crate::board::{Board, GameSetup, Input};
-use crate::keeper::{Keeper, Refusal};
+use twenty48_devicestore::GameStore;
+
+use crate::keeper::{refusal, Refusal};
 use crate::log_ring::drain;
 use crate::protocol::{Close, Log};
 use crate::screen::Screen;
@@ -62,7 +64,7 @@ struct Live<'g> {
 /// in `store` before its start frame, every move recorded before its move frame and before
 /// the next input is read, every end stored before its end frame. `dev` is the device id
 /// the frames carry.
-pub fn run<B: Board, K: Keeper>(board: &mut B, rules: Rules, store: &mut K, dev: u64) {
+pub fn run<B: Board, K: GameStore>(board: &mut B, rules: Rules, store: &mut K, dev: u64) {
     let mut device = Device {
         board,
         store,
@@ -123,7 +125,7 @@ fn step_preset(rules: &Rules, forward: bool) -> Preset {
     }
 }
 
-impl<B: Board, K: Keeper> Device<'_, B, K> {
+impl<B: Board, K: GameStore> Device<'_, B, K> {
     /// Sends what the ring holds, and a lost frame if frames were dropped.
     fn flush(&mut self) {
         drain(self.board);
@@ -140,7 +142,7 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
             match self.board.next_input() {
                 Input::Request(Request::Hello) => self.hello(),
                 Input::Request(request) => {
-                    self.store.answer(self.board, &mut self.log, request);
+                    crate::pull::answer(self.board, self.store, &mut self.log, request);
                 }
                 Input::BadRequest(code) => self.log.error(code as u8, 0),
                 input => return input,
@@ -153,8 +155,8 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
     fn hello(&mut self) {
         let next = self.store.next_game_number();
         match self.store.counts() {
-            Some(c) => self.log.hello(next, c.stored, c.unpulled),
-            None => {
+            Ok(c) => self.log.hello(next, c.stored, c.unpulled),
+            Err(_) => {
                 self.log.hello(next, 0, 0);
                 self.log
                     .error(twenty48_deviceproto::ErrorCode::Store as u8, 0);
@@ -200,7 +202,7 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
             Ok(number) => number,
             Err(e) => {
                 let next = self.store.next_game_number();
-                self.refused(next, 0, e);
+                self.refused(next, 0, refusal(e));
                 return Stop::Finished;
             }
         };
@@ -231,7 +233,7 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
                     if live.stored {
                         if let Err(e) = self.store.record_move(dir) {
                             live.stored = false;
-                            self.refused(live.number, seq, e);
+                            self.refused(live.number, seq, refusal(e));
                         }
                     }
                     self.log.moved(live.number, dir, live.game);
@@ -270,7 +272,7 @@ impl<B: Board, K: Keeper> Device<'_, B, K> {
             if live.stored {
                 if let Err(e) = ended {
                     live.stored = false;
-                    self.refused(live.number, live.game.move_count() + 1, e);
+                    self.refused(live.number, live.game.move_count() + 1, refusal(e));
                 }
             }
         }
