@@ -5,7 +5,7 @@
 //! needs the v3 firmware's ELF, `t48 partial` (v2's) the v2 one's, and the v1 start the v1
 //! one's.
 //!
-//! Used by devicelog's tests, the fake board ([`board`](crate::board)) the CLI's tests drive
+//! Used by devicelog's tests, the fake board (`board`) the CLI's tests drive
 //! `twenty48 pull --port` with, and the fuzz target of the pull conversation (fuzz/). The
 //! frames' indices come from the firmware ELF's defmt table, so they are the firmware's own.
 

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
-use twenty48_devicelog::pull::{Conversation, Outcome, Progress, PullOptions, Puller, State};
+use twenty48_devicelog::pull::{
+    Conversation, Directory, Outcome, Progress, PullOptions, Puller, State,
+};
 use twenty48_devicelog::Event;
 
 use crate::input::{self, EXIT_FAILED};
@@ -115,7 +117,9 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
         // differ are then both left out.
         defer: args.port.is_none(),
     };
-    let puller = Puller::with_options(&elf, &args.output, options).with_context(|| {
+    // The pull's files go through a folder of the file system: the CLI's choice.
+    let folder = Box::new(Directory::new(&args.output));
+    let puller = Puller::with_folder(&elf, folder, options).with_context(|| {
         format!(
             "cannot use {} as the firmware ELF",
             crate::input::shown(&args.elf)

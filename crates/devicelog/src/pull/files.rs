@@ -1,13 +1,14 @@
-//! The files a pull writes: their names, and the one writer (`twenty48_movelog`'s) that
-//! puts them in place durably, never through a link and never over another file.
+//! The files a pull writes: their names, where each game is kept among them, and the
+//! reading and writing of them through the pull's [`Folder`].
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use twenty48_movelog::{create_dirs, free_name, write_free, MoveLog, Placed, EXTENSION};
+use twenty48_movelog::{free_name, MoveLog, Placed, EXTENSION};
 
 use crate::received::ReceivedGame;
 
+use super::folder::{Directory, Folder};
 use super::{Outcome, Pulled};
 
 /// The file name of a pulled v1 game: `game-NNN-seed-SEED.t48`, or `...partial.t48` for an
@@ -58,15 +59,12 @@ fn parse_v2_name(name: &str) -> Option<(u64, u32)> {
 /// `dir` (at its own name or a free name after it), from one listing of the directory,
 /// keeping none of them: the gap report's look at what earlier pulls wrote, in time
 /// proportional to the directory, never to the numbers the device named.
-pub(super) fn on_disk(dir: &Path, mut found: impl FnMut(u64, u32)) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if let Some((dev, number)) = entry.file_name().to_str().and_then(parse_v2_name) {
+pub(super) fn on_disk(folder: &dyn Folder, mut found: impl FnMut(u64, u32)) {
+    folder.names(&mut |name| {
+        if let Some((dev, number)) = parse_v2_name(name) {
             found(dev, number);
         }
-    }
+    });
 }
 
 /// Where a pull keeps a game: the `index`th name (1: the name itself, 2: `NAME-2`, ...) of
@@ -125,18 +123,17 @@ pub(super) fn kept_at(dir: &Path, name: &str, complete: bool, path: &Path) -> Ke
 /// Writes `log` into `dir` under `name`, or the first free name after it when that holds
 /// another file; the directory (and every directory made on the way) is made durably
 /// first. The path written, and whether it is new or was there with these very bytes.
-pub(super) fn place(dir: &Path, name: &str, log: &MoveLog) -> io::Result<Placed> {
-    create_dirs(dir)?;
-    Ok(write_free(&dir.join(name), &log.encode())?)
+pub(super) fn place(folder: &mut dyn Folder, name: &str, log: &MoveLog) -> io::Result<Placed> {
+    folder.write_free(name, &log.encode())
 }
 
 /// The files in `dir` at `name` and the free names after it, in order, up to the first
 /// name that is not there: where an earlier pull may have put a game of that name.
-pub(super) fn taken_names(dir: &Path, name: &str) -> Vec<PathBuf> {
-    let base = dir.join(name);
+pub(super) fn taken_names(folder: &dyn Folder, name: &str) -> Vec<PathBuf> {
+    let base = folder.path().join(name);
     (1..=twenty48_movelog::MAX_FREE_NAMES)
         .map(|n| free_name(&base, n))
-        .take_while(|p| std::fs::symlink_metadata(p).is_ok())
+        .take_while(|p| folder.exists(p))
         .collect()
 }
 
@@ -145,18 +142,8 @@ pub(super) fn taken_names(dir: &Path, name: &str) -> Vec<PathBuf> {
 const MAX_LOG_READ: u64 = 16 << 20;
 
 /// The move log in the regular file `path` (not a link), if it is one.
-pub(super) fn read_log(path: &Path) -> Option<MoveLog> {
-    use std::io::Read;
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.file_type().is_file() || meta.len() > MAX_LOG_READ {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_LOG_READ)
-        .read_to_end(&mut bytes)
-        .ok()?;
+pub(super) fn read_log(folder: &dyn Folder, path: &Path) -> Option<MoveLog> {
+    let bytes = folder.read(path, MAX_LOG_READ)?;
     MoveLog::decode(&bytes).ok()
 }
 
@@ -167,11 +154,20 @@ pub(super) fn read_log(path: &Path) -> Option<MoveLog> {
 /// # Errors
 /// When the directory or the file cannot be written (the error names it).
 pub fn save(game: ReceivedGame, dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
+    save_in(game, &mut Directory::new(dir), keep_partial)
+}
+
+/// [`save`] into `folder`.
+pub(super) fn save_in(
+    game: ReceivedGame,
+    folder: &mut dyn Folder,
+    keep_partial: bool,
+) -> io::Result<Pulled> {
     let check = game.check();
     let mut path = None;
     let mut outcome = Outcome::NotWritten;
     if let Some(log) = game.to_movelog(keep_partial) {
-        let placed = place(dir, &file_name(&game, log.complete), &log)?;
+        let placed = place(folder, &file_name(&game, log.complete), &log)?;
         outcome = match (&placed, check.is_verified()) {
             (_, false) => Outcome::DamagedPrefix,
             (Placed::Identical(_), true) => Outcome::AlreadyPulled,

@@ -27,9 +27,9 @@ impl Puller {
         let Some(at) = self.kept.get(k).filter(Kept::is_whole) else {
             return;
         };
-        let path = at.path(&self.out_dir, dev, number);
+        let path = at.path(self.folder.path(), dev, number);
         if self.stray_cache.as_ref().is_none_or(|(key, _)| *key != k) {
-            self.stray_cache = read_log(&path).map(|log| (k, log));
+            self.stray_cache = read_log(&*self.folder, &path).map(|log| (k, log));
         }
         let Some((_, kept)) = &self.stray_cache else {
             return;
@@ -53,7 +53,7 @@ impl Puller {
         if placed.file_name().is_none_or(|n| n == wanted) {
             return;
         }
-        let wanted = twenty48_movelog::shown(&self.out_dir.join(wanted));
+        let wanted = twenty48_movelog::shown(&self.folder.path().join(wanted));
         let placed = twenty48_movelog::shown(placed);
         self.ledger.free_names.push(match k {
             Some(k) if self.written_here.contains(k) => format!(
@@ -86,11 +86,11 @@ impl Puller {
         if !log.complete {
             let on_disk = [true, false].into_iter().find_map(|complete| {
                 let name = file_name_v2(dev, number, complete);
-                taken_names(&self.out_dir, &name)
+                taken_names(&*self.folder, &name)
                     .into_iter()
                     .enumerate()
                     .find_map(|(i, path)| {
-                        let other = read_log(&path)?;
+                        let other = read_log(&*self.folder, &path)?;
                         (relation(&other, &log) == Relation::Contained)
                             .then_some((path, Kept::at(complete, i + 1)))
                     })
@@ -108,9 +108,9 @@ impl Puller {
             .kept
             .get(k)
             .filter(|at| at.is_ours() && !at.is_whole())
-            .map(|at| at.path(&self.out_dir, dev, number));
+            .map(|at| at.path(self.folder.path(), dev, number));
         if let (Some(path), false) = (&own_prefix, log.complete) {
-            twenty48_movelog::write_atomic(path, &log.encode())?;
+            self.folder.replace(path, &log.encode())?;
             pulled.outcome = Outcome::Written;
             pulled.path = Some(path.clone());
             pulled.replaces = Some(path.clone());
@@ -120,9 +120,9 @@ impl Puller {
             return Ok(());
         }
         let name = file_name_v2(dev, number, log.complete);
-        let placed = place(&self.out_dir, &name, &log)?;
+        let placed = place(&mut *self.folder, &name, &log)?;
         self.note_free_name(&name, placed.path(), Some(k));
-        let mut at = kept_at(&self.out_dir, &name, log.complete, placed.path());
+        let mut at = kept_at(self.folder.path(), &name, log.complete, placed.path());
         pulled.outcome = match placed {
             Placed::Identical(_) => Outcome::AlreadyPulled,
             _ => {
@@ -134,7 +134,7 @@ impl Puller {
         if let Some(prefix) = own_prefix.filter(|p| p != placed.path()) {
             // The whole game is on disk now: the prefix this pull wrote goes. (Should it
             // stay, for want of the right to remove it, nothing is lost.)
-            let _ = std::fs::remove_file(&prefix);
+            self.folder.remove(&prefix);
             pulled.replaces = Some(prefix);
         }
         pulled.path = Some(placed.path().to_path_buf());

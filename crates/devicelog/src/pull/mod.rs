@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use twenty48_movelog::MoveLog;
 
@@ -35,6 +35,7 @@ mod acks;
 mod conversation;
 mod copies;
 mod files;
+mod folder;
 mod keeping;
 mod ledger;
 mod report;
@@ -45,7 +46,8 @@ pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, State};
 use copies::{choose, relation, Parting, Relation};
 pub use files::{file_name, file_name_v2, save};
-use files::{place, read_log, v2_name, Kept};
+use files::{place, read_log, save_in, v2_name, Kept};
+pub use folder::{Directory, Folder};
 use ledger::Ledger;
 pub use ledger::{Listed, LISTED, MAX_DEVICES};
 pub use report::{Gap, Outcome, Progress, Pulled, Summary, Totals};
@@ -87,7 +89,8 @@ pub struct Puller {
     /// Set while the games still open at the end are handed over by [`Puller::finish`].
     finishing: bool,
     decoder: CaptureDecoder<ReceivedGame>,
-    out_dir: PathBuf,
+    /// Where the files go: everything the pull does with files goes through it.
+    folder: Box<dyn Folder>,
     options: PullOptions,
     /// Deferred copies, in closing order, and what they hold.
     pending: Vec<ReceivedGame>,
@@ -123,16 +126,26 @@ impl Puller {
         )
     }
 
-    /// A pull with options.
+    /// A pull with options, writing into the folder `out_dir` of the file system.
     pub fn with_options(
         elf: &[u8],
         out_dir: &Path,
         options: PullOptions,
     ) -> Result<Puller, DeviceLogError> {
+        Puller::with_folder(elf, Box::new(Directory::new(out_dir)), options)
+    }
+
+    /// A pull with options, keeping its files in `folder`: it touches no file but through
+    /// it.
+    pub fn with_folder(
+        elf: &[u8],
+        folder: Box<dyn Folder>,
+        options: PullOptions,
+    ) -> Result<Puller, DeviceLogError> {
         Ok(Puller {
             finishing: false,
             decoder: CaptureDecoder::with_record(elf)?,
-            out_dir: out_dir.to_path_buf(),
+            folder,
             options,
             pending: Vec::new(),
             pending_bytes: 0,
@@ -364,7 +377,7 @@ impl Puller {
     /// Checks a game and writes what is certain of it.
     fn save(&mut self, game: ReceivedGame) -> io::Result<Pulled> {
         let Some(dev) = game.dev else {
-            let pulled = save(game, &self.out_dir, self.options.keep_partial)?;
+            let pulled = save_in(game, &mut *self.folder, self.options.keep_partial)?;
             if let Some(path) = &pulled.path {
                 let complete = pulled.is_verified() && !pulled.game.is_partial();
                 self.note_free_name(&file_name(&pulled.game, complete), path, None);
@@ -422,7 +435,7 @@ impl Puller {
             if self.options.keep_partial {
                 if let Some(log) = pulled.game.to_movelog(true) {
                     let name = v2_name(dev, pulled.game.number, "damaged");
-                    let placed = place(&self.out_dir, &name, &log)?;
+                    let placed = place(&mut *self.folder, &name, &log)?;
                     self.note_free_name(&name, placed.path(), Some(k));
                     if matches!(placed, Placed::New(_)) {
                         self.written_here.add(k);
@@ -443,8 +456,8 @@ impl Puller {
             return Ok(pulled);
         }
         let kept = self.kept.get(k).and_then(|at| {
-            let path = at.path(&self.out_dir, dev, pulled.game.number);
-            Some((read_log(&path)?, path))
+            let path = at.path(self.folder.path(), dev, pulled.game.number);
+            Some((read_log(&*self.folder, &path)?, path))
         });
         match kept.map(|(kept, path)| (relation(&kept, &log), path)) {
             Some((Relation::Conflict(parting), _)) => {

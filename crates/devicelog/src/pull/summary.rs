@@ -93,7 +93,7 @@ impl Puller {
         }
         let candidates = Runs::from_runs(candidates);
         let mut found = Runs::default();
-        on_disk(&self.out_dir, |dev, number| {
+        on_disk(&*self.folder, |dev, number| {
             let k = key(dev, number);
             if candidates.contains(k) {
                 found.add(k);
