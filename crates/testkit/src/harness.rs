@@ -21,7 +21,7 @@ pub struct Harness {
     pub stdin: ChildStdin,
     /// Its standard output, a line at a time, as it comes; closed when it ends.
     pub lines: Receiver<String>,
-    /// The end of its standard error (at most [`KEPT_ERRORS`] bytes).
+    /// The end of its standard error (its last 4 to 8 KiB).
     pub stderr: Arc<Mutex<String>>,
 }
 

@@ -94,8 +94,8 @@ pub enum Progress {
     Damaged(Damage),
     /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
     Device(DeviceFact),
-    /// The device answered an acknowledgement this pull sent ([`Conversation`]
-    /// (super::Conversation)): it marked this game pulled.
+    /// The device answered an acknowledgement this pull sent (a
+    /// [`Conversation`](super::Conversation)'s): it marked this game pulled.
     Acked(u32),
     /// The `pull done` just received ends a reply that began before this pull was
     /// listening (an earlier pull's, cut off): the pull waits for its own.
