@@ -467,6 +467,20 @@ fn the_tail_of_an_earlier_reply_does_not_end_the_pull() {
 /// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
 /// without the file's name. Every error writing a file names it. (The file-size limit
 /// stands in for a full disk: the same failed write, no privileges needed.)
+/// Issue 34: `pull --help` named protocol v2; it names the protocol the boards speak, and
+/// the exit statuses as the code gives them.
+#[test]
+fn pull_help_names_protocol_v3_and_every_exit_status() {
+    let (code, out, err) = Run::start(&["pull", "--help"], |_| {}).finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("protocol v3"), "{out}");
+    assert!(!out.contains("(protocol v2)"), "{out}");
+    assert!(
+        out.contains("2 an input unreadable") && out.contains("every free name taken"),
+        "{out}"
+    );
+}
+
 /// Issue 34: every one of the 1,000 names a game may take already holds another file. The
 /// pull stops with exit 2 (an output that cannot be written, as README.md and
 /// docs/firmware.md say) and names the file it could not write.
