@@ -93,8 +93,7 @@ test: setup avr-sim
     CARGO_TARGET_DIR=target cargo test -q --manifest-path fuzz/Cargo.toml --no-default-features
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
-    just nano-test
-    just web-test
+    bash scripts/together.sh "just nano-test" "just web-test"
 
 # "Did my engine change alter any recorded game?" in about a minute: builds only what the
 # engine, move-log and verify tests need (no CLI, no firmware) and runs them: every fixture
@@ -140,7 +139,7 @@ firmware-avr-test: setup-avr avr-sim
 firmware-nano: setup-firmware
     cd crates/firmware && cargo build -q --release
     mkdir -p target/firmware
-    cargo run -q --release -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
+    cargo run -q -p twenty48-uf2 -- crates/firmware/target/thumbv6m-none-eabi/release/twenty48-nano-rp2040 target/firmware/twenty48-nano-rp2040.uf2
 
 # The Nano's own UF2 on an RP2040 emulator (its test also runs in `just test`): rp2040js with
 # the real boot ROM, a flash chip model, buttons, the LCD through the ST7920 model, USB
