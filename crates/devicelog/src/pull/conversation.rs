@@ -124,7 +124,8 @@ impl Conversation {
         if progress.iter().any(|p| !matches!(p, Progress::Damaged(_))) {
             self.last_frame = now;
         }
-        let out = self.handle(progress);
+        let talking = self.request.is_some();
+        let out = self.handle(progress, talking);
         self.send_acks();
         Ok(out)
     }
@@ -135,11 +136,8 @@ impl Conversation {
     /// # Errors
     /// When a `.t48` file cannot be written.
     pub fn finish(&mut self) -> io::Result<Vec<Progress>> {
-        let request = self.request.take();
         let progress = self.puller.finish()?;
-        let out = self.handle(progress);
-        self.request = request;
-        Ok(out)
+        Ok(self.handle(progress, false))
     }
 
     /// The bytes to send the device now (requests and acknowledgements, in order); taken.
@@ -200,9 +198,10 @@ impl Conversation {
         }
     }
 
-    fn handle(&mut self, progress: Vec<Progress>) -> Vec<Progress> {
+    /// The conversation's part in `progress`; `talking`: a device is listening (acks are
+    /// decided, an earlier reply's end is told apart).
+    fn handle(&mut self, progress: Vec<Progress>, talking: bool) -> Vec<Progress> {
         let mut out = Vec::with_capacity(progress.len());
-        let talking = self.request.is_some();
         for step in progress {
             match &step {
                 Progress::Pulled(pulled) => {
