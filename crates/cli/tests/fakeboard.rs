@@ -467,6 +467,20 @@ fn the_tail_of_an_earlier_reply_does_not_end_the_pull() {
 /// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
 /// without the file's name. Every error writing a file names it. (The file-size limit
 /// stands in for a full disk: the same failed write, no privileges needed.)
+/// `twenty48 pull` of the capture file `capture` into `games`, the command set up by `setup`.
+fn pull_capture(elf: &Path, capture: &Path, games: &Path, setup: impl Fn(&mut Command)) -> Run {
+    let args = [
+        "pull",
+        "--elf",
+        elf.to_str().unwrap(),
+        "--capture",
+        capture.to_str().unwrap(),
+        "-o",
+        games.to_str().unwrap(),
+    ];
+    Run::start(&args, setup)
+}
+
 /// Issue 34: `pull --help` named protocol v2; it names the protocol the boards speak, and
 /// the exit statuses as the code gives them.
 #[test]
@@ -490,21 +504,7 @@ fn a_game_with_every_free_name_taken_stops_the_pull_with_exit_2() {
     let capture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v2/session.bin");
     let elf = elf_path();
-    let pull_into = |games: &Path| {
-        Run::start(
-            &[
-                "pull",
-                "--elf",
-                elf.to_str().unwrap(),
-                "--capture",
-                capture.to_str().unwrap(),
-                "-o",
-                games.to_str().unwrap(),
-            ],
-            |_| {},
-        )
-        .finish()
-    };
+    let pull_into = |games: &Path| pull_capture(&elf, &capture, games, |_| {}).finish();
     let first = dir.join("first");
     let (_, _, err) = pull_into(&first);
     assert!(!files(&first, "7e57").is_empty(), "{err}");
@@ -547,18 +547,7 @@ fn a_write_that_fails_names_the_file() {
             });
         }
     };
-    let run = Run::start(
-        &[
-            "pull",
-            "--elf",
-            elf.to_str().unwrap(),
-            "--capture",
-            capture.to_str().unwrap(),
-            "-o",
-            games.to_str().unwrap(),
-        ],
-        limited,
-    );
+    let run = pull_capture(&elf, &capture, &games, limited);
     let (code, _, err) = run.finish();
     assert_eq!(code, 2, "{err}");
     assert!(
