@@ -12,8 +12,9 @@
 //! - [`Screen::raster`] draws the same pixels with the crate's own small renderer, from glyph
 //!   tables (program memory on AVR), into a [`Frame`] or a [`Band`] of rows at a time, which
 //!   [`St7920::update_band`] sends: the AVR boards' path, with one frame of RAM; or
-//!   [`Paged::send_band`] sends whole, as U8g2's page mode does, with no frame at all (the
-//!   Arduino Uno's 2 KB of RAM).
+//!   [`Paged::send_band`] sends, as U8g2's page mode does, with no frame at all (the
+//!   Arduino Uno's 2 KB of RAM): a whole screen, or after a move only what [`Changes`]
+//!   (from [`Shown`], what the panel shows) says may differ.
 //!
 //! ```
 //! use twenty48_panel::{Frame, Link, Screen, St7920};
@@ -39,13 +40,15 @@
 // `lpm` (glyph tables in program memory) on AVR.
 #![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
 
+mod changes;
 mod frame;
 mod line;
 mod raster;
 mod screen;
 mod st7920;
 
+pub use changes::{Changes, Shown};
 pub use frame::{Frame, HEIGHT, ROW_BYTES, WIDTH};
 pub use raster::{Band, Pixels, BAND_ROWS};
 pub use screen::{Grid, Screen, CELL_PX};
-pub use st7920::{Link, Paged, St7920, BYTE_US, CLEAR_US, EXEC_US, POWER_ON_US, SPI_HZ};
+pub use st7920::{Link, Paged, St7920, BYTE_US, CLEAR_US, EXEC_US, POWER_ON_US, SPI_HZ, SPI_HZ_5V};

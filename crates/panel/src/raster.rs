@@ -23,10 +23,16 @@ pub trait Pixels {
     /// Turns on pixel (x, y); a pixel outside the 128x64 screen is dropped.
     fn set(&mut self, x: i16, y: i16);
 
+    /// The screen rows that land here, `first..end` (a band's few; a frame's all): the
+    /// renderer draws nothing outside them.
+    fn span(&self) -> (i16, i16) {
+        (0, HEIGHT as i16)
+    }
+
     /// Whether any of screen rows `y..y + h` lands here (a band skips text outside it).
     fn rows(&self, y: i16, h: i16) -> bool {
-        let _ = (y, h);
-        true
+        let (first, end) = self.span();
+        y < end && y + h > first
     }
 }
 
@@ -66,6 +72,11 @@ impl Band {
         self.first
     }
 
+    /// Whether it is drawn for a panel mounted rotated 180 degrees.
+    pub fn rotated(&self) -> bool {
+        self.rotated
+    }
+
     /// Panel row `y` (in `first..first + BAND_ROWS`), [`ROW_BYTES`] bytes.
     pub fn row(&self, y: usize) -> &[u8] {
         let at = (y - self.first) * ROW_BYTES;
@@ -96,11 +107,14 @@ impl Pixels for Band {
         }
     }
 
-    fn rows(&self, y: i16, h: i16) -> bool {
-        let (a, b) = (self.panel_row(y), self.panel_row(y + h - 1));
-        let (lo, hi) = (a.min(b), a.max(b));
+    fn span(&self) -> (i16, i16) {
         let first = self.first as i16;
-        hi >= first && lo < first + BAND_ROWS as i16
+        let last = first + BAND_ROWS as i16 - 1;
+        if self.rotated {
+            (self.panel_row(last), self.panel_row(first) + 1)
+        } else {
+            (first, last + 1)
+        }
     }
 }
 
@@ -228,7 +242,10 @@ fn text<P: Pixels>(target: &mut P, font: &Font, text: Chars<'_>, at: (i16, i16),
         Align::Left => at.0,
     };
     let y0 = at.1 - (h - 1) / 2;
-    if !target.rows(y0, h) {
+    // The glyphs' rows that land on the target.
+    let (first, end) = target.span();
+    let rows = (first - y0).max(0)..(end - y0).min(h);
+    if rows.is_empty() {
         return;
     }
     let row_bytes = (font.width as usize).div_ceil(8);
@@ -240,7 +257,7 @@ fn text<P: Pixels>(target: &mut P, font: &Font, text: Chars<'_>, at: (i16, i16),
             continue;
         }
         let index = font.glyph(b);
-        for row in 0..h {
+        for row in rows.clone() {
             for col in 0..w {
                 let at = index * glyph_bytes + row as usize * row_bytes + col as usize / 8;
                 if table_byte(font.glyphs, at) & (0x80 >> (col % 8)) != 0 {
@@ -255,13 +272,17 @@ fn text<P: Pixels>(target: &mut P, font: &Font, text: Chars<'_>, at: (i16, i16),
 /// The outline of the rectangle at (x, y) of `w` x `h` pixels (a 1-pixel stroke inside it).
 fn outline<P: Pixels>(target: &mut P, x: i16, y: i16, w: i16, h: i16) {
     let (x1, y1) = (x + w - 1, y + h - 1);
-    for i in x..=x1 {
-        target.set(i, y);
-        target.set(i, y1);
-    }
-    for j in y + 1..y1 {
-        target.set(x, j);
-        target.set(x1, j);
+    // Only its rows that land on the target (a band's few).
+    let (first, end) = target.span();
+    for j in y.max(first)..=y1.min(end - 1) {
+        if j == y || j == y1 {
+            for i in x..=x1 {
+                target.set(i, j);
+            }
+        } else {
+            target.set(x, j);
+            target.set(x1, j);
+        }
     }
 }
 
@@ -390,6 +411,11 @@ impl Screen {
                     Align::Center,
                 );
             }
+            // The AVR boards never show a fault screen (their faults go to the log alone):
+            // its texts and code are left out of their flash (the Uno's has no room).
+            #[cfg(target_arch = "avr")]
+            Screen::Fault { .. } => {}
+            #[cfg(not(target_arch = "avr"))]
             &Screen::Fault { what } => {
                 text(target, &BIG, flash!(b"Fault"), (64, 14), Align::Center);
                 text(

@@ -40,6 +40,11 @@ impl Grid {
         self.size
     }
 
+    /// The exponents, row-major (side times side of them).
+    pub fn exponents(&self) -> &[u8] {
+        &self.exponents[..usize::from(self.size) * usize::from(self.size)]
+    }
+
     /// The exponent at (row, column).
     pub fn get(&self, row: usize, column: usize) -> u8 {
         self.exponents[row * self.size as usize + column]

@@ -9,12 +9,17 @@
 //! 128x64 panel is GDRAM in the extended instruction set: 32 vertical addresses, each 16
 //! words of 16 pixels; horizontal words 0-7 are the upper 32 rows, 8-15 the lower 32.
 
+use crate::changes::Changes;
 use crate::frame::{Frame, HEIGHT, ROW_BYTES};
 use crate::raster::{Band, BAND_ROWS};
 
 /// The SPI clock the board is expected to run (the datasheet's serial clock period is at
-/// least 400 ns at 5 V; 1 MHz leaves margin at 3.3 V as well).
+/// least 400 ns at 5 V; 1 MHz leaves margin at 3.3 V as well): the Nano's, at 3.3 V.
 pub const SPI_HZ: u32 = 1_000_000;
+/// The SPI clock of a board whose panel runs at 5 V (the AVR boards): a 500 ns period, inside
+/// the datasheet's 400 ns minimum there. A controller byte's three SPI bytes take 12 us
+/// instead of [`BYTE_US`]; the controller's own [`EXEC_US`] after each stays the limit.
+pub const SPI_HZ_5V: u32 = 2_000_000;
 /// Time on the wire of one controller byte (three SPI bytes) at [`SPI_HZ`], in µs.
 pub const BYTE_US: u32 = 24 * 1_000_000 / SPI_HZ;
 /// The wait after an ordinary instruction or data byte (datasheet: 72 µs).
@@ -149,8 +154,9 @@ impl St7920 {
 /// The ST7920 driven as U8g2's page mode drives it: no frame of what the panel shows (no
 /// 1 KB of RAM), every screen rastered and sent whole, a [`Band`] at a time: each row's
 /// address and all its words. For boards without the RAM for [`St7920`]'s frame (the
-/// Arduino Uno). A screen takes 64 rows of 18 controller bytes, 1,152 bytes: 120 ms at
-/// [`SPI_HZ`] with the controller's waits.
+/// Arduino Uno). A whole screen takes 64 rows of 18 controller bytes, 1,152 bytes: 120 ms
+/// at [`SPI_HZ`] with the controller's waits; a move sends only what [`Changes`] says may
+/// differ (the cells whose tiles changed, the score).
 #[derive(Debug)]
 pub struct Paged(());
 
@@ -165,12 +171,16 @@ impl Paged {
         Paged(())
     }
 
-    /// Sends every row of `band` whole; returns the controller bytes sent. Sent in order,
-    /// the bands of a screen replace what the panel showed.
-    pub fn send_band(&mut self, link: &mut impl Link, band: &Band) -> usize {
+    /// Sends the words of `band`'s rows that `changes` says may differ from what the
+    /// panel shows (every word of every row for [`Changes::WHOLE`]); returns the controller
+    /// bytes sent. Sent in order, the bands of a screen replace what the panel showed.
+    pub fn send_band(&mut self, link: &mut impl Link, band: &Band, changes: &Changes) -> usize {
         let first = band.first();
         (first..first + BAND_ROWS)
-            .map(|y| send_words(link, y, band.row(y), 0, ROW_BYTES / 2 - 1))
+            .filter_map(|y| {
+                let (from, to) = changes.words(y, band.rotated())?;
+                Some(send_words(link, y, band.row(y), from, to))
+            })
             .sum()
     }
 }

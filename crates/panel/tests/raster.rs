@@ -4,7 +4,10 @@
 //! the whole frame sent by [`St7920::update`].
 
 use twenty48_engine::{Direction, Game, Preset};
-use twenty48_panel::{Band, Frame, Grid, Link, Paged, Screen, St7920, BAND_ROWS, SPI_HZ};
+use twenty48_panel::{
+    Band, Changes, Frame, Grid, Link, Paged, Screen, Shown, St7920, BAND_ROWS, HEIGHT, SPI_HZ,
+    WIDTH,
+};
 use twenty48_st7920_model::Model;
 
 /// What a driver sent: every three-byte unit and every wait, in order.
@@ -56,7 +59,7 @@ fn screens() -> Vec<Screen> {
             "arduino",
             "console",
             "custom",
-            "a-name-longer-than-24-bytes",
+            "a custom name longer than 24",
         ] {
             all.push(Screen::Start { rules, choosable });
         }
@@ -200,11 +203,131 @@ fn the_model_shows_every_screen_sent_in_pages() {
         for first in (0..64).step_by(BAND_ROWS) {
             let mut band = Band::new(true, first);
             screen.raster(&mut band);
-            sent += lcd.send_band(&mut model, &band);
+            sent += lcd.send_band(&mut model, &band, &Changes::WHOLE);
         }
         assert_eq!(sent, 64 * 18, "{screen:?}");
         let mut frame = Frame::new(true);
         screen.draw(&mut frame).unwrap();
         assert!(model.shows(&frame), "{screen:?}");
     }
+}
+
+/// Page mode as the Uno drives it (issue 36): each screen of the session sent where
+/// [`Shown`] says it changes what the panel showed, and only the bands it crosses rastered.
+/// The model shows every screen exactly, and a move sends far less than a whole screen.
+#[test]
+fn the_model_shows_every_screen_sent_where_it_changed() {
+    let mut model = Model::new(SPI_HZ);
+    let mut lcd = Paged::init(&mut model);
+    let mut shown = Shown::UNKNOWN;
+    let (mut moves, mut move_bytes) = (0, 0);
+    for screen in session() {
+        let changes = shown.show(&screen);
+        let mut sent = 0;
+        for first in (0..64).step_by(BAND_ROWS) {
+            if !changes.band(first, true) {
+                continue;
+            }
+            let mut band = Band::new(true, first);
+            screen.raster(&mut band);
+            sent += lcd.send_band(&mut model, &band, &changes);
+        }
+        let mut frame = Frame::new(true);
+        screen.draw(&mut frame).unwrap();
+        assert!(model.shows(&frame), "{screen:?}");
+        if changes != Changes::WHOLE {
+            moves += 1;
+            move_bytes += sent;
+        }
+    }
+    assert!(moves > 300, "{moves} moves");
+    assert!(
+        move_bytes < moves * 64 * 18 / 3,
+        "a move sent {} controller bytes on average",
+        move_bytes / moves
+    );
+}
+
+/// Every pixel that differs between two 4x4 board screens lies in a word [`Changes`] names,
+/// for random boards with tiles up to 2^20 and random scores, either way up.
+#[test]
+fn changes_cover_every_pixel_that_differs() {
+    let mut rng = Lcg(36);
+    for _ in 0..3000 {
+        let board = |rng: &mut Lcg| -> Screen {
+            let tiles: Vec<u8> = (0..16)
+                .map(|_| match rng.next(3) {
+                    0 => 0,
+                    _ => rng.next(21) as u8,
+                })
+                .collect();
+            let score = match rng.next(3) {
+                0 => rng.next(1 << 20),
+                1 => rng.next(u64::MAX >> 1),
+                _ => 0,
+            };
+            Screen::Board {
+                cells: Grid::new(4, &tiles).unwrap(),
+                score,
+            }
+        };
+        let (before, mut after) = (board(&mut rng), board(&mut rng));
+        // Often a score close by, or the same tiles but a few.
+        if let (Screen::Board { cells, score }, Screen::Board { score: s, .. }) =
+            (&before, &mut after)
+        {
+            if rng.next(2) == 0 {
+                *s = score + rng.next(3) * 4;
+                let mut tiles: Vec<u8> = (0..16).map(|i| cells.get(i / 4, i % 4)).collect();
+                tiles[rng.next(16) as usize] = rng.next(18) as u8;
+                after = Screen::Board {
+                    cells: Grid::new(4, &tiles).unwrap(),
+                    score: *s,
+                };
+            }
+        }
+        for rotated in [false, true] {
+            let mut shown = Shown::UNKNOWN;
+            assert_eq!(shown.show(&before), Changes::WHOLE);
+            let changes = shown.show(&after);
+            let (mut a, mut b) = (Frame::new(rotated), Frame::new(rotated));
+            before.draw(&mut a).unwrap();
+            after.draw(&mut b).unwrap();
+            for y in 0..HEIGHT {
+                for x in 0..WIDTH {
+                    if a.panel_pixel(x, y) != b.panel_pixel(x, y) {
+                        let words = changes.words(y, rotated);
+                        assert!(
+                            words.is_some_and(|(f, l)| (f..=l).contains(&(x / 16))),
+                            "pixel ({x}, {y}) differs outside {words:?}: {before:?} -> {after:?}"
+                        );
+                        assert!(changes.band(y / BAND_ROWS * BAND_ROWS, rotated));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Screens other than a 4x4 board change everything, and so does a board after them.
+#[test]
+fn other_screens_change_everything() {
+    let board = Screen::Board {
+        cells: Grid::new(4, &[1; 16]).unwrap(),
+        score: 4,
+    };
+    let big = Screen::Board {
+        cells: Grid::new(5, &[1; 25]).unwrap(),
+        score: 4,
+    };
+    let mut shown = Shown::UNKNOWN;
+    assert_eq!(shown.show(&board), Changes::WHOLE);
+    assert_ne!(shown.show(&board), Changes::WHOLE, "the same board again");
+    assert_eq!(shown.show(&Screen::Result { won: false }), Changes::WHOLE);
+    assert_eq!(shown.show(&board), Changes::WHOLE);
+    assert_eq!(shown.show(&big), Changes::WHOLE);
+    assert_eq!(shown.show(&board), Changes::WHOLE);
+    // The same board shown again changes nothing at all.
+    let same = shown.show(&board);
+    assert!((0..HEIGHT).all(|y| same.words(y, true).is_none()));
 }
