@@ -61,9 +61,9 @@ struct Live<'g> {
 /// seed is from the board's entropy ([`Input::NewGame`] picks rules and seed instead). The
 /// rules picked stay for the next games; the game screen until the game is won
 /// or over; the result, then the final score; back to the start screen. Every game is begun
-/// in `store` before its start frame, every move recorded before its move frame and before
-/// the next input is read, every end stored before its end frame. `dev` is the device id
-/// the frames carry.
+/// in `store` before its start frame, every move drawn on the screen and then recorded
+/// before its move frame and before the next input is read, every end stored before its end
+/// frame. `dev` is the device id the frames carry.
 pub fn run<B: Board, K: GameStore>(board: &mut B, rules: Rules, store: &mut K, dev: u64) {
     let mut device = Device {
         board,
@@ -213,6 +213,7 @@ impl<B: Board, K: GameStore> Device<'_, B, K> {
             start: self.log.start(&fields),
             stored: true,
         };
+        self.show_board(live.game);
         loop {
             if live.game.status().is_finished() {
                 let result = live.game.status() as u8;
@@ -220,7 +221,6 @@ impl<B: Board, K: GameStore> Device<'_, B, K> {
                 self.finish(live.game);
                 return Stop::Finished;
             }
-            self.show_board(live.game);
             match self.input() {
                 Input::Press(dir) => {
                     let Ok(outcome) = live.game.play(dir) else {
@@ -229,11 +229,16 @@ impl<B: Board, K: GameStore> Device<'_, B, K> {
                     if !outcome.moved {
                         continue;
                     }
+                    // The player sees the move at once; it is stored before its frame and
+                    // before the next input is read (an EEPROM store's occasional long write
+                    // no longer holds the screen back, issue 36).
+                    self.show_board(live.game);
                     let seq = live.game.move_count();
                     if live.stored {
                         if let Err(e) = self.store.record_move(dir) {
                             live.stored = false;
                             self.refused(live.number, seq, refusal(e));
+                            self.show_board(live.game);
                         }
                     }
                     self.log.moved(live.number, dir, live.game);

@@ -315,7 +315,10 @@ fn scripted_games_on_the_nano_verify_live_and_from_the_store() {
     );
     // A request during play, then the power cut (not during a flash operation: every move
     // is in the store).
-    // The live log: what the board sent while playing (before the store's reply below).
+    // The live log: what the board sent while playing (before the store's reply below),
+    // once the last move is done: its screen first, then its store write and its frame
+    // (issue 36), up to a whole screen's 120 ms after the press.
+    nano.run(Duration::from_millis(200)).unwrap();
     let live_bytes = nano.seen().usb.clone();
     nano.send(b"{pull}").unwrap();
     let pull_replies = |nano: &Nano| {
