@@ -109,6 +109,16 @@ impl<const N: usize> Buttons<N> {
         Some(b)
     }
 
+    /// Releases waiting in the queue.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no release waits.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Drops every queued release (a result screen ignores presses).
     pub fn clear(&mut self) {
         self.len = 0;

@@ -39,15 +39,17 @@ pub fn wait_ms() {
     while now().wrapping_sub(start) < TICKS_PER_MS {}
 }
 
-/// Waits at least `us` microseconds (in Timer1 ticks of 4 us, rounded up).
+/// Waits at least `us` microseconds: whole milliseconds, then the rest in Timer1 ticks of
+/// 4 us, rounded up.
 pub fn wait_us(us: u32) {
-    let mut ticks = us.div_ceil(4);
-    while ticks > 0 {
-        let step = ticks.min(0x4000) as u16;
-        let start = now();
-        while now().wrapping_sub(start) < step {}
-        ticks -= u32::from(step);
+    let mut left = us;
+    while left >= 1000 {
+        wait_ms();
+        left -= 1000;
     }
+    let ticks = (left as u16).div_ceil(4);
+    let start = now();
+    while now().wrapping_sub(start) < ticks {}
 }
 
 /// One ADC conversion of A0 (at most a few hundred polls: an emulator without an ADC

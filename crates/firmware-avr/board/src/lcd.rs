@@ -3,14 +3,17 @@
 //! crate's tests check its bytes against a model of the controller).
 //!
 //! Screens are drawn with the panel's own renderer (`Screen::raster`: glyph tables in program
-//! memory, read with `lpm`; no embedded-graphics on AVR) into a band of 8 rows at a time,
+//! memory, read with `lpm`; no embedded-graphics on AVR) into a band of 4 rows at a time,
 //! which the driver ([`Driver`]) sends before the next band is drawn. On the Megas the
 //! driver is [`St7920`], which keeps a frame of what the panel shows (1 KB) and sends only
-//! what changed; on the Uno it is [`Paged`], U8g2's page mode: no frame, every screen sent
-//! whole (120 ms). The 128-byte band is the rest of the LCD's RAM. The panel crate's tests
+//! what changed; on the Uno it is [`Paged`], U8g2's page mode: no frame, a new screen sent
+//! whole (106 ms at 2 MHz), a move only where [`Changes`] says (the cells whose tiles changed and the
+//! score, from the 21 bytes of [`Shown`]). Bands a move leaves alone are not rastered. The
+//! 64-byte band is the rest of the LCD's RAM. The panel crate's tests
 //! check both against a model of the controller.
 //!
-//! SPI master, mode 3, MSB first, clk/16 = 1 MHz (the driver's `SPI_HZ`). The panel's chip
+//! SPI master, mode 3, MSB first, clk/8 = 2 MHz (the panel crate's `SPI_HZ_5V`: the panel
+//! runs at 5 V on these boards, where the datasheet allows a 400 ns clock). The panel's chip
 //! select is its RS pin, active high, raised around each three-byte unit; its reset is held
 //! low for 100 µs before the initialisation. Under QEMU (no SPI there: its registers read 0)
 //! the same code runs, with every wait skipped and the wait for each byte bounded.
@@ -18,7 +21,7 @@
 use twenty48_firmware_app::deviceproto::Crc32;
 use twenty48_firmware_app::screen::Grid;
 use twenty48_firmware_app::Screen;
-use twenty48_panel::{Band, Link, Paged, St7920, BAND_ROWS, HEIGHT};
+use twenty48_panel::{Band, Changes, Link, Paged, Shown, St7920, BAND_ROWS, HEIGHT};
 
 use crate::clock;
 use crate::regs::{Pin, Reg};
@@ -27,12 +30,15 @@ const SPCR: Reg = Reg(0x4C);
 const SPSR: Reg = Reg(0x4D);
 const SPDR: Reg = Reg(0x4E);
 
-/// SPCR: SPI on (SPE), master (MSTR), CPOL = CPHA = 1 (mode 3), SPR = 01 (clk/16).
-const SPCR_MODE3_1MHZ: u8 = (1 << 6) | (1 << 4) | (1 << 3) | (1 << 2) | 0b01;
+/// SPCR: SPI on (SPE), master (MSTR), CPOL = CPHA = 1 (mode 3), SPR = 01 (clk/16, halved by
+/// SPI2X below: clk/8 = 2 MHz, `twenty48_panel::SPI_HZ_5V`).
+const SPCR_MODE3: u8 = (1 << 6) | (1 << 4) | (1 << 3) | (1 << 2) | 0b01;
+/// SPSR: SPI2X, the double speed.
+const SPI2X: u8 = 1;
 /// SPSR: the transfer is complete.
 const SPIF: u8 = 1 << 7;
-/// Polls of SPIF before a byte counts as sent: a byte takes 128 CPU cycles at clk/16, a
-/// poll at least 4, so a real SPI finishes long before; QEMU's never sets SPIF.
+/// Polls of SPIF before a byte counts as sent: a byte takes 64 CPU cycles at clk/8, a poll
+/// at least 4, so a real SPI finishes long before; QEMU's never sets SPIF.
 const SPIF_POLLS: u8 = 255;
 
 /// The pins of the panel and of the chip's SPI.
@@ -86,8 +92,9 @@ pub trait Driver: Sized {
     const SELF_CHECK: bool;
     /// Initialises the controller just reset, and clears it.
     fn init(link: &mut impl Link) -> Self;
-    /// Sends a band of the screen being drawn (bands in order).
-    fn send(&mut self, link: &mut impl Link, band: &Band);
+    /// Sends a band of the screen being drawn (bands in order), whose rows may differ from
+    /// what the panel shows where `changes` says.
+    fn send(&mut self, link: &mut impl Link, band: &Band, changes: &Changes);
 }
 
 impl Driver for St7920 {
@@ -95,7 +102,8 @@ impl Driver for St7920 {
     fn init(link: &mut impl Link) -> Self {
         St7920::init(link)
     }
-    fn send(&mut self, link: &mut impl Link, band: &Band) {
+    fn send(&mut self, link: &mut impl Link, band: &Band, _changes: &Changes) {
+        // Its frame says what differs.
         self.update_band(link, band);
     }
 }
@@ -105,15 +113,16 @@ impl Driver for Paged {
     fn init(link: &mut impl Link) -> Self {
         Paged::init(link)
     }
-    fn send(&mut self, link: &mut impl Link, band: &Band) {
-        self.send_band(link, band);
+    fn send(&mut self, link: &mut impl Link, band: &Band, changes: &Changes) {
+        self.send_band(link, band, changes);
     }
 }
 
-/// The display: the driver and the wire.
+/// The display: the driver, the wire, and what the panel shows.
 pub struct Lcd<D> {
     wire: Wire,
     driver: D,
+    shown: Shown,
 }
 
 impl<D: Driver> Lcd<D> {
@@ -125,8 +134,8 @@ impl<D: Driver> Lcd<D> {
         pins.mosi.output(false);
         pins.sck.output(true);
         pins.reset.output(false);
-        SPCR.write(SPCR_MODE3_1MHZ);
-        SPSR.write(0); // no double speed
+        SPCR.write(SPCR_MODE3);
+        SPSR.write(SPI2X);
         let mut wire = Wire {
             cs: pins.cs,
             emulated,
@@ -134,16 +143,25 @@ impl<D: Driver> Lcd<D> {
         wire.delay_us(100);
         pins.reset.set(true);
         let driver = D::init(&mut wire);
-        Lcd { wire, driver }
+        Lcd {
+            wire,
+            driver,
+            shown: Shown::UNKNOWN,
+        }
     }
 
-    /// Draws a screen band by band and sends each.
+    /// Draws a screen band by band and sends each; after a move, only the bands the
+    /// changed cells and score cross.
     pub fn show(&mut self, screen: &Screen) {
+        let changes = self.shown.show(screen);
         for first in (0..HEIGHT).step_by(BAND_ROWS) {
             // The panel is mounted rotated 180 degrees: drawn flipped.
+            if !changes.band(first, true) {
+                continue;
+            }
             let mut band = Band::new(true, first);
             screen.raster(&mut band);
-            self.driver.send(&mut self.wire, &band);
+            self.driver.send(&mut self.wire, &band, &changes);
         }
     }
 }

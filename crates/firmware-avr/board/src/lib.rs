@@ -2,7 +2,7 @@
 //! `no_std`, no heap, 16-bit pointers.
 //!
 //! The same application as the ARM boards (`twenty48-firmware-app`) over this board:
-//! buttons D4-D7 (a move on release), the LCD12864 on the hardware SPI ([`lcd`]), the defmt
+//! buttons D4-D7 (sampled by a timer interrupt into a queue, a move on release), the LCD12864 on the hardware SPI ([`lcd`]), the defmt
 //! log out and the test script and host requests in on USART0 ([`usart`], 115,200 baud),
 //! seeds from ADC noise and timer jitter ([`clock`]), and the game store in the chip's EEPROM
 //! ([`flash`]: presented as NOR flash on the Megas, the byte-wise EEPROM store on the Uno).
@@ -15,6 +15,8 @@
 //! pauses return at once. When the script ends (`q`) the firmware logs `t48 avr end` and
 //! stops; QEMU cannot exit by itself, so the test stops it there.
 #![no_std]
+// `sleep`, `cli`, `sei` (the idle loop).
+#![feature(asm_experimental_arch)]
 #![deny(missing_docs)]
 
 pub mod buttons;
@@ -32,7 +34,6 @@ use twenty48_firmware_app::devicestore::Store;
 use twenty48_firmware_app::script::Script;
 use twenty48_firmware_app::{log_ring, Board, Framer, Input, Screen};
 
-use crate::buttons::Buttons;
 use crate::flash::{ChipEeprom, EepromBytes};
 use crate::lcd::{Driver, Lcd, LcdPins};
 use crate::regs::Pin;
@@ -153,12 +154,11 @@ impl Link for Requests {
 /// buttons, the clock, the LCD.
 struct AvrBoard<'a, D, L, const LCD: bool> {
     link: L,
-    buttons: Buttons,
     /// The LCD when `LCD` (under QEMU too: the same drawing, the SPI writes go nowhere).
     /// `LCD` false keeps the screens' code out of the program.
     lcd: Option<&'a mut Lcd<D>>,
-    /// Timer count of the last button sample.
-    sampled: u16,
+    /// Button releases the queue had no room for, as last logged.
+    dropped: u32,
     /// Idle turns under QEMU, counted to look at the USART every 256th.
     idle: u8,
     entropy: u64,
@@ -186,12 +186,17 @@ impl<D: Driver, L: Link, const LCD: bool> Board for AvrBoard<'_, D, L, LCD> {
                 }
                 continue;
             }
-            if clock::now().wrapping_sub(self.sampled) >= clock::TICKS_PER_MS {
-                self.sampled = clock::now();
-                if let Some(dir) = self.buttons.sample() {
-                    return Input::Press(dir);
-                }
+            if let Some(dir) = buttons::next() {
+                return Input::Press(dir);
             }
+            let dropped = buttons::dropped();
+            if dropped != self.dropped {
+                self.dropped = dropped;
+                defmt::warn!("t48 avr presses dropped total={=u32}", dropped);
+                log_ring::drain(self);
+                continue;
+            }
+            sleep();
         }
     }
 
@@ -223,6 +228,8 @@ impl<D: Driver, L: Link, const LCD: bool> Board for AvrBoard<'_, D, L, LCD> {
             for _ in 0..ms {
                 clock::wait_ms();
             }
+            // Presses during a result screen are not moves: dropped.
+            buttons::clear();
         }
     }
 
@@ -231,16 +238,39 @@ impl<D: Driver, L: Link, const LCD: bool> Board for AvrBoard<'_, D, L, LCD> {
     }
 }
 
-impl<'a, D, L, const LCD: bool> AvrBoard<'a, D, L, LCD> {
+impl<'a, D, L: Link, const LCD: bool> AvrBoard<'a, D, L, LCD> {
+    /// The board; on a chip (not under QEMU) the buttons' interrupt starts.
     fn new(chip: &Chip, link: L, lcd: Option<&'a mut Lcd<D>>) -> AvrBoard<'a, D, L, LCD> {
+        if !link.emulated() {
+            buttons::start(&chip.buttons);
+        }
         AvrBoard {
             link,
-            buttons: Buttons::new(chip.buttons),
             lcd,
-            sampled: 0,
+            dropped: 0,
             idle: 0,
             entropy: 0,
         }
+    }
+}
+
+/// Sleeps (idle mode: the timers and the USART run) until the next interrupt, unless a
+/// received byte or a button release already waits. The buttons' interrupt wakes the chip
+/// once a millisecond.
+fn sleep() {
+    const SMCR: regs::Reg = regs::Reg(0x53);
+    // SAFETY: interrupts off while the rings are looked at, so that an interrupt cannot
+    // fill one between the look and the sleep; `sei` takes effect after the next
+    // instruction, so the `sleep` comes before any interrupt can run.
+    unsafe {
+        core::arch::asm!("cli");
+        if usart::waiting() || buttons::waiting() {
+            core::arch::asm!("sei");
+            return;
+        }
+        SMCR.write(1); // SE, idle mode
+        core::arch::asm!("sei", "sleep");
+        SMCR.write(0);
     }
 }
 

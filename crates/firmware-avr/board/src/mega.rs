@@ -13,7 +13,7 @@ pub const EEPROM: u16 = 4096 - SECTOR as u16;
 pub const RAM: usize = 1024;
 
 /// The LCD is on: the screens drawn by the panel crate's own renderer from glyph tables in
-/// program memory, a band of 8 rows at a time (RAM: the driver's 1 KB frame and the band).
+/// program memory, a band of 4 rows at a time (RAM: the driver's 1 KB frame and the band).
 pub const LCD: bool = true;
 
 /// A Mega whose id under QEMU is `device_id` (its low 16 bits the chip's number).

@@ -90,6 +90,11 @@ pub fn take_pending() {
     });
 }
 
+/// Whether a received byte waits in the ring.
+pub fn waiting() -> bool {
+    RX.head.load(Ordering::Acquire) != RX.tail.load(Ordering::Relaxed)
+}
+
 /// A received byte, if one waits.
 pub fn try_read() -> Option<u8> {
     let tail = RX.tail.load(Ordering::Relaxed);

@@ -13,8 +13,8 @@ static MEGA: Chip = mega::chip(0xA7A7_0000_0000_1280);
 
 #[avr_device::entry]
 fn main() -> ! {
-    // SAFETY: the only interrupt the firmware turns on is USART0's receive (below), whose
-    // handler touches nothing but the receive ring.
+    // SAFETY: the interrupts the firmware turns on are USART0's receive and Timer0's compare
+    // (below), whose handlers touch nothing but the receive ring and the buttons' queue.
     unsafe { avr_device::interrupt::enable() };
     mega::start(&MEGA)
 }
@@ -23,6 +23,13 @@ fn main() -> ! {
 #[avr_device::interrupt(atmega1280)]
 fn USART0_RX() {
     twenty48_firmware_avr::usart::on_receive();
+}
+
+// The buttons sampled once a millisecond (see `twenty48_firmware_avr::buttons`).
+#[avr_device::interrupt(atmega1280)]
+fn TIMER0_COMPA() {
+    use twenty48_firmware_avr::buttons;
+    buttons::on_tick(buttons::pressed(&twenty48_firmware_avr::MEGA_BUTTONS));
 }
 
 #[panic_handler]

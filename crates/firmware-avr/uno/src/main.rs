@@ -60,8 +60,8 @@ static UNO: Chip = Chip {
 
 #[avr_device::entry]
 fn main() -> ! {
-    // SAFETY: the only interrupt the firmware turns on is USART0's receive (below), whose
-    // handler touches nothing but the receive ring.
+    // SAFETY: the interrupts the firmware turns on are USART0's receive and Timer0's compare
+    // (below), whose handlers touch nothing but the receive ring and the buttons' queue.
     unsafe { avr_device::interrupt::enable() };
     twenty48_firmware_avr::start_uno(&UNO)
 }
@@ -70,6 +70,14 @@ fn main() -> ! {
 #[avr_device::interrupt(atmega328p)]
 fn USART_RX() {
     twenty48_firmware_avr::usart::on_receive();
+}
+
+// The buttons sampled once a millisecond (see `twenty48_firmware_avr::buttons`).
+#[avr_device::interrupt(atmega328p)]
+fn TIMER0_COMPA() {
+    // D4-D7 are PD4-PD7: one read of PIND (low = pressed).
+    let pind = twenty48_firmware_avr::regs::Reg(PORT_D).read();
+    twenty48_firmware_avr::buttons::on_tick(!pind >> 4);
 }
 
 #[panic_handler]
