@@ -174,6 +174,17 @@ avr-sim: setup-avr
 avr-soak tears="3": avr-sim
     TWENTY48_AVR_CUTS=all TWENTY48_AVR_TEARS={{tears}} nice -n 10 cargo test -p twenty48-sim-avr --test power_cuts -- --nocapture --test-threads 2
 
+# Each AVR board's shipped image in simavr at a player's pace, longer than `just test`'s check
+# (crates/sim-avr/tests/pace.rs): the presses kept at 100, 170 and 310 ms a press and the
+# release-to-screen times of a new game's moves, then a game to 2048 that the expectimax bot
+# plans on the host, every move timed (docs/firmware.md, "At a player's pace"). About 30 s a
+# board.
+[doc("The AVR boards at a player's pace: presses kept, release-to-screen times over a game to 2048")]
+[group("long runs")]
+avr-pace: avr-sim
+    cargo build -q -p twenty48-sim-avr --example measure
+    for b in uno mega2560 mega1280; do target/debug/examples/measure $b pace; target/debug/examples/measure $b late; done
+
 # Build both boards (release, thumbv6m) and write the Nano RP2040 Connect's UF2 (checked
 # block by block) to target/firmware/; prints the UF2 to copy onto the board's RPI-RP2 drive
 # and the QEMU ELF. `cargo run --release` in crates/firmware/nano-rp2040 also flashes it.

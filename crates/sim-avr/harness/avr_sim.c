@@ -23,10 +23,12 @@
  *     the static data.
  *
  * Protocol, one line each way (numbers decimal; times in ns of emulated time from reset):
- *   in:  run UNTIL_NS FRAMES SAMPLES   run until UNTIL_NS, or until FRAMES more 0x00 bytes
- *                                      went out on USART0, or until the firmware sampled the
- *                                      buttons SAMPLES more times (reads of button 0's pin at
- *                                      least 0.5 ms apart; 0: no such condition)
+ *   in:  run UNTIL_NS FRAMES IDLES     run until UNTIL_NS, or until FRAMES more 0x00 bytes
+ *                                      went out on USART0, or until the firmware went to
+ *                                      sleep waiting for input IDLES more times (its idle
+ *                                      loop sleeps until the next interrupt: the buttons'
+ *                                      timer wakes it once a millisecond; 0: no such
+ *                                      condition)
  *        btn I 0|1                     button I released / pressed
  *        send HEX                      bytes to USART0's input, in order
  *        eeprom PATH                   writes the EEPROM's bytes to PATH
@@ -40,7 +42,7 @@
  *                                      write, 1 erase only, 2 write only; RESULT its byte when done
  *        x NS PC SP                    the stack went below the end of the static data (once)
  *        v NS WHAT                     a hardware rule broken (see above)
- *        stop NS REASON                run ended: time, frames, samples, cut, crashed, done
+ *        stop NS REASON                run ended: time, frames, idle, cut, crashed, done
  *        stats NS CYCLES MIN_SP EE_OPS VIOLATIONS FLOATING HELD CLI  the counters; CLI the
  *                                      longest stretch of cycles with interrupts off, awake,
  *                                      with USART0's receiver on
@@ -133,11 +135,6 @@ static uint8_t pin_read(avr_t *avr, avr_io_addr_t addr, void *param)
 			level = 0;
 		}
 		avr->data[addr] = (avr->data[addr] & ~mask) | (level ? mask : 0);
-		/* A sampling round reads every button within microseconds; rounds are 1 ms apart. */
-		if (i == 0 && (H.samples == 0 || now_ns() - H.last_sample >= 500000)) {
-			H.samples++;
-			H.last_sample = now_ns();
-		}
 	}
 	return hook->read(avr, addr, hook->param);
 }
@@ -269,10 +266,10 @@ static void no_sleep(avr_t *avr, avr_cycle_count_t how_long)
 {
 }
 
-static void run(uint64_t until, uint64_t frames, uint64_t samples)
+static void run(uint64_t until, uint64_t frames, uint64_t idles)
 {
 	avr_t *avr = H.avr;
-	uint64_t frames_end = H.frames + frames, samples_end = H.samples + samples;
+	uint64_t frames_end = H.frames + frames, idles_end = H.idles + idles;
 	const char *why = NULL;
 	while (!why) {
 		if (H.cut)
@@ -281,11 +278,15 @@ static void run(uint64_t until, uint64_t frames, uint64_t samples)
 			why = "time";
 		else if (frames && H.frames >= frames_end)
 			why = "frames";
-		else if (samples && H.samples >= samples_end)
-			why = "samples";
+		else if (idles && H.idles >= idles_end)
+			why = "idle";
 		if (why)
 			break;
 		int state = avr_run(avr);
+		/* Each time the chip goes to sleep is one turn of the firmware's idle loop. */
+		if (state == cpu_Sleeping && !H.asleep)
+			H.idles++;
+		H.asleep = state == cpu_Sleeping;
 		if (state == cpu_Crashed || state == cpu_Stopped)
 			why = "crashed";
 		else if (state == cpu_Done)

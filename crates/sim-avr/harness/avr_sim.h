@@ -24,7 +24,7 @@
 #include "sim_io.h"
 #include "sim_irq.h"
 
-#define PROTOCOL 2
+#define PROTOCOL 3
 #define FREQUENCY 16000000u
 #define MAX_BUTTONS 8
 #define MAX_WATCH 4
@@ -53,7 +53,8 @@ typedef struct harness {
 	int buttons;
 	pin_t button[MAX_BUTTONS];
 	int pressed[MAX_BUTTONS];
-	uint64_t samples, floating, last_sample;
+	uint64_t idles, floating;
+	int asleep;
 	hook_t hooks[MAX_HOOKS];
 	int nhooks;
 	/* Watched output pins. */

@@ -32,6 +32,8 @@ pub struct Board {
     pub flash: usize,
     /// Whether the firmware draws on the LCD.
     pub lcd: bool,
+    /// The SPI clock it drives the LCD at (Hz).
+    pub spi_hz: u32,
     /// Bytes of RAM above the static data the stack must never touch, in every test (the
     /// Uno's budget, issue 25: 128; the Megas': 1, the stack never reaches the static data).
     pub stack_reserve: u16,
@@ -61,6 +63,7 @@ const fn mega(
         ram_end: 0x21FF,
         flash,
         lcd: true,
+        spi_hz: twenty48_panel::SPI_HZ_5V,
         stack_reserve: 1,
     }
 }
@@ -103,6 +106,7 @@ pub const UNO: Board = Board {
     ram_end: 0x08FF,
     flash: 32 * 1024 - 512,
     lcd: true,
+    spi_hz: twenty48_panel::SPI_HZ_5V,
     stack_reserve: 128,
 };
 

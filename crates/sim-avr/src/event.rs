@@ -62,8 +62,9 @@ pub enum Stop {
     Time,
     /// The firmware sent the number of frames (0x00 separators) waited for.
     Frames,
-    /// The firmware sampled the buttons the number of times waited for.
-    Samples,
+    /// The firmware went to sleep waiting for input (its idle loop: the buttons' timer
+    /// wakes it once a millisecond) the number of times waited for.
+    Idle,
     /// The power was cut (the harness's `--cut`).
     Cut,
     /// simavr stopped the chip: an invalid instruction or memory access.
@@ -192,7 +193,7 @@ pub(crate) fn parse(line: &str) -> Option<Line> {
                     stop: match *why {
                         "time" => Stop::Time,
                         "frames" => Stop::Frames,
-                        "samples" => Stop::Samples,
+                        "idle" => Stop::Idle,
                         "cut" => Stop::Cut,
                         "crashed" => Stop::Crashed,
                         "done" => Stop::Done,
@@ -251,10 +252,10 @@ mod tests {
             Some(Line::Violation(_))
         ));
         assert_eq!(
-            parse("stop 7 samples"),
+            parse("stop 7 idle"),
             Some(Line::Stop {
                 at_ns: 7,
-                stop: Stop::Samples
+                stop: Stop::Idle
             })
         );
         assert!(matches!(

@@ -40,7 +40,7 @@
 //!
 //! let image = Image::shipped(&board::MEGA2560)?;
 //! let mut sim = Sim::start(&image, &Options::default())?;
-//! sim.settle(1, 2_000_000_000)?; // booted: sampling its buttons
+//! sim.settle(1, 2_000_000_000)?; // booted: waiting for input
 //! sim.press(Button::Left, 30, 10_000_000_000)?; // a game starts
 //! println!("{} bytes of log, stack {:?}", sim.uart.len(), sim.stack()?);
 //! # Ok::<(), twenty48_sim_avr::Error>(())

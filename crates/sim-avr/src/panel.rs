@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use twenty48_panel::{Frame, HEIGHT, SPI_HZ, WIDTH};
+use twenty48_panel::{Frame, HEIGHT, WIDTH};
 use twenty48_st7920_model::Model;
 
 use crate::event::{PinEdge, SpiByte, Watched};
@@ -74,6 +74,8 @@ pub struct WireError {
 /// screens the panel showed, each once it had been still for `quiet_ns`.
 pub struct Panel {
     quiet_ns: u64,
+    /// The SPI clock the board drives the panel at.
+    spi_hz: u32,
     model: Option<Model>,
     reset_released: u64,
     selected: bool,
@@ -87,10 +89,12 @@ pub struct Panel {
 }
 
 impl Panel {
-    /// A panel not yet powered, whose screens count once still for `quiet_ns`.
-    pub fn new(quiet_ns: u64) -> Panel {
+    /// A panel not yet powered, driven at `spi_hz`, whose screens count once still for
+    /// `quiet_ns`.
+    pub fn new(quiet_ns: u64, spi_hz: u32) -> Panel {
         Panel {
             quiet_ns,
+            spi_hz,
             model: None,
             reset_released: 0,
             selected: false,
@@ -127,8 +131,8 @@ impl Panel {
         Ok(())
     }
 
-    /// As [`Panel::update`], when the firmware is known to wait for input (it samples its
-    /// buttons): what the panel shows now is a whole screen, however recently it was sent.
+    /// As [`Panel::update`], when the firmware is known to wait for input (asleep in its idle
+    /// loop): what the panel shows now is a whole screen, however recently it was sent.
     ///
     /// # Panics
     ///
@@ -163,7 +167,7 @@ impl Panel {
         };
         match (edge.pin, edge.high) {
             (Watched::LcdReset, true) => {
-                self.model = Some(Model::new(SPI_HZ));
+                self.model = Some(Model::new(self.spi_hz));
                 self.reset_released = edge.at_ns;
             }
             (Watched::LcdReset, false) => self.model = None,
@@ -204,7 +208,7 @@ impl Panel {
         model.byte_at(b.at_ns - self.reset_released, b.byte);
         self.unit += 1;
         // The byte takes 8 clocks at the driver's rate; the panel is still after that.
-        self.last_activity = b.at_ns + 8 * 1_000_000_000 / u64::from(SPI_HZ);
+        self.last_activity = b.at_ns + 8 * 1_000_000_000 / u64::from(self.spi_hz);
         Ok(())
     }
 

@@ -16,11 +16,11 @@ use crate::event::{self, Line, PinEdge, SpiByte, StackBreach, Stats, Stop, Viola
 use crate::image::{repo_root, Image};
 
 /// The harness protocol this crate speaks (the `hello` line's number).
-const PROTOCOL: u32 = 2;
+const PROTOCOL: u32 = 3;
 
-/// Milliseconds a button must read the same before the firmware counts it
-/// (`DEBOUNCE_MS` in crates/firmware-avr/board/src/buttons.rs).
-pub const DEBOUNCE_MS: u64 = 20;
+/// Milliseconds a button must read the same before the firmware counts it (it samples them
+/// once a millisecond: `twenty48_buttons::DEBOUNCE_SAMPLES`).
+pub const DEBOUNCE_MS: u64 = twenty48_buttons::DEBOUNCE_SAMPLES as u64;
 
 /// The harness binary: `$TWENTY48_AVR_SIM`, or target/avr-sim/twenty48-avr-sim where `just
 /// avr-sim` builds it. Missing or older than any of its sources: an error saying how to build it.
@@ -265,10 +265,10 @@ impl Sim {
     }
 
     /// Runs until emulated time `until_ns`, or until `frames` more frame separators went
-    /// out on USART0, or until the firmware sampled the buttons `samples` more times (0: not
-    /// a condition).
-    pub fn run(&mut self, until_ns: u64, frames: u64, samples: u64) -> Result<Stop, Error> {
-        self.send_line(&format!("run {until_ns} {frames} {samples}"))?;
+    /// out on USART0, or until the firmware went to sleep waiting for input `idles` more
+    /// times (once a millisecond while it waits; 0: not a condition).
+    pub fn run(&mut self, until_ns: u64, frames: u64, idles: u64) -> Result<Stop, Error> {
+        self.send_line(&format!("run {until_ns} {frames} {idles}"))?;
         let doing = format!("running the {} to {until_ns} ns", self.image.board.name);
         let started = Instant::now();
         loop {
@@ -308,16 +308,17 @@ impl Sim {
         self.run(self.now_ns + ns, 0, 0)
     }
 
-    /// Runs until the firmware has sampled the buttons `samples` times (it is back waiting
-    /// for input), at most `within_ns` of emulated time. Returns [`Stop::Samples`], or
-    /// [`Stop::Cut`] when the power was cut on the way (the harness's `--cut`).
-    pub fn settle(&mut self, samples: u64, within_ns: u64) -> Result<Stop, Error> {
+    /// Runs until the firmware has gone to sleep waiting for input `idles` times (it is
+    /// back waiting, a millisecond a time), at most `within_ns` of emulated time. Returns
+    /// [`Stop::Idle`], or [`Stop::Cut`] when the power was cut on the way (the harness's
+    /// `--cut`).
+    pub fn settle(&mut self, idles: u64, within_ns: u64) -> Result<Stop, Error> {
         let from = self.now_ns;
-        match self.run(from + within_ns, 0, samples)? {
-            stop @ (Stop::Samples | Stop::Cut) => Ok(stop),
+        match self.run(from + within_ns, 0, idles)? {
+            stop @ (Stop::Idle | Stop::Cut) => Ok(stop),
             stop => Err(Error::Firmware {
                 what: format!(
-                    "it did not sample its buttons {samples} times within {} ms of {} ms \
+                    "it did not wait for input {idles} times within {} ms of {} ms \
                      (stopped: {stop:?})",
                     within_ns / 1_000_000,
                     from / 1_000_000
@@ -346,15 +347,24 @@ impl Sim {
 
     /// A press of `button` as a person makes it, from the firmware waiting for input: the
     /// contact bounces closed, stays closed `hold_ms`, bounces open; then runs until the
-    /// firmware has handled the press and samples its buttons again (`DEBOUNCE_MS` + 1
-    /// samples after the release: the release is confirmed at the 20th, and the next
-    /// sample comes once the move, its store writes, its frames and its screen are done),
+    /// firmware has handled the press and waits for input again (`DEBOUNCE_MS` + 1 idle
+    /// turns after the release: the timer's samples confirm the release within the first
+    /// `DEBOUNCE_MS`, and the turns after it come once the move, its store writes, its
+    /// frames and its screen are done),
     /// or `within_ns` of emulated time. Returns as [`Sim::settle`].
     pub fn press(&mut self, button: Button, hold_ms: u64, within_ns: u64) -> Result<Stop, Error> {
+        self.tap(button, hold_ms)?;
+        self.settle(DEBOUNCE_MS + 1, within_ns)
+    }
+
+    /// A press of `button` as [`Sim::press`] makes it (bounce, `hold_ms` closed, bounce),
+    /// without waiting for the firmware: it may be busy all along. Returns the emulated time
+    /// of the release (the contact's last change, open).
+    pub fn tap(&mut self, button: Button, hold_ms: u64) -> Result<u64, Error> {
         self.bounce(button, true)?;
         self.run_for(hold_ms * 1_000_000)?;
         self.bounce(button, false)?;
-        self.settle(DEBOUNCE_MS + 1, within_ns)
+        Ok(self.now_ns)
     }
 
     /// Queues bytes for USART0's input (they go in at the line's rate).

@@ -16,7 +16,7 @@ use session::screens;
 use twenty48_devicelog::{check, decode_capture, DeviceFact, DeviceGame, Event, Problem};
 use twenty48_deviceproto::ErrorCode;
 use twenty48_engine::{Direction, Status};
-use twenty48_sim_avr::{board, Board, Image, Options};
+use twenty48_sim_avr::{board, Board, Image, Options, DEBOUNCE_MS};
 
 /// The device's games in a capture, by number (the last copy of each).
 fn games_in(image: &Image, capture: &[u8]) -> Vec<DeviceGame> {
@@ -120,13 +120,14 @@ fn session(board: &Board) {
         .iter()
         .any(|e| matches!(e, Event::Device(DeviceFact::Error { code, .. }) if *code == ErrorCode::Unknown as u8)));
     // A touch shorter than the debounce starts nothing.
-    let glitch = first.touch(Direction::Up, 12);
+    let glitch = first.touch(Direction::Up, DEBOUNCE_MS / 2);
     assert!(
         !glitch
             .iter()
             .any(|e| matches!(e, Event::GameStarted { .. })),
-        "{}: a 12 ms touch started a game",
-        board.name
+        "{}: a {} ms touch started a game",
+        board.name,
+        DEBOUNCE_MS / 2
     );
     let g1 = first
         .game(Direction::Up, Plan::ToGameOver { noop_every: 5 })

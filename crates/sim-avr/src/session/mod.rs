@@ -3,5 +3,6 @@
 //! the screens, and checks every game against the host's replay. Used by this crate's tests,
 //! its `measure` example and the CLI's test of `twenty48 pull` against the boards.
 
+pub mod pace;
 pub mod plan;
 pub mod player;

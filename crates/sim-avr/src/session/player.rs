@@ -73,7 +73,7 @@ impl Player {
         stack
     }
 
-    /// Powers the board on and runs it until it samples its buttons (booted); `None` when
+    /// Powers the board on and runs it until it waits for input (booted); `None` when
     /// the power was cut first.
     pub fn boot(image: &Image, options: &Options) -> Player {
         let sim = Sim::start(image, options).unwrap_or_else(|e| panic!("{e}"));
@@ -83,14 +83,14 @@ impl Player {
             decoder,
             fed: 0,
             events: Vec::new(),
-            panel: Panel::new(QUIET_NS),
+            panel: Panel::new(QUIET_NS, image.board.spi_hz),
         };
         let stop = player
             .sim
             .settle(1, 3_000_000_000)
             .unwrap_or_else(|e| panic!("{e}"));
-        player.follow(stop == Stop::Samples);
-        assert!(matches!(stop, Stop::Samples | Stop::Cut));
+        player.follow(stop == Stop::Idle);
+        assert!(matches!(stop, Stop::Idle | Stop::Cut));
         player
     }
 
@@ -123,12 +123,12 @@ impl Player {
             .sim
             .press(button(d), HOLD_MS, WITHIN_NS)
             .unwrap_or_else(|e| panic!("{}: {e}", self.sim.image().board.name));
-        self.follow(stop == Stop::Samples);
-        stop == Stop::Samples
+        self.follow(stop == Stop::Idle);
+        stop == Stop::Idle
     }
 
     /// A touch of the button of `d` held `ms` (shorter than the debounce: a glitch), then
-    /// the firmware's next samples; returns the events meanwhile.
+    /// the firmware waiting for input again; returns the events meanwhile.
     pub fn touch(&mut self, d: Direction, ms: u64) -> Vec<Event> {
         let name = self.sim.image().board.name;
         let from = self.events.len();
@@ -145,19 +145,18 @@ impl Player {
             .sim
             .settle(DEBOUNCE_MS + 5, WITHIN_NS)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        self.follow(stop == Stop::Samples);
+        self.follow(stop == Stop::Idle);
         self.events[from..].to_vec()
     }
 
-    /// From the start screen: a press of `starter` starts a game; the seed comes in its
-    /// start frame; then the game is played by `plan`. `None` when the power was cut
-    /// before the game started.
-    pub fn game(&mut self, starter: Direction, plan: Plan) -> Option<Played> {
+    /// From the start screen: a press of `starter` starts a game; returns its number, rules
+    /// and seed from its start frame. `None` when the power was cut before the game started.
+    pub fn start(&mut self, starter: Direction) -> Option<(u32, Rules, u64)> {
         let from = self.events.len();
         if !self.press(starter) {
             return None;
         }
-        let (number, rules, seed) = self.events[from..].iter().find_map(|e| match e {
+        self.events[from..].iter().find_map(|e| match e {
             Event::GameStarted {
                 number,
                 rules,
@@ -165,7 +164,14 @@ impl Player {
                 ..
             } => Some((*number, *rules, *seed)),
             _ => None,
-        })?;
+        })
+    }
+
+    /// From the start screen: a press of `starter` starts a game; the seed comes in its
+    /// start frame; then the game is played by `plan`. `None` when the power was cut
+    /// before the game started.
+    pub fn game(&mut self, starter: Direction, plan: Plan) -> Option<Played> {
+        let (number, rules, seed) = self.start(starter)?;
         let mut played = Played {
             number,
             rules,

@@ -62,3 +62,41 @@ fn issue_24_presses_during_a_sector_erase_are_not_lost() {
     assert!(!game.moves.is_empty());
     assert_eq!(board_moves, game.moves, "the host's replay of the presses");
 }
+
+/// Issue 36, the pace check the AVR boards have too: 24 presses 100 ms apart, each held
+/// 40 ms (the board drawing, storing and logging meanwhile), become exactly the moves the
+/// host's replay of them makes, in order.
+#[test]
+fn issue_36_presses_100_ms_apart_are_every_one_a_move() {
+    let mut nano = board(Options::default());
+    nano.run(Duration::from_millis(400)).unwrap();
+    let mut shown = crate::support::player::BOOT_RULES;
+    let mut game =
+        crate::support::player::start(&mut nano, &mut shown, twenty48_engine::Preset::Arduino);
+    let round = [
+        Direction::Left,
+        Direction::Down,
+        Direction::Right,
+        Direction::Down,
+    ];
+    for &dir in round.iter().cycle().take(24) {
+        game.record(dir);
+        // About 1 ms of bounce each way: a press every 100 ms.
+        nano.press(
+            crate::support::player::button(dir),
+            Duration::from_millis(40),
+            Duration::from_millis(58),
+        )
+        .unwrap();
+    }
+    nano.run(Duration::from_millis(300)).unwrap();
+    let capture = crate::support::decoded(&nano.seen().usb);
+    let board_moves: Vec<Direction> = capture.games[0].moves.iter().map(|m| m.dir).collect();
+    println!(
+        "nano: a press every 100 ms, held 40 ms: {} of {} moves logged",
+        board_moves.len(),
+        game.moves.len()
+    );
+    assert!(game.moves.len() > 12, "a real game");
+    assert_eq!(board_moves, game.moves, "the host's replay of the presses");
+}
