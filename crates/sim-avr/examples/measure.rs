@@ -70,12 +70,16 @@ fn pace(image: &Image) {
             every_ms,
             hold_ms: 40,
         };
-        let paced = player.paced(Direction::Up, &round(24), pace);
+        let plan = Plan::ToGameOver { noop_every: 3 };
+        let paced = player.paced(Direction::Up, plan, 24, pace);
         println!(
-            "{name}: a press every {every_ms} ms, held 40: {} of {} moves logged, {}",
+            "{name}: a press every {every_ms} ms, held 40: {} of {} moves logged, {} of {} \
+             presses that moved nothing, {}",
             paced.logged.len(),
             paced.expected.len(),
-            if paced.logged == paced.expected {
+            paced.logged_presses.iter().filter(|p| !p.1).count(),
+            paced.expected_presses.iter().filter(|p| !p.1).count(),
+            if paced.logged_presses == paced.expected_presses {
                 "the host's"
             } else {
                 "NOT the host's"

@@ -1,6 +1,6 @@
 //! Each AVR board's shipped image in simavr at a player's pace (issue 36): presses made on a
 //! clock whatever the board is doing, every one of them becoming the move the host's game
-//! makes of it, in order; presses made while the store writes and while the screen is drawn
+//! makes of it, or logged as a press that moved nothing, in order; presses made while the store writes and while the screen is drawn
 //! kept; and the time from a release to the screen drawn, measured and printed, a move's
 //! within 100 ms.
 //!
@@ -14,7 +14,7 @@ use twenty48_engine::{Direction, Game};
 use twenty48_sim_avr::session::pace::{median_and_worst_ms, round, Pace};
 use twenty48_sim_avr::{board, Board, Image, Options};
 
-/// Presses a game makes at each pace: six rounds of left, down, right, down.
+/// Presses a game makes at each pace.
 const PRESSES: usize = 24;
 
 /// How long a press is held at a pace (the issue's shortest).
@@ -44,16 +44,27 @@ fn every_press_is_a_move(image: &Image) {
             every_ms,
             hold_ms: HOLD_MS,
         };
-        let paced = player.paced(Direction::Up, &round(PRESSES), pace);
+        // To game over, with a press that moves nothing after every third move.
+        let plan = Plan::ToGameOver { noop_every: 3 };
+        let paced = player.paced(Direction::Up, plan, PRESSES, pace);
         println!(
-            "{name}: a press every {every_ms} ms, held {HOLD_MS} ms: {} of {} moves logged",
+            "{name}: a press every {every_ms} ms, held {HOLD_MS} ms: {} of {} moves logged, \
+             {} of {} presses that moved nothing",
             paced.logged.len(),
-            paced.expected.len()
+            paced.expected.len(),
+            paced.logged_presses.iter().filter(|p| !p.1).count(),
+            paced.expected_presses.iter().filter(|p| !p.1).count()
         );
         assert!(paced.expected.len() > PRESSES / 2, "{name}: a real game");
         assert_eq!(
             paced.logged, paced.expected,
             "{name}: the moves of presses {every_ms} ms apart"
+        );
+        // Every press shows in the log, in order: a move, or a press that moved nothing.
+        assert_eq!(paced.logged_presses, paced.expected_presses, "{name}");
+        assert!(
+            paced.expected_presses.iter().any(|p| !p.1),
+            "{name}: a press moved nothing"
         );
         player.stack_kept();
         assert!(

@@ -227,6 +227,11 @@ impl<B: Board, K: GameStore> Device<'_, B, K> {
                         continue;
                     };
                     if !outcome.moved {
+                        // Not a move, but a press all the same: said, so that every press
+                        // shows in the log (issue 36). No store write, no move frame.
+                        // (The game is the one whose frames come before it: its number
+                        // costs the Uno flash it does not have.)
+                        defmt::info!("t48 press moved nothing dir={=u8}", dir.code());
                         continue;
                     }
                     // The player sees the move at once; it is stored before its frame and

@@ -2,12 +2,14 @@
 //! its store, sending its log), and the time from a release to the screen drawn.
 //!
 //! The host knows what each press must do: the same presses on the host's game from the
-//! game's seed make the moves the board must log, in order (a press that moves nothing
-//! makes no move on either side).
+//! game's seed make the moves the board must log, in order; a press that moves nothing makes
+//! no move on either side, and the board says so (`t48 press moved nothing dir=D`), so that
+//! every press shows in its log.
 
 use twenty48_devicelog::Event;
 use twenty48_engine::{Direction, Game};
 
+use super::plan::{presses as planned, Plan};
 use super::player::{button, Player, WITHIN_NS};
 
 /// Presses on a clock: one every `every_ms`, each held `hold_ms` (bounce included).
@@ -30,6 +32,29 @@ pub struct Paced {
     pub expected: Vec<Direction>,
     /// The moves the board logged for the game.
     pub logged: Vec<Direction>,
+    /// Every press as the host's game takes it, in order: its direction and whether it moves.
+    pub expected_presses: Vec<(Direction, bool)>,
+    /// Every press as the board's log tells it, in order: a move frame (moved) or a `t48 press
+    /// moved nothing` frame.
+    pub logged_presses: Vec<(Direction, bool)>,
+}
+
+/// The presses of game `number` in `events`: its move frames and the `t48 press moved
+/// nothing dir=D` frames among them, in order.
+pub fn presses_logged(events: &[Event], number: u32) -> Vec<(Direction, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { game, mv } if *game == number => Some((mv.dir, true)),
+            Event::Message(m) => m
+                .text
+                .strip_prefix("t48 press moved nothing dir=")
+                .and_then(|code| code.trim().parse().ok())
+                .and_then(Direction::from_code)
+                .map(|d| (d, false)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The time from a release to the end of the screen's SPI traffic that followed it.
@@ -42,25 +67,29 @@ pub struct Drawn {
 }
 
 impl Player {
-    /// From the start screen: a press of `starter` starts a game (waited for), then
-    /// `presses` are made at `pace` without waiting for the board, then the board is let
-    /// finish. Returns the moves the host computes from the presses and the moves the board
-    /// logged for the game.
-    pub fn paced(&mut self, starter: Direction, presses: &[Direction], pace: Pace) -> Paced {
+    /// From the start screen: a press of `starter` starts a game (waited for), then the
+    /// first `n` presses of `plan` for its seed are made at `pace` without waiting for the
+    /// board, then the board is let finish. Returns the presses as the host's game takes them
+    /// and as the board logged them.
+    pub fn paced(&mut self, starter: Direction, plan: Plan, n: usize, pace: Pace) -> Paced {
         let name = self.sim.image().board.name;
         let from = self.events.len();
         let (number, rules, seed) = self
             .start(starter)
             .unwrap_or_else(|| panic!("{name}: the press started no game"));
+        let presses: Vec<Direction> = planned(plan, rules, seed)
+            .into_iter()
+            .map(|(d, _)| d)
+            .take(n)
+            .collect();
+        let presses = &presses[..];
         let mut game = Game::new(rules, seed).expect("the device's rules are valid");
-        let mut expected = Vec::new();
+        let mut expected_presses = Vec::new();
         for &d in presses {
             if game.status().is_finished() {
                 break;
             }
-            if game.play(d).is_ok_and(|o| o.moved) {
-                expected.push(d);
-            }
+            expected_presses.push((d, game.play(d).is_ok_and(|o| o.moved)));
         }
         let start = self.sim.now_ns();
         for (i, &d) in presses.iter().enumerate() {
@@ -79,18 +108,17 @@ impl Player {
             .settle(crate::DEBOUNCE_MS + 1, WITHIN_NS)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         self.follow(true);
-        let logged = self.events[from..]
-            .iter()
-            .filter_map(|e| match e {
-                Event::Moved { game, mv } if *game == number => Some(mv.dir),
-                _ => None,
-            })
-            .collect();
+        let logged_presses = presses_logged(&self.events[from..], number);
+        let moves = |all: &[(Direction, bool)]| -> Vec<Direction> {
+            all.iter().filter(|p| p.1).map(|p| p.0).collect()
+        };
         Paced {
             number,
             presses: presses.to_vec(),
-            expected,
-            logged,
+            expected: moves(&expected_presses),
+            logged: moves(&logged_presses),
+            expected_presses,
+            logged_presses,
         }
     }
 
