@@ -119,8 +119,10 @@ impl<const N: usize> Buttons<N> {
         self.len == 0
     }
 
-    /// Drops every queued release (a result screen ignores presses).
+    /// Drops every queued release (a result screen ignores presses), counting them in
+    /// [`Buttons::dropped`]: no press goes uncounted.
     pub fn clear(&mut self) {
+        self.dropped = self.dropped.wrapping_add(self.len as u32);
         self.len = 0;
     }
 
@@ -129,7 +131,7 @@ impl<const N: usize> Buttons<N> {
         self.pressed
     }
 
-    /// Releases dropped because the queue was full.
+    /// Releases never taken: dropped because the queue was full, or by [`Buttons::clear`].
     pub fn dropped(&self) -> u32 {
         self.dropped
     }

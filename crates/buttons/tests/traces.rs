@@ -122,3 +122,22 @@ fn a_full_queue_keeps_the_oldest_and_counts_the_rest() {
     assert_eq!(got, expected);
     assert_eq!(b.dropped(), 3);
 }
+
+#[test]
+fn releases_cleared_are_counted_as_dropped() {
+    let mut b = Buttons::<4>::new();
+    for button in [0u8, 1, 2] {
+        for pins in [1 << button, 0] {
+            for _ in 0..DEBOUNCE_SAMPLES {
+                b.sample(pins);
+            }
+        }
+    }
+    assert_eq!(b.len(), 3);
+    b.clear();
+    assert!(b.is_empty());
+    assert_eq!(b.pop(), None);
+    assert_eq!(b.dropped(), 3, "the three releases cleared, counted");
+    b.clear();
+    assert_eq!(b.dropped(), 3, "an empty queue cleared drops nothing");
+}

@@ -23,8 +23,9 @@ const SCORE_ROWS: core::ops::Range<u8> = 26..36;
 pub struct Shown {
     /// The exponents of a 4x4 board screen, row-major.
     cells: [u8; 16],
-    /// The score's low 32 bits: a move adds less than 2^32 to it (at most eight merges of
-    /// tiles below 2^17), so they differ from one move to the next whenever the score does.
+    /// The score's low 32 bits: they are the whole score of any 4x4 game (no tile passes
+    /// 2^17 there, and a score a few million at most), so they differ whenever two 4x4
+    /// boards' scores do, of one game or of two.
     score: u32,
     /// Whether a 4x4 board screen is shown (else: another screen, or nothing known).
     board: bool,

@@ -129,7 +129,9 @@ struct Font {
 
 impl Font {
     /// The glyph of character byte `b` (' ' to DEL; anything else '?'): its place in the
-    /// table. A font of some characters only draws those (`build.rs` picks them).
+    /// table. Every font holds only the characters the screens draw (`build.rs` picks them):
+    /// any other character, `?` too where the font lacks it, draws as its first glyph, a
+    /// blank, where embedded-graphics would draw it. The tests draw every screen both ways.
     fn glyph(&self, b: u8) -> usize {
         let c = if (b' '..=0x7F).contains(&b) { b } else { b'?' };
         if self.chars.is_empty() {
@@ -226,7 +228,8 @@ macro_rules! flash {
 }
 
 /// Draws `text` (UTF-8) in `font` at (x, y), placed as `align` says. Each character is a
-/// glyph of embedded-graphics' ASCII fonts (' ' to DEL; anything else '?'), read byte by
+/// glyph of embedded-graphics' ASCII fonts (' ' to DEL; anything else '?'; a character the
+/// font's table lacks is a blank, see [`Font::glyph`]), read byte by
 /// byte (a character's continuation bytes skipped), with no UTF-8 decoding: its code and
 /// tables cost the AVR boards 1 KB of flash and 256 bytes of RAM.
 #[inline(never)]

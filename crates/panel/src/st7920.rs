@@ -31,7 +31,8 @@ pub const CLEAR_US: u32 = 10_000;
 /// 40 ms).
 pub const POWER_ON_US: u32 = 40_000;
 
-/// The wire to the controller: SPI (mode 3, MSB first, clock at most [`SPI_HZ`]) with chip
+/// The wire to the controller: SPI (mode 3, MSB first, clock at most [`SPI_HZ`], or
+/// [`SPI_HZ_5V`] where the panel runs at 5 V) with chip
 /// select held, and a clock to wait on.
 pub trait Link {
     /// Sends three bytes and returns when the last bit is out.

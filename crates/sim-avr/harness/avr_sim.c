@@ -27,8 +27,9 @@
  *                                      went out on USART0, or until the firmware went to
  *                                      sleep waiting for input IDLES more times (its idle
  *                                      loop sleeps until the next interrupt: the buttons'
- *                                      timer wakes it once a millisecond; 0: no such
- *                                      condition)
+ *                                      timer wakes it once a millisecond; sleeps less than
+ *                                      0.5 ms after the last one counted are not counted;
+ *                                      0: no such condition)
  *        btn I 0|1                     button I released / pressed
  *        send HEX                      bytes to USART0's input, in order
  *        eeprom PATH                   writes the EEPROM's bytes to PATH
@@ -43,9 +44,10 @@
  *        x NS PC SP                    the stack went below the end of the static data (once)
  *        v NS WHAT                     a hardware rule broken (see above)
  *        stop NS REASON                run ended: time, frames, idle, cut, crashed, done
- *        stats NS CYCLES MIN_SP EE_OPS VIOLATIONS FLOATING HELD CLI  the counters; CLI the
- *                                      longest stretch of cycles with interrupts off, awake,
- *                                      with USART0's receiver on
+ *        stats NS CYCLES MIN_SP EE_OPS VIOLATIONS FLOATING HELD CLI IDLES  the counters;
+ *                                      CLI the longest stretch of cycles with interrupts off,
+ *                                      awake, with USART0's receiver on; IDLES the idle
+ *                                      loop's turns so far (as `run` counts them)
  *        error TEXT                    a bad command or argument (then exit status 2)
  */
 #include "avr_sim.h"
@@ -283,9 +285,16 @@ static void run(uint64_t until, uint64_t frames, uint64_t idles)
 		if (why)
 			break;
 		int state = avr_run(avr);
-		/* Each time the chip goes to sleep is one turn of the firmware's idle loop. */
-		if (state == cpu_Sleeping && !H.asleep)
+		/*
+		 * Each time the chip goes to sleep is one turn of the firmware's idle loop, but
+		 * for the buttons' timer's once a millisecond: a received byte's wake-up in
+		 * between (every 87 us at 115,200 baud) is not another turn.
+		 */
+		if (state == cpu_Sleeping && !H.asleep &&
+				(H.idles == 0 || now_ns() - H.last_idle >= 500000)) {
 			H.idles++;
+			H.last_idle = now_ns();
+		}
 		H.asleep = state == cpu_Sleeping;
 		if (state == cpu_Crashed || state == cpu_Stopped)
 			why = "crashed";
@@ -445,9 +454,9 @@ int main(int argc, char **argv)
 			printf("saved\n");
 		} else if (!strcmp(word, "stats")) {
 			printf("stats %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-					" %" PRIu64 "\n",
+					" %" PRIu64 " %" PRIu64 "\n",
 					now_ns(), (uint64_t)avr->cycle, H.min_sp, H.ee_ops, H.violations,
-					H.floating, H.held, H.cli_longest);
+					H.floating, H.held, H.cli_longest, H.idles);
 		} else if (!strcmp(word, "quit")) {
 			break;
 		} else {

@@ -53,7 +53,7 @@ typedef struct harness {
 	int buttons;
 	pin_t button[MAX_BUTTONS];
 	int pressed[MAX_BUTTONS];
-	uint64_t idles, floating;
+	uint64_t idles, last_idle, floating;
 	int asleep;
 	hook_t hooks[MAX_HOOKS];
 	int nhooks;

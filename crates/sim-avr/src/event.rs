@@ -95,6 +95,10 @@ pub struct Stats {
     /// clear, awake), handlers included: the receive interrupt cannot take a byte then, and
     /// the USART holds two.
     pub interrupts_off_cycles: u64,
+    /// Turns of the firmware's idle loop so far: times it went to sleep waiting for input, at
+    /// least 0.5 ms apart (the buttons' timer wakes it once a millisecond; a received
+    /// byte's wake-up between two ticks is not another turn).
+    pub idles: u64,
 }
 
 /// One line from the harness.
@@ -175,6 +179,7 @@ pub(crate) fn parse(line: &str) -> Option<Line> {
             floating_reads: num()?,
             held_bytes: num()?,
             interrupts_off_cycles: num()?,
+            idles: num()?,
         }),
         "p" | "v" | "stop" => {
             let rest: Vec<&str> = line.split_whitespace().skip(2).collect();
@@ -259,8 +264,8 @@ mod tests {
             })
         );
         assert!(matches!(
-            parse("stats 1 16 5000 3 0 0 0 40"),
-            Some(Line::Stats(_))
+            parse("stats 1 16 5000 3 0 0 0 40 9"),
+            Some(Line::Stats(Stats { idles: 9, .. }))
         ));
         assert_eq!(parse("saved"), Some(Line::Saved));
         assert_eq!(parse("error bad pin"), Some(Line::Error("bad pin".into())));
@@ -275,6 +280,7 @@ mod tests {
             "u 1 256",
             "e 1 1 3 0 0 0",
             "stop 1 sideways",
+            "stats 1 16 5000 3 0 0 0 40",
             "zz 1",
         ] {
             assert_eq!(parse(line), None, "{line:?}");

@@ -6,7 +6,8 @@
 //!
 //! Timer0 runs in CTC mode at clk/64 with OCR0A = 249: 16 MHz / 64 / 250 = 1 kHz. Each
 //! chip's `main.rs` installs [`on_tick`] as its TIMER0_COMPA handler. The queue holds 16
-//! releases; one that finds it full is counted ([`dropped`]) and the board logs the count.
+//! releases; one that finds it full, and those a pause clears, are counted ([`dropped`]) and
+//! the board logs the count.
 
 use core::cell::UnsafeCell;
 
@@ -82,12 +83,13 @@ pub fn next() -> Option<Direction> {
     with(|b| b.pop()).map(|i| BUTTON_DIRECTIONS[usize::from(i & 3)])
 }
 
-/// Forgets the releases waiting (presses during a result screen are not moves).
+/// Forgets the releases waiting, counting them as dropped (presses during a result screen
+/// are not moves).
 pub fn clear() {
     with(|b| b.clear());
 }
 
-/// Releases the queue had no room for, since power-on.
+/// Releases never taken since power-on: the queue had no room, or a pause cleared them.
 pub fn dropped() -> u32 {
     with(|b| b.dropped())
 }
