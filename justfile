@@ -231,7 +231,7 @@ bot-eval-long settings="default" first="1" last="30":
     mkdir -p target/bot-eval
     cargo build -q --release -p twenty48-bot --example bot_eval
     cargo build -q --release -p twenty48-cli
-    nice -n 10 target/release/examples/bot_eval {{settings}} {{first}} {{last}} 2 target/bot-eval 2>&1 | tee target/bot-eval-long.log
+    SO_FAR=1 nice -n 10 target/release/examples/bot_eval {{settings}} {{first}} {{last}} 2 target/bot-eval 2>&1 | tee target/bot-eval-long.log
     {{twenty48}} verify $(for b in $(echo {{settings}} | tr , ' '); do for s in $(seq {{first}} {{last}}); do echo target/bot-eval/classic-$s-$b.t48; done; done)
 
 # Peak memory (maximum RSS from /usr/bin/time -v) of `verify` on a generated, well-formed log

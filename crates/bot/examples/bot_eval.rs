@@ -18,7 +18,9 @@
 //! also written there as `classic-SEED-SETTING.t48`, the file `twenty48 record --seed SEED
 //! --bot expectimax [--depth DEPTH]` writes (with STOP, the game up to that tile): `twenty48
 //! verify` checks it. With STOP (a tile, such as 8192), a game ends when it makes that tile:
-//! for quick comparisons, whose scores are then not whole games'.
+//! for quick comparisons, whose scores are then not whole games'. With `SO_FAR=1` in the
+//! environment, the summary of a setting's games so far is printed after each of its games:
+//! a long run stopped early keeps its figures.
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -243,6 +245,8 @@ fn main() {
     let jobs: Vec<(usize, u64)> = (0..settings.len())
         .flat_map(|s| (first..=last).map(move |seed| (s, seed)))
         .collect();
+    // SO_FAR=1: the summary of a setting's games so far after each game ends.
+    let games_so_far = std::env::var("SO_FAR").is_ok_and(|v| v == "1");
     let next = AtomicUsize::new(0);
     let done = Mutex::new(Vec::new());
     let start = Instant::now();
@@ -264,7 +268,14 @@ fn main() {
                     p.evaluated as f64 / p.cpu_seconds / 1e6,
                     if p.on_cpu { " (CPU)" } else { "" },
                 );
-                done.lock().expect("no thread panics holding it").push(p);
+                    let mut done = done.lock().expect("no thread panics holding it");
+                    done.push(p);
+                    // The summary so far, so that a run stopped early keeps its figures.
+                    if games_so_far {
+                        let mine: Vec<&Played> =
+                            done.iter().filter(|p| p.setting == setting).collect();
+                        summarise(settings[setting], first, last, stop, &mine);
+                    }
                 }
             });
         }
