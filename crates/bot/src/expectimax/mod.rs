@@ -45,12 +45,13 @@ pub struct SearchStats {
     pub depth_sum: u64,
 }
 
-/// An expectimax search of a fixed largest depth.
+/// An expectimax search, of a fixed largest depth ([`Expectimax::new`]) or within a budget
+/// of positions a move ([`Expectimax::with_budget`], the default setting).
 ///
-/// How strong and how fast, from `just bot-eval` (classic rules, seeds 1-20, largest depth 6,
-/// on a shared 2-core machine): 2048 and 4096 in every game, 8192 in 18, 16384 in 15, 32768
-/// in 3; median score 290,486; about 300 moves per CPU second. Depth 7 searches about a third
-/// as many moves per second.
+/// How strong and how fast: docs/bot.md, from `just bot-eval` (classic rules, fixed seeds).
+/// The default setting takes about 9 ms a move on one core of a shared 2-core machine, 40-50
+/// million positions scored a CPU second; largest depth 6 (the default before the budget)
+/// about 3 ms.
 #[derive(Clone, Debug)]
 pub struct Expectimax {
     depth: u8,
