@@ -203,7 +203,7 @@ firmware: firmware-nano
 # then the same workloads as figures against the targets (best and median of many runs),
 # then `verify` (in-process and the release binary) against play_all on a corpus of greedy
 # games the benchmark records (T48_CORPUS_GAMES, default 2000), then the expectimax search
-# (positions evaluated per second at depths 2-4), then the analysis of a 1000-move and the
+# (positions scored per second at depths 4-7 and at the default budget), then the analysis of a 1000-move and the
 # 20,449-move game at the default depth (T48_ANALYSIS_LONG=0 leaves out the long one).
 [doc("Criterion benchmarks, the figures against the speed targets, verify against play_all")]
 [group("long runs")]
@@ -215,19 +215,35 @@ bench:
     cargo bench -p twenty48-bot --bench search
     cargo bench -p twenty48-analysis --bench figures
 
-# The expectimax bot's evaluation (issue 14): classic games on seeds 1-20 at largest depth
-# `depth`, two at a time under nice; prints each game as it ends (so a stopped run keeps what
-# it finished), then the share of games reaching each tile, the median score and moves/s, on
-# the clock and per CPU second. Takes long: a 16384 game is 10,000+ moves; depth 6 plays about
-# 300 moves per CPU second (36 min for the 20 games on 2 shared cores), depth 7 about a third
-# of that. The games are kept in target/bot-eval/ (the files `record --bot expectimax --depth
-# N` writes).
-[doc("The expectimax bot on classic seeds 1-20: tile table, median score, moves/s")]
+# The expectimax bot's evaluation (issues 14 and 35): classic games on seeds `first`-`last`
+# in each of `settings` (comma-separated: `default`, the bot `record --bot expectimax` plays; a
+# largest depth such as `6`; a budget such as `b4000000`; `x2` after one searches its root
+# moves on 2 threads, the same games), `threads` games at a time under nice. Prints each game
+# as it ends (so a stopped run keeps what it finished), then per setting the games reaching
+# each tile with a 95% confidence interval (Wilson), the median and mean score, the time a
+# move on one core (median, 99th percentile) and the positions scored per CPU second. Every
+# game is written to target/bot-eval/ as classic-SEED-SETTING.t48, the file `record` writes
+# (`twenty48 verify` passes it). `stop` (a tile such as 8192) ends each game there: quick
+# comparisons. A game to 32768 is about 20,000 moves: about 3 minutes a game at the default's
+# 10 ms a move; docs/bot.md has the figures.
+[doc("The expectimax bot on classic seeds: tile table with 95% CIs, scores, ms a move")]
 [group("long runs")]
-bot-eval depth="6" first="1" last="20" threads="2":
+bot-eval settings="default" first="1" last="20" threads="2" stop="0":
     mkdir -p target/bot-eval
     cargo build -q --release -p twenty48-bot --example bot_eval
-    nice -n 10 target/release/examples/bot_eval {{depth}} {{first}} {{last}} {{threads}} target/bot-eval
+    nice -n 10 target/release/examples/bot_eval {{settings}} {{first}} {{last}} {{threads}} target/bot-eval {{stop}}
+
+# The long run of docs/bot.md: the default setting on classic seeds 1-30, two games at a time
+# (both cores; about an hour on a free 2-core machine), its log in target/bot-eval-long.log
+# and its games in target/bot-eval/. Then verifies every game with the CLI.
+[doc("The default bot on classic seeds 1-30 (docs/bot.md's figures), games verified")]
+[group("long runs")]
+bot-eval-long settings="default" first="1" last="30":
+    mkdir -p target/bot-eval
+    cargo build -q --release -p twenty48-bot --example bot_eval
+    cargo build -q --release -p twenty48-cli
+    SO_FAR=1 nice -n 10 target/release/examples/bot_eval {{settings}} {{first}} {{last}} 2 target/bot-eval 2>&1 | tee target/bot-eval-long.log
+    {{twenty48}} verify $(for b in $(echo {{settings}} | tr , ' '); do for s in $(seq {{first}} {{last}}); do echo target/bot-eval/classic-$s-$b.t48; done; done)
 
 # Peak memory (maximum RSS from /usr/bin/time -v) of `verify` on a generated, well-formed log
 # of 4,294,967,292 moves (1 GiB; its moves are not a legal game, so the replay stops early)

@@ -42,9 +42,15 @@ pub use positions::Positions;
 pub use rating::{loss, Position, Rater, Rating};
 pub use summary::{move_accuracy, Summary, WORST};
 
+pub use twenty48_bot::Setting;
 use twenty48_engine::{Direction, Rules};
 
-/// The depth the analysis searches at unless told otherwise: the bot's own default.
+/// The bot's setting the analysis searches in unless told otherwise: the bot's own default.
+pub const DEFAULT_SETTING: Setting = Setting::DEFAULT;
+
+/// The largest depth of the analysis in the web page (WebAssembly, one thread: the default
+/// setting would take about 3 times as long there) and of quick analyses: the bot's default
+/// before its budget.
 pub const DEFAULT_DEPTH: u8 = 6;
 
 /// A game's analysis, held whole in memory.
@@ -67,7 +73,19 @@ impl Analysis {
         moves: impl IntoIterator<Item = Direction>,
         depth: u8,
     ) -> Result<Analysis, AnalysisError> {
-        let mut rater = Rater::new(&rules, depth);
+        Analysis::of_game_with(rules, seed, moves, Setting::Depth(depth))
+    }
+
+    /// Rates every move of the game of `rules` and `seed` that plays `moves`, searching as
+    /// the bot of `setting` does. Stops at the first move that cannot be played (kept in
+    /// `stopped`).
+    pub fn of_game_with(
+        rules: Rules,
+        seed: u64,
+        moves: impl IntoIterator<Item = Direction>,
+        setting: Setting,
+    ) -> Result<Analysis, AnalysisError> {
+        let mut rater = Rater::with_setting(&rules, setting);
         let mut analysis = Analysis {
             ratings: Vec::new(),
             summary: Summary::new(),

@@ -1,7 +1,7 @@
 //! One move rated: the bot's value of each move on the board before it, the move played,
 //! the best move, the loss and the class.
 
-use twenty48_bot::Expectimax;
+use twenty48_bot::{Expectimax, Setting};
 use twenty48_engine::bitboard::Packed;
 use twenty48_engine::Direction;
 
@@ -89,8 +89,8 @@ pub fn loss(best: i64, played: i64) -> u16 {
     ((drop * 1000 * 2 + best) / (best * 2)).min(1000) as u16
 }
 
-/// Rates positions with the expectimax bot at one largest depth. Each rating is a pure
-/// function of the position, the rules' spawn odds and the depth: the same on every machine,
+/// Rates positions with the expectimax bot in one setting. Each rating is a pure function of
+/// the position, the rules' spawn odds and the setting: the same on every machine,
 /// thread and order.
 #[derive(Clone, Debug)]
 pub struct Rater {
@@ -101,14 +101,25 @@ impl Rater {
     /// A rater for games under `rules`, searching at most `depth` spawns ahead (as the bot
     /// does: see [`Expectimax::depth_for`]).
     pub fn new(rules: &twenty48_engine::Rules, depth: u8) -> Rater {
+        Rater::with_setting(rules, Setting::Depth(depth))
+    }
+
+    /// A rater for games under `rules` searching as the bot of `setting` does (the bot's
+    /// default, [`Setting::DEFAULT`], is [`crate::DEFAULT_SETTING`]).
+    pub fn with_setting(rules: &twenty48_engine::Rules, setting: Setting) -> Rater {
         Rater {
-            search: Expectimax::new(rules, depth),
+            search: Expectimax::with_setting(rules, setting),
         }
     }
 
-    /// The largest depth searched.
+    /// The largest depth searched without a budget; with one, the depth it starts from.
     pub fn depth(&self) -> u8 {
         self.search.depth()
+    }
+
+    /// The setting searched.
+    pub fn setting(&self) -> Setting {
+        self.search.setting()
     }
 
     /// Positions scored by the search so far.

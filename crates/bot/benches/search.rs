@@ -1,11 +1,12 @@
 //! Expectimax search speed: positions evaluated (scored by the heuristic) per second, on the
 //! boards of a real game to 16384 (every 400th board of fixtures/games/
 //! classic-expectimax-16384.t48, 28 boards from the opening to the 16384), searched at
-//! largest depths 4 to 7 with the bot's depth schedule. Run with `just bench` or
-//! `cargo bench -p twenty48-bot`.
+//! largest depths 4 to 7 with the bot's depth schedule and in the default setting (a budget
+//! of positions a move). Run with `just bench` or `cargo bench -p twenty48-bot`.
 //!
-//! For comparison: nneonneo/2048-ai reports its speed as moves per second of whole games
-//! (5-10 at depth 8 on 4 threads), not positions; `just bot-eval` prints ours that way.
+//! For comparison: nneonneo/2048-ai reports "over 10 million states/s" on one core and 5-10
+//! moves per second of whole games at depth 8; `just bot-eval` prints ours both ways (about
+//! 40-50 million positions scored per CPU second).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use twenty48_bot::Expectimax;
@@ -53,6 +54,13 @@ fn positions(c: &mut Criterion) {
             b.iter(|| search_all(&mut search, &boards))
         });
     }
+    // The default setting: a budget of positions a move, as deep as it fits.
+    let mut search = Expectimax::default_for(&twenty48_engine::Rules::CLASSIC);
+    search_all(&mut search, &boards);
+    group.throughput(Throughput::Elements(search.stats().evaluated));
+    group.bench_function("default_budget", |b| {
+        b.iter(|| search_all(&mut search, &boards))
+    });
     group.finish();
 }
 

@@ -20,7 +20,7 @@
 mod expectimax;
 mod greedy;
 
-pub use expectimax::{Expectimax, SearchStats};
+pub use expectimax::{Expectimax, SearchStats, Setting};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -62,6 +62,21 @@ impl Bot {
     /// [`Bot::searches`]).
     pub fn expectimax(rules: &Rules, depth: u8) -> Bot {
         Bot::Expectimax(Box::new(Expectimax::new(rules, depth)))
+    }
+
+    /// The expectimax bot for games under `rules` in its default setting
+    /// ([`Setting::DEFAULT`]).
+    pub fn expectimax_default(rules: &Rules) -> Bot {
+        Bot::expectimax_with(rules, Setting::DEFAULT, 1)
+    }
+
+    /// The expectimax bot for games under `rules` in `setting`, searching the root moves on
+    /// up to `threads` threads (the same moves on any number: see
+    /// [`Expectimax::set_threads`]).
+    pub fn expectimax_with(rules: &Rules, setting: Setting, threads: usize) -> Bot {
+        let mut search = Expectimax::with_setting(rules, setting);
+        search.set_threads(threads);
+        Bot::Expectimax(Box::new(search))
     }
 
     /// Whether this bot searches games under `rules` as it says: false for the expectimax

@@ -1,6 +1,6 @@
 //! The expectimax bot: deterministic games, sensible choices, safe on every board.
 
-use twenty48_bot::{Bot, Expectimax};
+use twenty48_bot::{Bot, Expectimax, Setting};
 use twenty48_engine::bitboard::Packed;
 use twenty48_engine::{Direction, Engine, Game, Rules, Status};
 
@@ -161,6 +161,87 @@ fn a_deep_search_is_pinned() {
     let (dir, value) = search.best(board).unwrap();
     assert_eq!(
         (dir, value, search.stats().evaluated),
-        (Direction::Left, 855_359, 53_274)
+        (Direction::Left, 855_342, 58_638)
     );
+}
+
+/// Value stability of the budgeted search: a game of a small budget (the default plays the
+/// same way with more) never changes, nor what its searches cost or how deep they went; if
+/// it does, say so in the commit, as for the pinned game.
+#[test]
+fn a_budgeted_game_is_pinned() {
+    let mut game = Game::new(Rules::CLASSIC, 7).unwrap();
+    let mut bot = Bot::expectimax_with(&Rules::CLASSIC, Setting::Budget(100_000), 1);
+    play(&mut game, &mut bot, 300);
+    let stats = bot.search_stats().unwrap();
+    assert_eq!(
+        (
+            game.score(),
+            game.state_hash(),
+            stats.evaluated,
+            stats.depth_sum
+        ),
+        (
+            BUDGET_PINNED_SCORE,
+            BUDGET_PINNED_HASH,
+            BUDGET_PINNED_EVALUATED,
+            BUDGET_PINNED_DEPTHS
+        )
+    );
+}
+const BUDGET_PINNED_SCORE: u64 = 4584;
+const BUDGET_PINNED_HASH: u64 = 13_331_853_752_852_663_353;
+const BUDGET_PINNED_EVALUATED: u64 = 20_870_777;
+const BUDGET_PINNED_DEPTHS: u64 = 915;
+
+/// The root moves on two threads (or four) give the values of one thread, and cost the
+/// same positions: each root move has a search state of its own.
+#[test]
+fn threads_give_the_values_of_one() {
+    let board = packed([[13, 12, 11, 10], [6, 7, 8, 9], [5, 3, 2, 1], [1, 1, 4, 2]]);
+    let open = packed([[11, 10, 9, 2], [3, 5, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]]);
+    for setting in [Setting::Depth(5), Setting::Budget(200_000)] {
+        let mut one = Expectimax::with_setting(&Rules::CLASSIC, setting);
+        let expected = [one.values(board), one.values(open)];
+        for threads in [2, 4] {
+            let mut many = Expectimax::with_setting(&Rules::CLASSIC, setting);
+            many.set_threads(threads);
+            assert_eq!(many.threads(), threads);
+            assert_eq!(
+                [many.values(board), many.values(open)],
+                expected,
+                "{setting}, {threads}"
+            );
+            assert_eq!(many.stats(), one.stats(), "{setting}, {threads}");
+        }
+    }
+}
+
+/// The same seed and setting give the same game: two bots of the default setting, one on two
+/// threads, play the same first moves.
+#[test]
+fn the_default_setting_repeats_its_games() {
+    let mut a = Game::new(Rules::CLASSIC, 11).unwrap();
+    let mut b = Game::new(Rules::CLASSIC, 11).unwrap();
+    let moves_a = play(&mut a, &mut Bot::expectimax_default(&Rules::CLASSIC), 25);
+    let moves_b = play(
+        &mut b,
+        &mut Bot::expectimax_with(&Rules::CLASSIC, Setting::DEFAULT, 2),
+        25,
+    );
+    assert_eq!(moves_a, moves_b);
+    assert_eq!(a.state_hash(), b.state_hash());
+}
+
+/// A budget goes deeper than its first depth where levels are cheap, and never past the
+/// deepest.
+#[test]
+fn a_budget_deepens_crowded_boards() {
+    let crowded = packed([[13, 12, 11, 10], [6, 7, 8, 9], [5, 3, 2, 1], [1, 1, 4, 2]]);
+    let mut search = Expectimax::with_setting(&Rules::CLASSIC, Setting::Budget(300_000));
+    search.values(crowded);
+    let depth = search.stats().depth_sum;
+    assert!(depth > u64::from(Expectimax::DEFAULT_DEPTH), "{depth}");
+    assert!(depth <= u64::from(Expectimax::DEEPEST));
+    assert!(search.stats().evaluated <= 300_000, "{:?}", search.stats());
 }

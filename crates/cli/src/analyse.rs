@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::{json, Value};
 use twenty48_analysis::{
-    Class, Position, Positions, Rater, Rating, Summary, DEFAULT_DEPTH, THRESHOLDS,
+    Class, Position, Positions, Rater, Rating, Setting, Summary, DEFAULT_SETTING, THRESHOLDS,
 };
 use twenty48_engine::Direction;
 use twenty48_verify::{verify, EngineChoice};
@@ -21,7 +21,7 @@ use crate::style::{count, Ui};
 use crate::view;
 
 /// The version of `analyse --json`'s shape (docs/schema/analyse.json).
-pub const ANALYSE_SCHEMA_VERSION: u32 = 1;
+pub const ANALYSE_SCHEMA_VERSION: u32 = 2;
 
 /// Positions rated per thread between two writes (and progress steps).
 const BATCH: usize = 32;
@@ -39,24 +39,31 @@ const BATCH: usize = 32;
 Examples:
   twenty48 analyse game.t48
   twenty48 analyse game.t48 --all          # every move, not only the errors
-  twenty48 analyse game.t48 --depth 3      # faster, shallower
+  twenty48 analyse game.t48 --depth 3      # faster, shallower (--depth 6: the web page's)
   twenty48 analyse game.t48 --json > analysis.json
 
 A log that fails verification is analysed up to its last move that verifies, and the
 command says so and exits 1; an incomplete log (a game cut off) is analysed as far as it
 goes. The analysis searches 4x4 boards only.
 
-JSON shape (--json; docs/schema/analyse.json): {schema_version, file, rules, seed, depth,
-moves, analysed, complete, problem, thresholds: {good, inaccuracy, mistake, blunder}, ratings:
+JSON shape (--json; docs/schema/analyse.json): {schema_version, file, rules, seed, depth
+(null with a budget), budget (null with --depth), moves, analysed, complete, problem, thresholds: {good, inaccuracy, mistake, blunder}, ratings:
 [{move, played, best, values: {up, right, down, left}, legal, loss, class}], summary:
 {accuracy, chosen, counts: {only, best, good, inaccuracy, mistake, blunder, unrated}, worst:
 [move numbers]}}")]
 pub struct AnalyseArgs {
     /// The game to analyse, `-` for standard input
     pub file: PathBuf,
-    /// The bot's largest search depth (1-8): deeper is slower and sees further
-    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u8).range(1..=8))]
-    pub depth: u8,
+    /// The bot's budget of positions scored a move, as `record --bot expectimax --budget`
+    /// [default: the bot's, 1000000: about 10 ms a move and thread]: more is slower and sees
+    /// further
+    #[arg(long, value_name = "N", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget: Option<u64>,
+    /// Search a fixed largest depth instead of a budget (1-8): faster; the web page
+    /// analyses at depth 6
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub depth: Option<u8>,
     /// Print every move's rating, not only the inaccuracies, mistakes and blunders
     #[arg(long)]
     pub all: bool,
@@ -167,10 +174,14 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
     let problem = report.problem.as_ref().map(|p| p.to_string());
     let verified = report.verified_moves(log.move_count());
     let jobs = input::jobs(args.jobs);
+    let setting = match (args.depth, args.budget) {
+        (Some(depth), _) => Setting::Depth(depth),
+        (None, Some(budget)) => Setting::Budget(budget),
+        (None, None) => DEFAULT_SETTING,
+    };
     let mut raters: Vec<Rater> = (0..jobs)
-        .map(|_| Rater::new(&log.rules, args.depth))
+        .map(|_| Rater::with_setting(&log.rules, setting))
         .collect();
-    let depth = raters[0].depth();
     let mut out = crate::output::stdout();
     let mut summary = Summary::new();
     // The JSON document's fields after "ratings" (in key order, as serde_json writes them).
@@ -183,7 +194,8 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
             "file": args.file.display().to_string(),
             "rules": view::rules_json(&log.rules),
             "seed": log.seed,
-            "depth": depth,
+            "depth": match setting { Setting::Depth(d) => Some(d), _ => None },
+            "budget": match setting { Setting::Budget(b) => Some(b), _ => None },
             "moves": log.move_count(),
             "analysed": verified,
             "complete": log.complete,
@@ -210,7 +222,7 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
     } else if !ui.quiet {
         writeln!(
             out,
-            "{name}: {} rules, seed {}, {}{}; analysed at depth {depth}",
+            "{name}: {} rules, seed {}, {}{}; analysed at {setting}",
             rules_name(&log.rules),
             log.seed,
             count(log.move_count(), "move", "moves"),

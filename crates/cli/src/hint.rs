@@ -3,8 +3,6 @@
 use twenty48_bot::Bot;
 use twenty48_engine::{Game, Status};
 
-use crate::bots::DEFAULT_DEPTH;
-
 /// The bot that gives hints, made for a game's rules when first asked (a session may go on
 /// to a resumed game under other rules).
 #[derive(Default)]
@@ -21,11 +19,7 @@ impl Hint {
         let rules = *game.rules();
         let bot = match &mut self.bot {
             Some((r, bot)) if *r == rules => bot,
-            slot => {
-                &mut slot
-                    .insert((rules, Bot::expectimax(&rules, DEFAULT_DEPTH)))
-                    .1
-            }
+            slot => &mut slot.insert((rules, Bot::expectimax_default(&rules))).1,
         };
         let dir = bot.choose(game)?;
         let arrow = match dir {

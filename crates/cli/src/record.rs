@@ -8,7 +8,7 @@ use clap::Args;
 use twenty48_engine::{tile_value, Direction, Status};
 use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
-use crate::bots::{make_bot, BotName, DEFAULT_DEPTH};
+use crate::bots::{make_bot, BotName, SearchArgs};
 use crate::destination::{check_output, write_output};
 use crate::input;
 use crate::progress::Progress;
@@ -26,7 +26,9 @@ use crate::style::{count, Ui};
 Examples:
   twenty48 record --seed 42 --moves LURDLLUR -o game.t48
   twenty48 record --rules arduino --bot greedy --bot-seed 7 -o arduino.t48
-  twenty48 record --seed 3 --bot expectimax --depth 4 -o deep.t48
+  twenty48 record --seed 3 --bot expectimax --max-moves 200 -o best.t48   (about 10 ms a move)
+  twenty48 record --seed 3 --bot expectimax --budget 4000000 --threads 2 --max-moves 20 -o d.t48
+  twenty48 record --seed 3 --bot expectimax --depth 4 -o quick.t48
   twenty48 record --size 5 --scoring merges --four-chance 1/2 --moves-file moves.txt -o custom.t48
   echo LURD | twenty48 record --seed 1 --moves-file - -o - | twenty48 inspect -
   twenty48 record --seed 7 -o mine.t48       (no move source, on a terminal: you play)
@@ -58,11 +60,8 @@ pub struct RecordArgs {
     /// The random bot's own seed, so a bot game is reproducible [default: the game seed]
     #[arg(long, requires = "bot")]
     pub bot_seed: Option<u64>,
-    /// How deep the expectimax bot searches at most (1-8): N spawns ahead on a full board,
-    /// one less with 1 empty cell and one less again per 2 more, never below 3 (or N)
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_DEPTH,
-          value_parser = clap::value_parser!(u8).range(1..=8))]
-    pub depth: u8,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Stop after this many moves
     #[arg(long, value_name = "N")]
     pub max_moves: Option<u32>,
@@ -225,7 +224,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
             }
         }
     } else if let Some(bot) = args.bot {
-        let mut bot = make_bot(bot, &rules, args.bot_seed.unwrap_or(seed), args.depth)?;
+        let mut bot = make_bot(bot, &rules, args.bot_seed.unwrap_or(seed), &args.search)?;
         // A bot game can take minutes (expectimax, deep): its moves and score so far, on a
         // terminal only.
         let progress = (!ui.quiet)

@@ -730,7 +730,7 @@ fn issue13_play_o_offers_to_resume_an_unfinished_game_of_its_file() {
 }
 
 /// `play --hint` shows the expectimax bot's move (the same bot as `record --bot
-/// expectimax` at its default depth), and the saved game says hints were shown: format
+/// expectimax` in its default setting), and the saved game says hints were shown: format
 /// version 2, read back as hinted. A game played without --hint stays version 1.
 #[test]
 fn hints_show_the_bots_move_and_mark_the_saved_game() {
@@ -738,7 +738,7 @@ fn hints_show_the_bots_move_and_mark_the_saved_game() {
     let out = dir.join("game.t48");
     let mut pty = play(&dir, "game.t48", &["--hint"], 5, &[("NO_COLOR", "1")]);
     let mut game = Game::new(Rules::CLASSIC, 5).unwrap();
-    let mut bot = twenty48_bot::Bot::expectimax(&Rules::CLASSIC, 6); // bots::DEFAULT_DEPTH
+    let mut bot = twenty48_bot::Bot::expectimax_default(&Rules::CLASSIC);
     for _ in 0..12 {
         let dir = bot.choose(&game).unwrap();
         let arrow = match dir {

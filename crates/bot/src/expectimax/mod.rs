@@ -2,30 +2,35 @@
 //! path ([`Packed`] slides), scored by a per-line heuristic at its leaves.
 //!
 //! A search of depth `d` looks, after each move it may choose, at `d` spawns, each followed
-//! by the best move. The depth it uses on a board is chosen from the board (see
-//! [`Expectimax::depth_for`]): the largest on a full board, less on open ones. Spawn paths
-//! less likely than 1/4,000 are scored at once rather than searched, and a transposition
-//! table answers a position met again through another order of moves.
+//! by the best move. The depth it starts from is chosen from the board (see
+//! [`Expectimax::depth_for`]): the largest on a full board, less on open ones. With a budget
+//! ([`Expectimax::with_budget`]) it then searches again one level deeper at a time while the
+//! next level is expected to fit in the budget: deep where levels are cheap (crowded boards,
+//! where a mistake loses the game), shallow where they are dear. Spawn paths less likely
+//! than 1/4,000 are scored at once rather than searched, and a transposition table answers a
+//! position met again through another order of moves.
 //!
 //! Everything is integer arithmetic in a fixed order, so a search gives the same move on
-//! every machine: values are `i64`, a spawn's probability is a fraction of 2^32, and the
-//! transposition table of searched positions has a fixed size and hash, is only looked up
-//! (never iterated) and starts empty on each move.
+//! every machine: values are `i64`, a spawn's probability is a fraction of 2^32, the budget
+//! counts positions (not time), and each root move is searched by a tree of its own whose
+//! transposition table has a fixed size and hash, is only looked up (never iterated) and
+//! starts empty: so the root moves may be searched on several threads
+//! ([`Expectimax::set_threads`]) and give the same values as on one.
 
 mod heuristic;
+mod parallel;
+mod setting;
 mod transposition;
+mod tree;
 
-use transposition::TranspositionTable;
+pub use setting::Setting;
+use tree::Tree;
 
 use twenty48_engine::bitboard::Packed;
 use twenty48_engine::{Direction, DirectionSet, Game, Rules};
 
-/// A path probability of 1, in fixed point.
-const ONE: u64 = 1 << 32;
-/// Spawn paths less likely than this (1/4,000) are scored by the heuristic, not searched.
-/// Such a path needs two 4s, or many spawns on an open board; cutting there rather than at
-/// 1/10,000 makes a deep search about 1.6 times as fast on the boards of a real game.
-const CUTOFF: u64 = ONE / 4_000;
+/// What the first deepening expects a level to cost, in times the level before it.
+const FIRST_RATIO: u64 = 4;
 
 /// Counters of one or more searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,28 +41,39 @@ pub struct SearchStats {
     pub cache_hits: u64,
     /// Moves chosen.
     pub moves: u64,
+    /// The depths the moves were searched to, added up (divide by `moves` for the mean).
+    pub depth_sum: u64,
 }
 
-/// An expectimax search of a fixed largest depth.
+/// An expectimax search, of a fixed largest depth ([`Expectimax::new`]) or within a budget
+/// of positions a move ([`Expectimax::with_budget`], the default setting).
 ///
-/// How strong and how fast, from `just bot-eval` (classic rules, seeds 1-20, largest depth 6,
-/// on a shared 2-core machine): 2048 and 4096 in every game, 8192 in 18, 16384 in 15, 32768
-/// in 3; median score 290,486; about 300 moves per CPU second. Depth 7 searches about a third
-/// as many moves per second.
+/// How strong and how fast: docs/bot.md, from `just bot-eval` (classic rules, fixed seeds).
+/// The default setting takes about 9 ms a move on one core of a shared 2-core machine, 40-50
+/// million positions scored a CPU second; largest depth 6 (the default before the budget)
+/// about 3 ms.
 #[derive(Clone, Debug)]
 pub struct Expectimax {
     depth: u8,
-    /// The chance of a 4, reduced: (2 weight, 4 weight, their sum).
-    odds: (u64, u64, u64),
-    cache: TranspositionTable,
-    /// The heuristic's line table.
-    table: &'static [i32],
+    /// The deepest a search may go when its budget allows.
+    deepest: u8,
+    /// Positions a move may score, in all its searches, before it stops deepening.
+    budget: u64,
+    /// The search state of each thread: the first searches on the calling thread.
+    trees: Vec<Tree>,
     stats: SearchStats,
 }
 
 impl Expectimax {
     /// The smallest and largest search depths.
     pub const DEPTHS: core::ops::RangeInclusive<u8> = 1..=8;
+    /// The deepest a search with a budget goes.
+    pub const DEEPEST: u8 = 12;
+    /// The first depth of a [`Setting::Budget`]: its schedule (see
+    /// [`Expectimax::depth_for`]) searches 3 deep on every board.
+    pub const DEFAULT_DEPTH: u8 = 3;
+    /// The default budget of positions scored a move ([`Setting::DEFAULT`]).
+    pub const DEFAULT_BUDGET: u64 = 1_000_000;
 
     /// A search of largest depth `depth` (clamped to [`Expectimax::DEPTHS`]), with the spawn
     /// odds of `rules`. Boards with empty cells or few distinct tiles are searched less deep
@@ -71,14 +87,67 @@ impl Expectimax {
         let (four, all) = (num / g, den / g);
         Expectimax {
             depth: depth.clamp(*Self::DEPTHS.start(), *Self::DEPTHS.end()),
-            odds: (all - four.min(all), four.min(all), all),
-            cache: TranspositionTable::new(),
-            table: heuristic::table(),
+            deepest: 0,
+            budget: 0,
+            trees: vec![Tree::new((all - four.min(all), four.min(all), all))],
             stats: SearchStats::default(),
         }
     }
 
-    /// The largest depth.
+    /// A search that goes deeper where it is cheap: each move is searched as
+    /// [`Expectimax::new`]`(rules, depth)` would, then one level deeper at a time, up to
+    /// `deepest`, while the next level is expected to fit in `budget` positions scored (over
+    /// all the move's searches). A count of positions, not a time: the same move on every
+    /// machine.
+    pub fn with_budget(rules: &Rules, depth: u8, deepest: u8, budget: u64) -> Expectimax {
+        let mut search = Expectimax::new(rules, depth);
+        search.deepest = deepest.min(Self::DEEPEST);
+        search.budget = budget;
+        search
+    }
+
+    /// The search of `setting`.
+    pub fn with_setting(rules: &Rules, setting: Setting) -> Expectimax {
+        match setting {
+            Setting::Depth(depth) => Expectimax::new(rules, depth),
+            Setting::Budget(budget) => {
+                Expectimax::with_budget(rules, Self::DEFAULT_DEPTH, Self::DEEPEST, budget)
+            }
+        }
+    }
+
+    /// The setting of this search: [`Setting::Depth`] without a budget.
+    pub fn setting(&self) -> Setting {
+        match self.budget {
+            0 => Setting::Depth(self.depth),
+            budget => Setting::Budget(budget),
+        }
+    }
+
+    /// The search of the default setting, [`Setting::DEFAULT`].
+    pub fn default_for(rules: &Rules) -> Expectimax {
+        Expectimax::with_setting(rules, Setting::DEFAULT)
+    }
+
+    /// Searches the root moves on up to `threads` threads (at least 1, at most 4: one a root
+    /// move). The values, and so the moves, are the same on any number: each root move has a
+    /// search state of its own. On WebAssembly, which has no threads here, it stays on one.
+    pub fn set_threads(&mut self, threads: usize) {
+        let n = if cfg!(target_family = "wasm") {
+            1
+        } else {
+            threads.clamp(1, 4)
+        };
+        let first = self.trees[0].clone_empty();
+        self.trees.resize_with(n, || first.clone_empty());
+    }
+
+    /// The threads the root moves are searched on.
+    pub fn threads(&self) -> usize {
+        self.trees.len()
+    }
+
+    /// The first depth; the largest, without a budget.
     pub fn depth(&self) -> u8 {
         self.depth
     }
@@ -121,16 +190,56 @@ impl Expectimax {
     /// assert_eq!(search.best(board).map(|(_, v)| v), values.iter().flatten().max().copied());
     /// ```
     pub fn values(&mut self, board: Packed) -> [Option<i64>; 4] {
-        self.cache.clear();
-        let depth = self.depth_for(board);
-        let mut values = [None; 4];
-        for (value, after) in values.iter_mut().zip(board.slide_each()) {
-            if let Some(after) = after.filter(|&a| a != board) {
-                *value = Some(self.chance(after, depth, ONE));
+        let mut depth = self.depth_for(board);
+        let (mut values, mut last) = self.values_at(board, depth);
+        // Deepen while the next level is expected to fit in what is left of the budget: a
+        // level costs about as many times the last as the last cost the one before.
+        let (mut spent, mut before) = (last, 0u64);
+        while depth < self.deepest && last > 0 {
+            let ratio = match before {
+                0 => FIRST_RATIO,
+                _ => last.div_ceil(before).max(2),
+            };
+            if spent.saturating_add(last.saturating_mul(ratio)) > self.budget {
+                break;
             }
+            depth += 1;
+            before = last;
+            (values, last) = self.values_at(board, depth);
+            spent += last;
         }
         self.stats.moves += 1;
+        self.stats.depth_sum += depth as u64;
         values
+    }
+
+    /// One search of `board` at `depth`: each root move by a tree started empty, on as many
+    /// threads as there are trees. The values, and the positions they cost.
+    fn values_at(&mut self, board: Packed, depth: u8) -> ([Option<i64>; 4], u64) {
+        let roots: Vec<(usize, Packed)> = board
+            .slide_each()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, after)| after.filter(|&a| a != board).map(|a| (i, a)))
+            .collect();
+        let before = self.evaluated();
+        let mut values = [None; 4];
+        if self.trees.len() == 1 || roots.len() < 2 {
+            for &(i, after) in &roots {
+                values[i] = Some(self.trees[0].root(after, depth));
+            }
+        } else {
+            parallel::search(&mut self.trees, &roots, depth, &mut values);
+        }
+        let after = self.evaluated();
+        self.stats.evaluated = after;
+        self.stats.cache_hits = self.trees.iter().map(|t| t.cache_hits).sum();
+        (values, after - before)
+    }
+
+    /// Positions scored by every tree so far.
+    fn evaluated(&self) -> u64 {
+        self.trees.iter().map(|t| t.evaluated).sum()
     }
 
     /// The move for `game` among `legal`: the search's on a 4x4 board that fits in nibbles,
@@ -175,50 +284,6 @@ impl Expectimax {
             .saturating_sub(relax)
             .min(by_tiles)
             .max(self.depth.min(3))
-    }
-
-    /// A spawn node: the mean over every empty cell and both tiles of the best reply.
-    fn chance(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
-        if depth == 0 || prob < CUTOFF {
-            self.stats.evaluated += 1;
-            return heuristic::board_score(self.table, board.0);
-        }
-        if let Some(v) = self.cache.get(board.0, depth) {
-            self.stats.cache_hits += 1;
-            return v;
-        }
-        let (two, four, all) = self.odds;
-        let empty = board.empty_nibbles();
-        let n = empty.count_ones() as u64;
-        let scale = all * n;
-        let p_two = (prob as u128 * two as u128 / scale as u128) as u64;
-        let p_four = (prob as u128 * four as u128 / scale as u128) as u64;
-        let mut sum = 0i64;
-        let mut marks = empty;
-        while marks != 0 {
-            let bit = marks & marks.wrapping_neg();
-            marks ^= bit;
-            if two != 0 {
-                sum += two as i64 * self.moves(Packed(board.0 | bit), depth - 1, p_two);
-            }
-            if four != 0 {
-                sum += four as i64 * self.moves(Packed(board.0 | bit << 1), depth - 1, p_four);
-            }
-        }
-        let value = sum / scale as i64;
-        self.cache.put(board.0, depth, value);
-        value
-    }
-
-    /// A move node: the best of the slides that change the board; 0 (a lost game) if none.
-    fn moves(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
-        let mut best = 0i64;
-        for after in board.slide_each().into_iter().flatten() {
-            if after != board {
-                best = best.max(self.chance(after, depth, prob));
-            }
-        }
-        best
     }
 }
 
