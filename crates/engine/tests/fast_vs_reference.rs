@@ -116,6 +116,27 @@ proptest! {
         }
     }
 
+    /// The search's board-only slides, on boards of nibbles with one, two or more 32768s
+    /// among them: each direction's board is the reference engine's, or `None` exactly where
+    /// two 32768s merge (a nibble cannot hold the result); `slide_each` gives all four.
+    #[test]
+    fn board_only_slides_match_reference_with_32768s(
+        cells in prop::array::uniform16(prop_oneof![3 => Just(0u8), 3 => 1u8..=14, 2 => Just(15u8)]),
+    ) {
+        let packed = Packed::from_cells(&cells).unwrap();
+        let each = packed.slide_each();
+        for dir in Direction::ALL {
+            let mut reference = Board::from_cells(&cells).unwrap();
+            reference.slide(dir);
+            let slid = packed.slide_board(dir);
+            prop_assert_eq!(each[dir.code() as usize], slid, "slide_each against slide_board {}", dir);
+            match slid {
+                Some(board) => prop_assert_eq!(&board.cells()[..], reference.cells(), "{}", dir),
+                None => prop_assert_eq!(reference.max_exponent(), 16, "{}: None without a 65536", dir),
+            }
+        }
+    }
+
     /// Per-move events (moves, then merges, then the spawn) rebuild exactly the next board.
     #[test]
     fn events_rebuild_the_board(seed in any::<u64>(), moves in prop::collection::vec(direction(), 1..80)) {

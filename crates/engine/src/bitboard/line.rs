@@ -214,11 +214,15 @@ pub(super) const fn column_of(x: u64, c: u32) -> usize {
     (((x >> (4 * c)) & COLUMN_0).wrapping_mul(GATHER) >> 48) as usize
 }
 
-/// Whether some cell holds 15 (32768): only then can a slide overflow a nibble.
+/// Whether two or more cells hold 15 (32768): only then can a slide merge two of them and
+/// overflow a nibble. A board with a single 32768 slides on the tables like any other (a
+/// line's table entry is exact unless two 15s merge in it), so a game's long stretch after
+/// its first 32768 stays on the fast path.
 #[inline(always)]
-pub(super) const fn has_fifteen(x: u64) -> bool {
+pub(super) const fn may_overflow(x: u64) -> bool {
     let t = x & (x >> 1);
-    t & (t >> 2) & 0x1111_1111_1111_1111 != 0
+    let fifteens = t & (t >> 2) & 0x1111_1111_1111_1111;
+    fifteens & fifteens.wrapping_sub(1) != 0
 }
 
 /// Transposes the 4x4 nibble matrix (row `r`, column `c` goes to row `c`, column `r`).

@@ -99,8 +99,8 @@ impl Packed {
     #[inline(always)]
     pub fn slide_board(self, dir: Direction) -> Option<Packed> {
         let x = self.0;
-        if has_fifteen(x) {
-            // Rare: the only boards whose slide may not fit in nibbles.
+        if may_overflow(x) {
+            // Rare: the only boards whose slide may not fit in nibbles (two 32768s).
             return match self.slide(dir) {
                 FastSlide::Done { board, .. } => Some(board),
                 FastSlide::Overflow => None,
@@ -123,8 +123,8 @@ impl Packed {
     #[inline(always)]
     pub fn slide_each(self) -> [Option<Packed>; 4] {
         let x = self.0;
-        if has_fifteen(x) {
-            // Rare: the only boards whose slides may not fit in nibbles.
+        if may_overflow(x) {
+            // Rare: the only boards whose slides may not fit in nibbles (two 32768s).
             return Direction::ALL.map(|d| self.slide_board(d));
         }
         let [left, right] = pairs::rows([0, 1, 2, 3].map(|r| row_of(x, r)));
