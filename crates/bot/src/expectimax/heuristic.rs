@@ -135,6 +135,16 @@ mod tests {
         assert_eq!(line_score(0x1234, &w), line_score(0x4321, &w));
     }
 
+    /// The transposition table keeps values as `i32`: eight lines' scores (a board's)
+    /// always fit, and so does any mean of them.
+    #[test]
+    fn a_board_score_fits_in_an_i32() {
+        let table = table();
+        let (min, max) = (table.iter().min().unwrap(), table.iter().max().unwrap());
+        assert!(8 * *min as i64 > i32::MIN as i64, "{min}");
+        assert!(8 * *max as i64 <= i32::MAX as i64, "{max}");
+    }
+
     #[test]
     fn board_score_sums_rows_and_columns() {
         let table = table();

@@ -11,12 +11,14 @@
 const SLOT_BITS: u32 = 17;
 
 /// One slot: a board, the value its search gave, the depth searched to and the move
-/// (generation) it belongs to.
+/// (generation) it belongs to. 16 bytes, so that four share a cache line: a value always
+/// fits in an `i32` (a board's heuristic score is a sum of eight `i32` line scores of at
+/// most a few million each, and a search's value is a mean of such scores or 0).
 #[derive(Clone, Copy, Default, Debug)]
 struct Slot {
     board: u64,
-    value: i64,
-    generation: u32,
+    value: i32,
+    generation: u16,
     depth: u8,
 }
 
@@ -24,8 +26,9 @@ struct Slot {
 #[derive(Clone, Debug)]
 pub(crate) struct TranspositionTable {
     slots: Vec<Slot>,
-    /// The current generation; slots of others are empty. Starts at 1 (fresh slots are 0).
-    generation: u32,
+    /// The current generation; slots of others are empty. Starts at 1 (fresh slots are 0);
+    /// when it wraps, every slot is emptied, so no generation is ever met twice.
+    generation: u16,
 }
 
 impl TranspositionTable {
@@ -58,12 +61,16 @@ impl TranspositionTable {
     pub(crate) fn get(&self, board: u64, depth: u8) -> Option<i64> {
         let slot = &self.slots[Self::index(board)];
         (slot.board == board && slot.generation == self.generation && slot.depth >= depth)
-            .then_some(slot.value)
+            .then_some(slot.value as i64)
     }
 
-    /// Stores `board`'s value searched `depth` deep, replacing whatever held its slot.
+    /// Stores `board`'s value searched `depth` deep, replacing whatever held its slot (a
+    /// value outside `i32`, which no search gives, is not stored: only looked up again).
     #[inline(always)]
     pub(crate) fn put(&mut self, board: u64, depth: u8, value: i64) {
+        let Ok(value) = i32::try_from(value) else {
+            return;
+        };
         self.slots[Self::index(board)] = Slot {
             board,
             value,
@@ -94,7 +101,7 @@ mod tests {
     fn the_generation_wraps_to_an_empty_table() {
         let mut table = TranspositionTable::new();
         table.put(0x21, 3, 5);
-        table.generation = u32::MAX;
+        table.generation = u16::MAX;
         table.put(0x31, 3, 6);
         table.clear();
         assert_eq!(table.generation, 1);

@@ -70,8 +70,7 @@ impl Tree {
         let empty = board.empty_nibbles();
         let n = empty.count_ones() as u64;
         let scale = all * n;
-        let p_two = (prob as u128 * two as u128 / scale as u128) as u64;
-        let p_four = (prob as u128 * four as u128 / scale as u128) as u64;
+        let (p_two, p_four) = (share(prob, two, scale), share(prob, four, scale));
         let mut sum = 0i64;
         let mut marks = empty;
         while marks != 0 {
@@ -98,5 +97,15 @@ impl Tree {
             }
         }
         best
+    }
+}
+
+/// `prob * weight / scale`, rounded down: in 64 bits where the product fits (always, with the
+/// rules' usual small odds), else in 128.
+#[inline(always)]
+fn share(prob: u64, weight: u64, scale: u64) -> u64 {
+    match prob.checked_mul(weight) {
+        Some(product) => product / scale,
+        None => (prob as u128 * weight as u128 / scale as u128) as u64,
     }
 }
