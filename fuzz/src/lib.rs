@@ -3,6 +3,7 @@
 //! each must return normally for every input: bad input is an error, never a panic.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use twenty48_engine::Direction;
@@ -94,16 +95,16 @@ pub fn device_capture(data: &[u8]) {
 }
 
 /// The best-score file (`best-scores.tsv` in the data directory): load it.
+/// The scratch directory is removed after each input, so no run leaves it behind.
 pub fn best_scores(data: &[u8]) {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("t48-fuzz-best-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        dir
-    });
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("t48-fuzz-best-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
     std::fs::write(dir.join(twenty48_tui::BEST_FILE), data).expect("the scratch file");
-    let (store, _) = twenty48_tui::BestScores::load(dir);
+    let (store, _) = twenty48_tui::BestScores::load(&dir);
     let _ = store.best(&twenty48_engine::Rules::CLASSIC);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A move file (`record --moves-file`): U R D L letters, any case, whitespace and commas

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { GAMES, PAGE_URL, WAIT, cli, done, dropPaths, ready, verdict } from "./harness.mjs";
@@ -175,7 +176,7 @@ test("the engine's exports given numbers and lengths that name nothing answer wi
   await done(page);
 });
 
-test("a test run killed while its page hangs leaves no browser behind", { timeout: 60000 }, async () => {
+test("a test run killed while its page hangs leaves no browser behind", { timeout: 60000 }, async (t) => {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "hang.mjs");
   const alive = (pid) => {
     try {
@@ -187,8 +188,12 @@ test("a test run killed while its page hangs leaves no browser behind", { timeou
   };
   // Killed without a chance to clean up, or interrupted (Ctrl-C; SIGTERM and SIGHUP take
   // the same way): the browser goes either way.
+  // Each killed run's browser profile and playwright's files go in a scratch TMPDIR,
+  // removed at the end: a killed browser cannot remove them itself.
   await Promise.all(["SIGKILL", "SIGINT"].map(async (signal) => {
-    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "t48-hang-"));
+    t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: tmp } });
     let text = "";
     const browser = await new Promise((resolve, reject) => {
       const limit = setTimeout(() => reject(new Error("hang.mjs never said its browser")), 30000);

@@ -43,9 +43,10 @@ fn elf() -> &'static Path {
         let bytes = std::fs::read(target.join("thumbv6m-none-eabi/release/twenty48-qemu")).unwrap();
         let mut h = std::collections::hash_map::DefaultHasher::new();
         bytes.hash(&mut h);
-        let copy = std::env::temp_dir().join(format!("t48-twenty48-qemu-{:016x}.elf", h.finish()));
+        let copy = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("t48-twenty48-qemu-{:016x}.elf", h.finish()));
         if !copy.exists() {
-            let tmp = std::env::temp_dir().join(format!("t48-elf-{}", std::process::id()));
+            let tmp = copy.with_extension(format!("{}.part", std::process::id()));
             std::fs::write(&tmp, &bytes).unwrap();
             std::fs::rename(&tmp, &copy).unwrap();
         }

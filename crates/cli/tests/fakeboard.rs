@@ -38,11 +38,28 @@ fn frames() -> Frames {
     Frames::new(&std::fs::read(elf_path()).unwrap(), DEV)
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A test's scratch directory, removed with everything in it when the test ends (passed or
+/// failed), so that no run leaves files behind.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("t48-fakeboard-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// How long one run of the binary may take before the test kills it and fails.
@@ -522,7 +539,6 @@ fn a_game_with_every_free_name_taken_stops_the_pull_with_exit_2() {
         err.contains("the next 999 free names hold other files"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -571,7 +587,6 @@ fn a_write_that_fails_names_the_file() {
     let (code, _, err) = run.finish();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&out.display().to_string()), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `just pull-stress` on a port: `twenty48 pull --port` (a release build) against a board
@@ -614,5 +629,4 @@ fn port_stress_a_million_starts_without_ends() {
         took.as_secs_f64(),
         usage.ru_maxrss
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

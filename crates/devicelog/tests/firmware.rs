@@ -35,14 +35,15 @@ fn firmware_dir() -> PathBuf {
 
 /// The copy of the QEMU firmware the tests run (a rebuild in the firmware tree while the
 /// tests run must not change the ELF under them), named by its contents: one file per
-/// firmware build, shared by test runs.
+/// firmware build, shared by test runs, in cargo's scratch directory for tests (target/tmp).
 fn elf_path() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         firmware_elf().hash(&mut h);
-        std::env::temp_dir().join(format!("t48-twenty48-qemu-{:016x}.elf", h.finish()))
+        Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("t48-twenty48-qemu-{:016x}.elf", h.finish()))
     })
 }
 
@@ -93,7 +94,9 @@ fn qemu(script: &[u8], flash: &Path, sectors: u32, cut: Option<(u32, u64)>) -> R
     let elf = elf_path();
     if !elf.exists() {
         // Written under a temporary name, then renamed: parallel tests never see half a file.
-        let tmp = scratch("elf");
+        static PART: AtomicU32 = AtomicU32::new(0);
+        let part = PART.fetch_add(1, Ordering::Relaxed);
+        let tmp = elf.with_extension(format!("{}-{part}.part", std::process::id()));
         std::fs::write(&tmp, firmware_elf()).expect("a copy of the ELF");
         std::fs::rename(&tmp, elf).expect("a copy of the ELF");
     }
