@@ -116,6 +116,14 @@ firmware-test: setup-firmware
     cd crates/firmware && cargo clippy --release -- -D warnings
     INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware
 
+# The QEMU power-cut test at every flash operation of its session, not the 60 spread ones of
+# `just test` (crates/devicelog/tests/firmware.rs, docs/firmware.md); two QEMU runs a cut,
+# on both cores.
+[doc("Power cuts at every flash operation of the QEMU firmware's session (`just test` cuts at about 75)")]
+[group("long runs")]
+firmware-soak cuts="all": setup-firmware
+    T48_QEMU_CUTS={{cuts}} INSTA_UPDATE=no cargo test -p twenty48-devicelog --test firmware power_cuts -- --nocapture
+
 # The AVR firmware end to end (its tests also run in `just test`): the Megas and the Uno built
 # with the pinned nightly; a scripted session under qemu-system-avr -M mega2560 (the Uno has
 # no QEMU path), every game replayed on the host, damaged captures, and the Megas' ELFs scanned
