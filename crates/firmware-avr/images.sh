@@ -18,4 +18,4 @@ hex() {
 }
 hex target/avr-atmega2560/release/twenty48-mega2560.elf twenty48-mega2560.hex
 hex target/avr-atmega1280/release/twenty48-mega1280.elf twenty48-mega1280.hex
-hex target/avr-atmega328p/uno/twenty48-uno.elf twenty48-uno.hex
+hex target/avr-atmega328p/release/twenty48-uno.elf twenty48-uno.hex

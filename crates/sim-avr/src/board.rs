@@ -97,7 +97,7 @@ pub const UNO: Board = Board {
     name: "uno",
     mcu: "atmega328p",
     alias: "uno",
-    elf: "target/avr-atmega328p/uno/twenty48-uno.elf",
+    elf: "target/avr-atmega328p/release/twenty48-uno.elf",
     hex: "target/firmware/twenty48-uno.hex",
     buttons: ["D4", "D5", "D6", "D7"],
     lcd_cs: "B2",
