@@ -89,7 +89,7 @@ test: setup avr-sim
     cargo build -p twenty48-engine --no-default-features --target thumbv6m-none-eabi
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
-    INSTA_UPDATE=no cargo test --workspace --exclude twenty48-sim-rp2040
+    INSTA_UPDATE=no cargo test --workspace
     CARGO_TARGET_DIR=target cargo test -q --manifest-path fuzz/Cargo.toml --no-default-features
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
@@ -156,14 +156,14 @@ firmware-nano: setup-firmware
 [doc("The Nano's own UF2 on the RP2040 emulator: games, pulls, power cuts, LCD screens")]
 [group("test")]
 nano-test: setup-nano firmware-nano
-    INSTA_UPDATE=no cargo test -p twenty48-sim-rp2040
+    INSTA_UPDATE=no cargo test --workspace --features twenty48-sim-rp2040/emulator --test emulator
 
 # The same, longer: every flash operation of the power-cut session torn `tears` ways
 # (default 20: about 600 cuts; `just test` tears each 3 ways) and its sector erase 100 ways.
 [doc("A longer power-cut soak of the Nano on the emulator (tears per flash operation)")]
 [group("long runs")]
 nano-soak tears="20": setup-nano firmware-nano
-    T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test -p twenty48-sim-rp2040 --test emulator power_cut -- --nocapture
+    T48_NANO_TEARS={{tears}} T48_NANO_ERASE_TEARS=100 cargo test --workspace --features twenty48-sim-rp2040/emulator --test emulator power_cut -- --nocapture
 
 # The simavr harness the AVR tests run the shipped images in (crates/sim-avr/harness/*.c
 # on Debian's libsimavr): target/avr-sim/twenty48-avr-sim. A binary of its own, so that the
