@@ -90,7 +90,6 @@ test: setup avr-sim
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
-    CARGO_TARGET_DIR=target cargo test -q --manifest-path fuzz/Cargo.toml --no-default-features
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
     bash scripts/together.sh "just nano-test" "just web-test"
@@ -312,7 +311,7 @@ mutants-install:
 # best-score file, move files, device requests) and the pull conversation against a fake
 # board (pull_conversation: the issue-26 promises as assertions) with cargo-fuzz on
 # nightly, each target for `seconds`; seeds from fuzz/seeds and fixtures/, what it finds
-# kept in fuzz/corpus and fuzz/artifacts. `just test` replays them all on stable (fuzz/tests/corpus.rs).
+# kept in fuzz/corpus and fuzz/artifacts. `just test` replays them all on stable (crates/fuzz-corpus).
 [doc("Fuzz every decoder of outside input for `seconds` each (cargo-fuzz, nightly)")]
 [group("long runs")]
 fuzz seconds="120": setup-avr

@@ -2,15 +2,17 @@
 //! each target through its entry point, then a few thousand deterministic mutations of the
 //! seeds (bit flips, byte overwrites, truncations, splices). Any panic fails the test.
 //!
-//! `cargo test -- --ignored write_seeds` regenerates the seeds/ folders from fixtures/.
+//! `cargo test -p twenty48-fuzz-corpus -- --ignored write_seeds` regenerates fuzz/seeds/ from
+//! fixtures/.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use twenty48_fuzz::{run, TARGETS};
 
+/// fuzz/, the fuzz targets' own workspace: their seeds, corpus and regressions.
 fn fuzz_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
 }
 
 fn files_in(dir: &Path, out: &mut Vec<PathBuf>) {
