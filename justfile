@@ -92,7 +92,7 @@ test: setup avr-sim
     INSTA_UPDATE=no cargo test --workspace
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
-    bash scripts/together.sh "just nano-test" "just web-test"
+    bash scripts/together.sh "just nano-test" "just web-test target/debug/twenty48"
 
 # "Did my engine change alter any recorded game?" in about a minute: builds only what the
 # engine, move-log and verify tests need (no CLI, no firmware) and runs them: every fixture
@@ -374,12 +374,16 @@ web: (setup "record")
 # with npm; the driver, playwright-core, comes from npm by the lockfile in web/test/ (it
 # downloads no browser). `timeout --foreground`: Ctrl-C reaches the run (a timeout in a
 # process group of its own kept it running after Ctrl-C ended `just`).
+# `cli`: the CLI binary the tests compare the page with; by default the debug build, built
+# first. `just test` passes the one its `cargo test` built (target/debug/twenty48), whose
+# features include what the tests' dev-dependencies turn on: a `cargo build` here would
+# compile the workspace's crates again for it.
 [doc("The web page's tests in headless Chromium (web/test/browser.test.mjs)")]
 [group("test")]
-web-test: setup-web web
+web-test cli="": setup-web web
     RUSTFLAGS='--cfg twenty48_runtime_tables' cargo clippy -q --target wasm32-unknown-unknown -p twenty48-web -- -D warnings
-    cargo build -q -p twenty48-cli
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 480 node --test-reporter=spec browser.test.mjs
+    {{ if cli == "" { "cargo build -q -p twenty48-cli" } else { "test -x " + quote(cli) + " || { echo \"error: web-test: no CLI binary at " + cli + "\" >&2; exit 1; }" } }}
+    cd web/test && T48_CLI={{ if cli == "" { '"$(pwd)/../../target/debug/twenty48"' } else { quote(absolute_path(cli)) } }} timeout --foreground --kill-after=10 480 node --test-reporter=spec browser.test.mjs
 
 # The web page's figures in headless Chromium (web/test/bench.mjs): the WebAssembly's size
 # raw and gzipped and what a page loads, link to first board drawn (file:// and http),
