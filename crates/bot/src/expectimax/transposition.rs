@@ -64,6 +64,23 @@ impl TranspositionTable {
             .then_some(slot.value as i64)
     }
 
+    /// Starts loading `board`'s slot into the cache, for a [`TranspositionTable::get`] soon
+    /// after: a hint, with no effect on what the table holds or answers.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, board: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot: *const Slot = &self.slots[Self::index(board)];
+            // SAFETY: a prefetch of the address of a live slot; it reads nothing the program
+            // sees and cannot fault.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(slot.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board;
+    }
+
     /// Stores `board`'s value searched `depth` deep, replacing whatever held its slot (a
     /// value outside `i32`, which no search gives, is not stored: only looked up again).
     #[inline(always)]

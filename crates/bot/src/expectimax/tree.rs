@@ -90,8 +90,15 @@ impl Tree {
 
     /// A move node: the best of the slides that change the board; 0 (a lost game) if none.
     fn moves(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
+        let slides = board.slide_each();
+        if depth > 0 && prob >= CUTOFF {
+            // Each reply's chance node looks its board up first: start those loads together.
+            for after in slides.into_iter().flatten() {
+                self.cache.prefetch(after.0);
+            }
+        }
         let mut best = 0i64;
-        for after in board.slide_each().into_iter().flatten() {
+        for after in slides.into_iter().flatten() {
             if after != board {
                 best = best.max(self.chance(after, depth, prob));
             }
