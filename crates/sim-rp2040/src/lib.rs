@@ -12,6 +12,10 @@
 //! serial, also on a pseudo-terminal ([`SerialPort`]) so `twenty48 pull --port` talks to the
 //! firmware. docs/firmware.md ("The Nano on an emulator") says what is modelled and how.
 //!
+//! The tests of the board (`tests/emulator/`) need the UF2 built first, so they are built only
+//! with this crate's `emulator` feature: `just nano-test` builds the UF2 and runs them with
+//! `cargo test --workspace --features twenty48-sim-rp2040/emulator --test emulator`.
+//!
 //! [rp2040js]: https://github.com/wokwi/rp2040js
 //!
 //! ```no_run
