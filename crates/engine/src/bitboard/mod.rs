@@ -122,14 +122,33 @@ impl Packed {
     /// results travel together in one vector register.
     #[inline(always)]
     pub fn slide_each(self) -> [Option<Packed>; 4] {
+        match self.slide_each_fitting() {
+            Some(boards) => boards.map(Some),
+            // Rare: the only boards whose slides may not fit in nibbles (two 32768s).
+            None => Direction::ALL.map(|d| self.slide_board(d)),
+        }
+    }
+
+    /// [`Packed::slide_each`] where every slide fits in nibbles: the four boards (up, right,
+    /// down, left), or `None` on a board that [may overflow](Packed::may_overflow) (two or
+    /// more 32768s), which [`Packed::slide_each`] slides one direction at a time.
+    #[inline(always)]
+    pub fn slide_each_fitting(self) -> Option<[Packed; 4]> {
         let x = self.0;
         if may_overflow(x) {
-            // Rare: the only boards whose slides may not fit in nibbles (two 32768s).
-            return Direction::ALL.map(|d| self.slide_board(d));
+            return None;
         }
         let [left, right] = pairs::rows([0, 1, 2, 3].map(|r| row_of(x, r)));
         let [up, down] = pairs::columns([0, 1, 2, 3].map(|c| column_of(x, c)));
-        [up, right, down, left].map(|board| Some(Packed(board)))
+        Some([up, right, down, left].map(Packed))
+    }
+
+    /// Whether two or more cells hold 15 (32768): the only boards on which a slide may merge
+    /// two of them, whose result a nibble cannot hold. On every other board, each row and
+    /// column slides within its nibbles, as a line alone would.
+    #[inline(always)]
+    pub const fn may_overflow(self) -> bool {
+        may_overflow(self.0)
     }
 
     /// Whether a slide towards `dir` changes the board; one that overflows a nibble does (it
@@ -574,6 +593,21 @@ mod tests {
                 Direction::ALL.map(|d| p.slide_board(d)),
                 "{x:016x}"
             );
+        });
+    }
+
+    /// `slide_each_fitting` is `slide_each` without `Option`s, and `None` exactly on the
+    /// boards with two or more 32768s (the only ones that may overflow).
+    #[test]
+    fn slide_each_fitting_is_slide_each_below_two_32768s() {
+        for_test_boards(|x| {
+            let p = Packed(x);
+            let fifteens = p.cells().iter().filter(|&&c| c == 15).count();
+            assert_eq!(p.may_overflow(), fifteens >= 2, "{x:016x}");
+            match p.slide_each_fitting() {
+                Some(boards) => assert_eq!(boards.map(Some), p.slide_each(), "{x:016x}"),
+                None => assert!(fifteens >= 2, "{x:016x}"),
+            }
         });
     }
 
