@@ -14,6 +14,9 @@
 
 use std::sync::OnceLock;
 
+use twenty48_engine::bitboard::{transpose, Packed};
+use twenty48_engine::Direction;
+
 /// What each part of a line's score weighs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Weights {
@@ -97,10 +100,78 @@ pub(crate) fn table() -> &'static [i32] {
     TABLE.get_or_init(|| (0..=u16::MAX).map(|l| line_score(l, &WEIGHTS)).collect())
 }
 
+/// For every line: the [`line_score`] of the line slid towards its first cell and towards its
+/// last, built once from [`table`] and the engine's slides. A line whose slide merges two
+/// 32768s (which the bitboard cannot hold) has zeros: [`best_reply`] never reads it.
+pub(crate) fn slid_table() -> &'static [[i32; 2]] {
+    static TABLE: OnceLock<Vec<[i32; 2]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let score = table();
+        (0..=u16::MAX)
+            .map(|line| {
+                [Direction::Left, Direction::Right].map(|dir| {
+                    Packed(line as u64)
+                        .slide_board(dir)
+                        .map_or(0, |slid| score[slid.0 as usize])
+                })
+            })
+            .collect()
+    })
+}
+
+/// The best score of the boards `board` slides to (the slides that change it), each scored
+/// exactly as [`board_score`] scores it, never below 0 (a lost game's value, as a move node
+/// takes it), and how many boards were scored; `(0, 0)` if no slide changes the board. A slide left or right leaves the columns to be read anew, but
+/// its rows are the board's rows slid: their scores come from the board's own rows in
+/// `slid`; and the same for the columns of a slide up or down. 24 lookups where four
+/// [`board_score`]s take 32, and two transposes fewer.
+#[inline(always)]
+pub(crate) fn best_reply(table: &[i32], slid: &[[i32; 2]], board: Packed) -> (i64, u64) {
+    let Some(slides) = board.slide_each_fitting() else {
+        // Two 32768s: a line may merge them, which `slid` does not hold.
+        return board
+            .slide_each()
+            .into_iter()
+            .flatten()
+            .filter(|&after| after != board)
+            .fold((0, 0), |(best, n), after| {
+                (best.max(board_score(table, after.0)), n + 1)
+            });
+    };
+    let x = board.0;
+    let t = transpose(x);
+    let line = |v: u64, r: u32| ((v >> (16 * r)) & 0xFFFF) as usize;
+    let (mut left, mut right, mut up, mut down) = (0i64, 0i64, 0i64, 0i64);
+    for r in 0..4 {
+        let [first, last] = slid[line(x, r)];
+        left += first as i64;
+        right += last as i64;
+        let [first, last] = slid[line(t, r)];
+        up += first as i64;
+        down += last as i64;
+    }
+    let rows = |b: u64| (0..4).map(|r| table[line(b, r)] as i64).sum::<i64>();
+    let [s_up, s_right, s_down, s_left] = slides;
+    let scores = [
+        up + rows(s_up.0),
+        right + rows(transpose(s_right.0)),
+        down + rows(s_down.0),
+        left + rows(transpose(s_left.0)),
+    ];
+    let (mut best, mut n) = (0i64, 0u64);
+    for (after, score) in slides.into_iter().zip(scores) {
+        if after != board {
+            best = best.max(score);
+            n += 1;
+        }
+    }
+    (best, n)
+}
+
 /// A board's score: its four rows and four columns looked up in `table`.
 #[inline(always)]
 pub(crate) fn board_score(table: &[i32], board: u64) -> i64 {
-    let t = twenty48_engine::bitboard::transpose(board);
+    let t = transpose(board);
     let mut sum = 0i64;
     for r in 0..4 {
         sum += table[((board >> (16 * r)) & 0xFFFF) as usize] as i64;
@@ -143,6 +214,39 @@ mod tests {
         let (min, max) = (table.iter().min().unwrap(), table.iter().max().unwrap());
         assert!(8 * *min as i64 > i32::MIN as i64, "{min}");
         assert!(8 * *max as i64 <= i32::MAX as i64, "{max}");
+    }
+
+    /// `best_reply` is the best `board_score` over the slides that change the board (at
+    /// least 0, as a move node's value), and counts them: on boards of every kind, with two 32768s (the fallback) and stuck ones.
+    #[test]
+    fn best_reply_is_the_best_board_score_of_the_slides() {
+        let (table, slid) = (table(), slid_table());
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        let mut boards = vec![0, 0x1212_2121_1212_2121, 0xF00F, 0xFF00_0000_0000_00FF];
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            boards.extend([x, x & 0x7777_7777_7777_7777, x & 0x0F0F_F0F0_0F0F_F0F0]);
+        }
+        for board in boards.into_iter().map(Packed) {
+            let changed: Vec<Packed> = board
+                .slide_each()
+                .into_iter()
+                .flatten()
+                .filter(|&after| after != board)
+                .collect();
+            let expected = changed
+                .iter()
+                .map(|after| board_score(table, after.0))
+                .fold(0, i64::max);
+            assert_eq!(
+                best_reply(table, slid, board),
+                (expected, changed.len() as u64),
+                "{:016x}",
+                board.0
+            );
+        }
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub(crate) struct Tree {
     cache: TranspositionTable,
     /// The heuristic's line table.
     table: &'static [i32],
+    /// The heuristic's table of slid lines' scores.
+    slid: &'static [[i32; 2]],
     /// Positions scored by the heuristic, over every search of this tree.
     pub(crate) evaluated: u64,
     /// Spawn positions answered from the cache, over every search of this tree.
@@ -39,6 +41,7 @@ impl Tree {
             odds,
             cache: TranspositionTable::new(),
             table: heuristic::table(),
+            slid: heuristic::slid_table(),
             evaluated: 0,
             cache_hits: 0,
         }
@@ -90,14 +93,18 @@ impl Tree {
 
     /// A move node: the best of the slides that change the board; 0 (a lost game) if none.
     fn moves(&mut self, board: Packed, depth: u8, prob: u64) -> i64 {
-        let slides = board.slide_each();
-        if depth > 0 && prob >= CUTOFF {
-            // Each reply's chance node looks its board up first: start those loads together.
-            for after in slides.into_iter().flatten() {
-                self.cache.prefetch(after.0);
-            }
+        if depth == 0 || prob < CUTOFF {
+            // Every reply is a leaf: scored here, as `chance` would, all four together.
+            let (best, scored) = heuristic::best_reply(self.table, self.slid, board);
+            self.evaluated += scored;
+            return best;
         }
+        let slides = board.slide_each();
         let mut best = 0i64;
+        // Each reply's chance node looks its board up first: start those loads together.
+        for after in slides.into_iter().flatten() {
+            self.cache.prefetch(after.0);
+        }
         for after in slides.into_iter().flatten() {
             if after != board {
                 best = best.max(self.chance(after, depth, prob));
