@@ -121,10 +121,12 @@ pub(crate) fn slid_table() -> &'static [[i32; 2]] {
 
 /// The best score of the boards `board` slides to (the slides that change it), each scored
 /// exactly as [`board_score`] scores it, never below 0 (a lost game's value, as a move node
-/// takes it), and how many boards were scored; `(0, 0)` if no slide changes the board. A slide left or right leaves the columns to be read anew, but
-/// its rows are the board's rows slid: their scores come from the board's own rows in
-/// `slid`; and the same for the columns of a slide up or down. 24 lookups where four
-/// [`board_score`]s take 32, and two transposes fewer.
+/// takes it), and how many boards were scored; `(0, 0)` if no slide changes the board.
+///
+/// A slide left or right leaves the columns to be read anew, but its rows are the board's
+/// rows slid: their scores come from the board's own rows in `slid`; and the same for the
+/// columns of a slide up or down. 24 lookups where four [`board_score`]s take 32, and three
+/// transposes where they take four.
 #[inline(always)]
 pub(crate) fn best_reply(table: &[i32], slid: &[[i32; 2]], board: Packed) -> (i64, u64) {
     let Some(slides) = board.slide_each_fitting() else {
