@@ -142,7 +142,6 @@ pub(crate) fn best_reply(table: &[i32], slid: &[[i32; 2]], board: Packed) -> (i6
     };
     let x = board.0;
     let t = transpose(x);
-    let line = |v: u64, r: u32| ((v >> (16 * r)) & 0xFFFF) as usize;
     let (mut left, mut right, mut up, mut down) = (0i64, 0i64, 0i64, 0i64);
     for r in 0..4 {
         let [first, last] = slid[line(x, r)];
@@ -170,14 +169,20 @@ pub(crate) fn best_reply(table: &[i32], slid: &[[i32; 2]], board: Packed) -> (i6
     (best, n)
 }
 
+/// Row `r` of a board (bits `16r..16r + 16`) as a line, an index into the tables.
+#[inline(always)]
+fn line(board: u64, r: u32) -> usize {
+    ((board >> (16 * r)) & 0xFFFF) as usize
+}
+
 /// A board's score: its four rows and four columns looked up in `table`.
 #[inline(always)]
 pub(crate) fn board_score(table: &[i32], board: u64) -> i64 {
     let t = transpose(board);
     let mut sum = 0i64;
     for r in 0..4 {
-        sum += table[((board >> (16 * r)) & 0xFFFF) as usize] as i64;
-        sum += table[((t >> (16 * r)) & 0xFFFF) as usize] as i64;
+        sum += table[line(board, r)] as i64;
+        sum += table[line(t, r)] as i64;
     }
     sum
 }
@@ -219,7 +224,8 @@ mod tests {
     }
 
     /// `best_reply` is the best `board_score` over the slides that change the board (at
-    /// least 0, as a move node's value), and counts them: on boards of every kind, with two 32768s (the fallback) and stuck ones.
+    /// least 0, as a move node's value), and counts them: on boards of every kind, with two
+    /// 32768s (the fallback) and stuck ones.
     #[test]
     fn best_reply_is_the_best_board_score_of_the_slides() {
         let (table, slid) = (table(), slid_table());
