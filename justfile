@@ -231,8 +231,8 @@ bench:
 # move on one core (median, 99th percentile) and the positions scored per CPU second. Every
 # game is written to target/bot-eval/ as classic-SEED-SETTING.t48, the file `record` writes
 # (`twenty48 verify` passes it). `stop` (a tile such as 8192) ends each game there: quick
-# comparisons. A game to 32768 is about 20,000 moves: about 3 minutes a game at the default's
-# 10 ms a move; docs/bot.md has the figures.
+# comparisons. A game to 32768 is about 20,000 moves: about 2 minutes a game at the default's
+# 6 ms a move; docs/bot.md has the figures.
 [doc("The expectimax bot on classic seeds: tile table with 95% CIs, scores, ms a move")]
 [group("long runs")]
 bot-eval settings="default" first="1" last="20" threads="2" stop="0":

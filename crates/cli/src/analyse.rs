@@ -55,7 +55,7 @@ pub struct AnalyseArgs {
     /// The game to analyse, `-` for standard input
     pub file: PathBuf,
     /// The bot's budget of positions scored a move, as `record --bot expectimax --budget`
-    /// [default: the bot's, 1000000: about 10 ms a move and thread]: more is slower and sees
+    /// [default: the bot's, 1000000: about 6 ms a move and thread]: more is slower and sees
     /// further
     #[arg(long, value_name = "N", conflicts_with = "depth",
           value_parser = clap::value_parser!(u64).range(1..))]

@@ -23,7 +23,7 @@ pub enum BotName {
 pub struct SearchArgs {
     /// The expectimax bot's budget of positions scored a move: it searches 3 spawns deep,
     /// then one deeper at a time (up to 12) while the next level fits. More is stronger
-    /// and slower: the default, 1,000,000, takes about 10 ms a move on one core
+    /// and slower: the default, 1,000,000, takes about 6 ms a move on one core
     #[arg(long, value_name = "N", conflicts_with = "depth",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: Option<u64>,

@@ -26,7 +26,7 @@ use crate::style::{count, Ui};
 Examples:
   twenty48 record --seed 42 --moves LURDLLUR -o game.t48
   twenty48 record --rules arduino --bot greedy --bot-seed 7 -o arduino.t48
-  twenty48 record --seed 3 --bot expectimax --max-moves 200 -o best.t48   (about 10 ms a move)
+  twenty48 record --seed 3 --bot expectimax --max-moves 200 -o best.t48   (about 6 ms a move)
   twenty48 record --seed 3 --bot expectimax --budget 4000000 --threads 2 --max-moves 20 -o d.t48
   twenty48 record --seed 3 --bot expectimax --depth 4 -o quick.t48
   twenty48 record --size 5 --scoring merges --four-chance 1/2 --moves-file moves.txt -o custom.t48
