@@ -240,9 +240,10 @@ bot-eval settings="default" first="1" last="20" threads="2" stop="0":
     cargo build -q --release -p twenty48-bot --example bot_eval
     nice -n 10 target/release/examples/bot_eval {{settings}} {{first}} {{last}} {{threads}} target/bot-eval {{stop}}
 
-# The long run of docs/bot.md: the default setting on classic seeds 1-30, two games at a time
-# (both cores; about an hour on a free 2-core machine), its log in target/bot-eval-long.log
-# and its games in target/bot-eval/. Then verifies every game with the CLI.
+# The long run of docs/bot.md: the default setting (or `settings`) on classic seeds 1-30, two
+# games at a time (both cores; about 30 minutes on a free 2-core machine, 52 for
+# `b2000000`), its log in target/bot-eval-long.log and its games in target/bot-eval/. Then
+# verifies every game with the CLI.
 [doc("The default bot on classic seeds 1-30 (docs/bot.md's figures), games verified")]
 [group("long runs")]
 bot-eval-long settings="default" first="1" last="30":
