@@ -15,7 +15,8 @@ use crate::play::journal_target;
 ///
 /// `play` journals every move before reading the next key; when a session dies, the journal
 /// stays beside the file the game was meant for. Every move up to the first damaged byte is
-/// recovered (damage is reported); the journal is then removed unless --keep is given.
+/// recovered (damage is reported, and the game is then written as a partial log: the moves
+/// after the damage are lost); the journal is then removed unless --keep is given.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -23,7 +24,8 @@ Examples:
   twenty48 recover game.t48            (the same as game.t48.journal: writes game.t48)
 
 JSON shape (--json; docs/schema/recover.json): {schema_version, journal, output, rules,
-seed, moves, score, max_tile, hash, status, damage: null | {offset, dropped, reason}}")]
+seed, moves, score, max_tile, hash, status, complete, damage: null | {offset, dropped,
+reason}}")]
 pub struct RecoverArgs {
     /// The journal, or the game file it belongs to
     pub file: PathBuf,
@@ -90,12 +92,16 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
             "max_tile": tile_value(log.claims.max_exponent),
             "hash": format!("{:016x}", log.claims.final_hash),
             "status": log.claims.status.name(),
+            "complete": log.complete,
             "damage": recovered.damage.as_ref().map(|d| json!({"offset": d.offset, "dropped": d.dropped, "reason": d.reason})),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else if !ui.quiet {
         if let Some(d) = &recovered.damage {
-            eprintln!("note: {}: {d}", crate::input::shown(&journal));
+            eprintln!(
+                "note: {}: {d}; the moves before it are written as a partial game (the moves after the damage are lost)",
+                crate::input::shown(&journal)
+            );
         }
         println!("{}", crate::view::log_summary("recovered", log, &output));
     }

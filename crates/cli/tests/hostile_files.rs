@@ -482,6 +482,47 @@ fn issue_10_recover_refuses_to_write_over_its_own_journal() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A damaged journal (a byte that is not a move, then real moves) is recovered up to the
+/// damage as a partial log: the moves after it are lost, so the file never claims to be the
+/// whole game (the JSON says `complete: false`, `inspect` says `complete: no`).
+#[test]
+fn a_damaged_journal_is_recovered_as_a_partial_log() {
+    let dir = temp_dir("recover-damaged");
+    let target = dir.join("d.t48");
+    let mut bytes = journal_with(&target, 4, 5);
+    let good = bytes.len();
+    bytes.extend_from_slice(&[0, 3, 2, 1, 7, 3, 2, 1, 0, 3]);
+    let journal = journal_path(&target);
+    fs::write(&journal, &bytes).unwrap();
+    let result = run(&["recover", s(&journal), "--json"]);
+    assert!(result.status.success(), "{}", stderr(&result));
+    let doc: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
+    assert_eq!(doc["complete"], false, "{doc}");
+    let offset = doc["damage"]["offset"].as_u64().unwrap() as usize;
+    assert!(offset >= good && offset < bytes.len(), "{doc}");
+    let log = MoveLog::decode(&fs::read(&target).unwrap()).unwrap();
+    assert!(!log.complete);
+    assert_eq!(doc["moves"], log.claims.move_count);
+    let inspect = run(&["inspect", s(&target)]);
+    assert!(
+        String::from_utf8_lossy(&inspect.stdout).contains("complete:    no"),
+        "{}",
+        String::from_utf8_lossy(&inspect.stdout)
+    );
+    // Whole, it is complete.
+    let whole = dir.join("w.t48");
+    journal_with(&whole, 4, 5);
+    let result = run(&["recover", s(&journal_path(&whole)), "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
+    assert_eq!(doc["complete"], true, "{doc}");
+    assert!(
+        MoveLog::decode(&fs::read(&whole).unwrap())
+            .unwrap()
+            .complete
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn issue_10_recover_refuses_a_journal_a_running_play_holds() {
     let dir = temp_dir("recover-live");

@@ -684,6 +684,24 @@ fn issue13_a_too_small_terminal_says_the_size_it_needs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A journal at `path` of a classic game of `seed` with `moves` real moves, as a killed
+/// `play` leaves it (unlocked); the game it holds.
+fn journal_of(path: &Path, seed: u64, moves: u32) -> Game {
+    let mut game = Game::new(Rules::CLASSIC, seed).unwrap();
+    let mut j = twenty48_tui::Journal::create(path, Rules::CLASSIC, seed, 256).unwrap();
+    for &d in Direction::ALL.iter().cycle() {
+        if game.move_count() == moves {
+            break;
+        }
+        if game.play(d).unwrap().moved {
+            j.append(d).unwrap();
+        }
+    }
+    drop(j);
+    support::unlocked(path);
+    game
+}
+
 /// Issue 13: `play -o g.t48` where g.t48 exists but a game of its session is unfinished
 /// (g-2.t48.journal) offers to resume that game instead of refusing.
 #[test]
@@ -694,19 +712,8 @@ fn issue13_play_o_offers_to_resume_an_unfinished_game_of_its_file() {
     // g.t48: a finished log; g-2.t48.journal: three moves of a later game.
     let log = MoveLog::from_moves(Rules::CLASSIC, 4, &[Direction::Left], 0).unwrap();
     std::fs::write(&out, log.encode()).unwrap();
-    let mut game = Game::new(Rules::CLASSIC, 9).unwrap();
     let journal = dir.join("g-2.t48.journal");
-    let mut j = twenty48_tui::Journal::create(&journal, Rules::CLASSIC, 9, 256).unwrap();
-    for &d in Direction::ALL.iter().cycle() {
-        if game.move_count() == 3 {
-            break;
-        }
-        if game.play(d).unwrap().moved {
-            j.append(d).unwrap();
-        }
-    }
-    drop(j);
-    support::unlocked(&journal);
+    let game = journal_of(&journal, 9, 3);
     let args = ["play", "-o", s(&out), "--data-dir", s(&data)];
     let mut pty = Pty::spawn(&args, &[]);
     pty.wait_for(&[
@@ -726,6 +733,50 @@ fn issue13_play_o_offers_to_resume_an_unfinished_game_of_its_file() {
         "g.t48 is left as it was"
     );
     assert!(!journal.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A damaged journal (a byte after its good moves that is not a move, and moves after it)
+/// is never played on: `play` says so and saves its good moves as a partial game, which
+/// `verify` does not count as whole; the journal stays damaged until then.
+#[test]
+fn a_damaged_journal_is_saved_as_a_partial_game_not_played_on() {
+    let dir = temp_dir("damaged-journal");
+    let out = dir.join("g.t48");
+    let data = dir.join("data");
+    let journal = dir.join("g.t48.journal");
+    let game = journal_of(&journal, 9, 3);
+    let mut bytes = std::fs::read(&journal).unwrap();
+    bytes.extend_from_slice(&[7, 0, 1, 2, 3]);
+    std::fs::write(&journal, &bytes).unwrap();
+    let args = ["play", "-o", s(&out), "--data-dir", s(&data)];
+    // Ctrl-C at the question leaves the journal, damage and all.
+    let mut pty = Pty::spawn(&args, &[]);
+    pty.wait_for(&["Its journal is damaged", "saved as a partial game"]);
+    pty.send("\x03");
+    assert!(pty.wait_exit().success());
+    assert_eq!(std::fs::read(&journal).unwrap(), bytes);
+    // Y (as N) saves the three good moves as a partial game, then a new game begins.
+    let mut pty = Pty::spawn(&args, &[]);
+    let screen = pty.wait_for(&["Its journal is damaged", "5 bytes from offset"]);
+    assert!(!screen.contains("Resume it?"), "{screen}");
+    pty.send("y");
+    pty.wait_for(&["moves 0"]);
+    pty.send("qy");
+    assert!(pty.wait_exit().success());
+    let saved = MoveLog::decode(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(saved.claims.move_count, 3);
+    assert_eq!(saved.claims.final_hash, game.state_hash());
+    assert!(
+        !saved.complete,
+        "moves after the damage are lost: a partial log"
+    );
+    assert!(!journal.exists());
+    let verify =
+        support::output(Command::new(env!("CARGO_BIN_EXE_twenty48")).args(["verify", s(&out)]));
+    let text = String::from_utf8_lossy(&verify.stdout).into_owned()
+        + &String::from_utf8_lossy(&verify.stderr);
+    assert!(text.contains("partial"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -60,6 +60,12 @@ pub enum JournalError {
         /// The journal.
         path: PathBuf,
     },
+    /// A move was to be appended to a damaged journal, whose moves after the damage are
+    /// lost: its game can only be saved, as a partial log ([`Recovered`]).
+    Damaged {
+        /// The journal.
+        path: PathBuf,
+    },
     /// The rules in the header cannot start a game.
     Rules {
         /// The journal.
@@ -88,6 +94,11 @@ impl fmt::Display for JournalError {
             JournalError::Rules { path, source } => {
                 write!(f, "journal {}: {source}", path.display())
             }
+            JournalError::Damaged { path } => write!(
+                f,
+                "journal {} is damaged: its game can be saved as a partial log, not played on",
+                path.display()
+            ),
             JournalError::InUse { path } => write!(
                 f,
                 "{} is in use: its game is being played in another twenty48 session (finish or quit that one first)",
@@ -103,7 +114,9 @@ impl std::error::Error for JournalError {
             JournalError::Io { source, .. } => Some(source),
             JournalError::Header { source, .. } => Some(source),
             JournalError::Rules { source, .. } => Some(source),
-            JournalError::NotAJournal { .. } | JournalError::InUse { .. } => None,
+            JournalError::NotAJournal { .. }
+            | JournalError::InUse { .. }
+            | JournalError::Damaged { .. } => None,
         }
     }
 }
@@ -153,6 +166,8 @@ fn lock(file: &File, path: &Path) -> Result<(), JournalError> {
 pub struct Journal {
     path: PathBuf,
     file: File,
+    /// Whether the journal holds bytes after its last good move: then nothing is appended.
+    damaged: bool,
 }
 
 fn sync_dir(path: &Path) -> io::Result<()> {
@@ -220,13 +235,18 @@ impl Journal {
         Ok(Journal {
             path: path.to_path_buf(),
             file,
+            damaged: false,
         })
     }
 
     /// Reopens an existing journal to go on playing its game, taking its lock first
     /// ([`JournalError::InUse`] if another session holds it; the journal is then not
-    /// touched). Damaged bytes after the last good move are cut off, so new moves follow
-    /// the good ones.
+    /// touched). A damaged journal (bytes after the last good move, [`Recovered::damage`])
+    /// is left as it is, and its game cannot be played on: the moves after the damage are
+    /// lost, so [`Journal::append`] refuses ([`JournalError::Damaged`]) and the game can
+    /// only be saved, as the partial log [`Recovered::log`] is. The damage stays in the
+    /// file until the journal is removed, so a session that dies before then leaves it to
+    /// be found again.
     pub fn resume(path: &Path) -> Result<(Journal, Recovered), JournalError> {
         let io = |source| JournalError::Io {
             path: path.to_path_buf(),
@@ -241,21 +261,24 @@ impl Journal {
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
         let recovered = recover(path, &bytes)?;
-        if recovered.damage.is_some() {
-            file.set_len(recovered.good_len as u64).map_err(io)?;
-            file.sync_all().map_err(io)?;
-        }
         Ok((
             Journal {
                 path: path.to_path_buf(),
                 file,
+                damaged: recovered.damage.is_some(),
             },
             recovered,
         ))
     }
 
-    /// Appends one move and syncs it to disk before returning.
+    /// Appends one move and syncs it to disk before returning; refused on a damaged
+    /// journal ([`Journal::resume`]).
     pub fn append(&mut self, dir: Direction) -> Result<(), JournalError> {
+        if self.damaged {
+            return Err(JournalError::Damaged {
+                path: self.path.clone(),
+            });
+        }
         let io = |source| JournalError::Io {
             path: self.path.clone(),
             source,
@@ -326,11 +349,11 @@ impl LockedJournal {
 /// What a journal held.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recovered {
-    /// The game as a complete move log of the moves recovered.
+    /// The game as a move log of the moves recovered: complete when the journal is whole,
+    /// partial (`complete` false) when it is damaged, since moves after the damage are lost.
     pub log: MoveLog,
     /// Bytes at the end that were not good moves, if any.
     pub damage: Option<Damage>,
-    good_len: usize,
 }
 
 /// Bytes after the last good move of a journal.
@@ -380,7 +403,7 @@ impl fmt::Display for Damage {
 /// let recovered = recover(&path, &std::fs::read(&path).unwrap()).unwrap();
 /// assert_eq!(recovered.log.claims.move_count, game.move_count());
 /// assert_eq!(recovered.log.claims.score, game.score());
-/// assert!(recovered.damage.is_none());
+/// assert!(recovered.damage.is_none() && recovered.log.complete);
 /// journal.remove().unwrap();
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
@@ -433,14 +456,10 @@ pub fn recover(path: &Path, bytes: &[u8]) -> Result<Recovered, JournalError> {
             break;
         }
     }
-    let good_len = damage.as_ref().map_or(bytes.len(), |d| d.offset);
     let mut log = recorder.finish();
     log.hinted = start.hinted;
-    Ok(Recovered {
-        log,
-        damage,
-        good_len,
-    })
+    log.complete = damage.is_none();
+    Ok(Recovered { log, damage })
 }
 
 #[cfg(test)]
@@ -537,7 +556,7 @@ mod tests {
     }
 
     #[test]
-    fn damaged_tail_is_reported_and_cut_on_resume() {
+    fn a_damaged_journal_gives_a_partial_game_and_is_not_played_on() {
         let dir = temp("damage");
         let path = dir.join("g.t48.journal");
         let game = played(&path, 20);
@@ -553,15 +572,23 @@ mod tests {
             "{damage}"
         );
         assert_eq!(r.log.claims.move_count, game.move_count());
-        assert_eq!(fs::metadata(&path).unwrap().len() as usize, good);
-        // Going on appends after the good moves.
-        let mut g = game.clone();
-        let dir_ok = Direction::ALL.into_iter().find(|d| g.can_play(*d)).unwrap();
-        g.play(dir_ok).unwrap();
-        journal.append(dir_ok).unwrap();
-        let after = recover(&path, &fs::read(&path).unwrap()).unwrap();
-        assert!(after.damage.is_none());
-        assert_eq!(after.log.claims.final_hash, g.state_hash());
+        assert!(
+            !r.log.complete,
+            "moves after the damage are lost: a partial log"
+        );
+        // The journal keeps its damage (a session dying now leaves it to be found again)
+        // and takes no more moves.
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+        let dir_ok = Direction::ALL
+            .into_iter()
+            .find(|d| game.can_play(*d))
+            .unwrap();
+        let err = journal.append(dir_ok).unwrap_err();
+        assert!(matches!(err, JournalError::Damaged { .. }), "{err}");
+        assert!(err.to_string().contains("partial"), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+        let again = recover(&path, &fs::read(&path).unwrap()).unwrap();
+        assert_eq!(again, r);
         journal.remove().unwrap();
         assert!(!path.exists());
         fs::remove_dir_all(&dir).unwrap();

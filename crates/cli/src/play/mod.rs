@@ -196,6 +196,9 @@ struct Current {
     replace: bool,
     /// Whether the player is shown hints in this game (its log then says so).
     hinted: bool,
+    /// Whether moves of this game were lost (its journal is damaged): it is saved as a
+    /// partial log, never played on.
+    partial: bool,
 }
 
 /// Lines printed after the terminal is restored.
@@ -211,7 +214,8 @@ fn save(current: &mut Current, report: &mut Report) -> Result<()> {
     };
     let mut log = current.recorder.finish();
     log.hinted = current.hinted;
-    if log.moves.is_empty() {
+    log.complete = !current.partial;
+    if log.moves.is_empty() && !current.partial {
         journal
             .remove()
             .context("cannot remove the journal of an empty game")?;
@@ -307,31 +311,39 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
     let mut current = None;
     for (journal, recovered, target) in opened {
         let log = &recovered.log;
-        let resume = ask(
-            &mut term,
-            &[
-                "twenty48".into(),
-                String::new(),
+        let mut lines = vec![
+            "twenty48".into(),
+            String::new(),
+            format!(
+                "An unfinished game was found: {}",
+                crate::input::shown(journal.path())
+            ),
+            format!(
+                "{} rules, seed {}, {}, score {}",
+                rules_name(&log.rules),
+                log.seed,
+                crate::style::count(log.claims.move_count, "move", "moves"),
+                log.claims.score
+            ),
+            String::new(),
+        ];
+        match &recovered.damage {
+            // Moves after the damage are lost: the game is saved as the partial log it is,
+            // never played on as if they had not been made.
+            Some(d) => lines.extend([
+                format!("Its journal is damaged: {d}."),
                 format!(
-                    "An unfinished game was found: {}",
-                    crate::input::shown(journal.path())
-                ),
-                format!(
-                    "{} rules, seed {}, {}, score {}",
-                    rules_name(&log.rules),
-                    log.seed,
-                    crate::style::count(log.claims.move_count, "move", "moves"),
-                    log.claims.score
-                ),
-                String::new(),
-                format!(
-                    "Resume it? [Y/N]  (N saves it as {} and starts a new game)",
+                    "It is saved as a partial game, {}. [Y/N] to go on",
                     crate::input::shown(&target)
                 ),
-            ],
-        )?;
-        let resume = match resume {
-            Answer::Yes => true,
+            ]),
+            None => lines.push(format!(
+                "Resume it? [Y/N]  (N saves it as {} and starts a new game)",
+                crate::input::shown(&target)
+            )),
+        }
+        let resume = match ask(&mut term, &lines)? {
+            Answer::Yes => recovered.damage.is_none(),
             Answer::No => false,
             Answer::Leave => {
                 // Ctrl-C: leave at once, the journal as it is.
@@ -345,9 +357,10 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             Answer::Gone => return terminal_gone(term, Some(journal.path())),
         };
         if let Some(d) = &recovered.damage {
-            report
-                .notes
-                .push(format!("{}: {d}", crate::input::shown(journal.path())));
+            report.notes.push(format!(
+                "{}: {d}; its moves up to there are saved as a partial game",
+                crate::input::shown(journal.path())
+            ));
         }
         let mut recorder = Recorder::new(recovered.log.rules, recovered.log.seed)?
             .with_checkpoint_interval(recovered.log.checkpoint_interval);
@@ -360,6 +373,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             target: target.clone(),
             replace: false,
             hinted: recovered.log.hinted,
+            partial: recovered.damage.is_some(),
         };
         if resume && session.hint && !game.hinted {
             // Its journal says it began unaided, and it cannot say otherwise later.
@@ -405,6 +419,7 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
             target,
             replace,
             hinted: session.hint,
+            partial: false,
         })
     };
     let mut current = match current {
