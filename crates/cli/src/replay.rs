@@ -40,6 +40,9 @@ Examples:
   twenty48 record --seed 42 --moves LURD -o - | twenty48 replay - --final
 
 `-` reads the game from standard input; `--svg -` writes the picture to standard output.
+With --svg the log is verified too: a log that fails is drawn only at a board the replay
+verified (by default the last one), FAILED and the reason go to standard error, and the
+exit status is 1.
 
 JSON shape (--json; docs/schema/replay.json): JSON Lines (application/jsonl), one object a
 line as the replay goes: the head {schema_version, file, rules, seed, complete, moves}, then
@@ -122,6 +125,55 @@ fn state_text(state: &State, size: u8, won_with: Option<u8>) -> String {
     out
 }
 
+/// `replay --svg`: the board after a move, drawn only where the replay verified it. The log
+/// is verified first, as a replay would: a log that fails still gives its boards up to the
+/// failure (the claims' failure leaves every board), says why it failed, and exits 1.
+fn svg(
+    args: &ReplayArgs,
+    out: &std::path::Path,
+    log: twenty48_movelog::MoveLog,
+    choice: EngineChoice,
+    ui: &Ui,
+) -> Result<ExitCode> {
+    crate::destination::check_not_input(out, &[&args.file])?;
+    crate::destination::check_output(out, args.force)?;
+    let report = verify(&log, choice);
+    let verified = report.verified_moves(log.moves.len() as u32);
+    if let Some(problem) = &report.problem {
+        let wanted = args.at_move.unwrap_or(verified);
+        if wanted > verified {
+            eprintln!(
+                "{}: {}: {problem}",
+                ui.bad("FAILED"),
+                crate::input::shown(&args.file)
+            );
+            eprintln!(
+                "the board after move {wanted} is not drawn: the replay verifies the boards up to move {verified} only"
+            );
+            return Ok(ExitCode::from(EXIT_FAILED));
+        }
+    }
+    let at = args.at_move.or(report.problem.as_ref().map(|_| verified));
+    let n = crate::svg::write_replay(&log, &args.file, at, out, args.force)?;
+    if !ui.quiet && !input::is_stdio(out) {
+        println!(
+            "wrote {} (the board after move {n})",
+            crate::input::shown(out)
+        );
+    }
+    Ok(match &report.problem {
+        None => ExitCode::SUCCESS,
+        Some(problem) => {
+            eprintln!(
+                "{}: {}: {problem}",
+                ui.bad("FAILED"),
+                crate::input::shown(&args.file)
+            );
+            ExitCode::from(EXIT_FAILED)
+        }
+    })
+}
+
 pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
     // The moves stay packed in the file's bytes: memory is the file's size, however long
     // the game, and every state is written as the replay reaches it.
@@ -131,28 +183,18 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
         crate::watch::run(&log.to_log(), &args.file, ui)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(out) = &args.svg {
-        crate::destination::check_not_input(out, &[&args.file])?;
-        crate::destination::check_output(out, args.force)?;
-        let log = log.to_log();
-        let n = crate::svg::write_replay(&log, &args.file, args.at_move, out, args.force)?;
-        if !ui.quiet && !input::is_stdio(out) {
-            println!(
-                "wrote {} (the board after move {n})",
-                crate::input::shown(out)
-            );
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
     let engine = match args.engine {
         EngineName::Fast => Engine::Fast,
         EngineName::Reference => Engine::Reference,
     };
-    let size = log.rules.size;
     let choice = match engine {
         Engine::Reference => EngineChoice::Reference,
         _ => EngineChoice::Fast,
     };
+    if let Some(out) = &args.svg {
+        return svg(&args, out, log.to_log(), choice, ui);
+    }
+    let size = log.rules.size;
     // Every state is written as the replay reaches it, never gathered: memory stays the
     // same however long the game.
     let mut out = crate::output::stdout();

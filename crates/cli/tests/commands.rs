@@ -793,3 +793,49 @@ fn issue28_diff_reports_a_log_with_a_bad_move_invalid() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `replay --svg` verifies the log as a replay does: a log that fails is drawn only at a
+/// board the replay verified, says why it failed and exits 1; a board after the failure is
+/// not drawn at all.
+#[test]
+fn replay_svg_draws_only_verified_boards_and_fails_as_replay_does() {
+    let dir = scratch("replay-svg-verdict");
+    let (code, out, err) = run(
+        &dir,
+        &[
+            "replay",
+            &fixture("../broken/false-claim.t48"),
+            "--svg",
+            "a.svg",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("the board after move 1196"), "{out}");
+    assert!(
+        err.contains("FAILED") && err.contains("claims score"),
+        "{err}"
+    );
+    assert!(dir.join("a.svg").exists());
+    let illegal = fixture("../broken/illegal-move.t48");
+    let (code, out, err) = run(&dir, &["replay", &illegal, "--svg", "b.svg"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("the board after move 24"), "{out}");
+    assert!(
+        err.contains("move 25 (up) does not change the board"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        &dir,
+        &["replay", &illegal, "--svg", "c.svg", "--move", "100"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("up to move 24 only"), "{err}");
+    assert!(!dir.join("c.svg").exists(), "no board after the failure");
+    let (code, _, err) = run(&dir, &["replay", &illegal, "--svg", "d.svg", "--move", "3"]);
+    assert_eq!(
+        code, 1,
+        "a verified board is drawn, and the log still fails: {err}"
+    );
+    assert!(dir.join("d.svg").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
