@@ -16,7 +16,8 @@ use crate::play::journal_target;
 /// `play` journals every move before reading the next key; when a session dies, the journal
 /// stays beside the file the game was meant for. Every move up to the first damaged byte is
 /// recovered (damage is reported, and the game is then written as a partial log: the moves
-/// after the damage are lost); the journal is then removed unless --keep is given.
+/// after the damage are lost); the journal is then removed unless --keep is given, or the
+/// game is written to standard output (`-o -`), whose reader may never save it.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -71,7 +72,17 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     crate::destination::check_output(&output, args.force)?;
     let log = &recovered.log;
     crate::destination::write_output(&output, &log.encode(), args.force)?;
-    if !args.keep {
+    // A game written to standard output cannot be known to have arrived anywhere (a closed
+    // stdout is /dev/null to the process, a pipe's reader may never read it): the journal
+    // stays.
+    let to_stdout = crate::input::is_stdio(&output);
+    if to_stdout && !args.keep && !ui.quiet && !args.json {
+        eprintln!(
+            "note: {} is kept: a game written to standard output is not known to be saved (remove the journal once it is)",
+            crate::input::shown(&journal)
+        );
+    }
+    if !args.keep && !to_stdout {
         locked.remove().with_context(|| {
             format!(
                 "{} is written, but cannot remove {}",
@@ -95,7 +106,8 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
             "complete": log.complete,
             "damage": recovered.damage.as_ref().map(|d| json!({"offset": d.offset, "dropped": d.dropped, "reason": d.reason})),
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        // With `-o -` standard output holds the game: the JSON goes to standard error.
+        crate::view::print_json(&doc, to_stdout)?;
     } else if !ui.quiet {
         if let Some(d) = &recovered.damage {
             eprintln!(
@@ -103,7 +115,12 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
                 crate::input::shown(&journal)
             );
         }
-        println!("{}", crate::view::log_summary("recovered", log, &output));
+        let line = crate::view::log_summary("recovered", log, &output);
+        if to_stdout {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -523,6 +523,29 @@ fn a_damaged_journal_is_recovered_as_a_partial_log() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `recover -o -` writes the game to standard output, which may be closed (the process then
+/// writes to /dev/null) or a pipe nobody reads: the journal is kept, and the note says so.
+#[test]
+fn recover_to_standard_output_keeps_the_journal() {
+    let dir = temp_dir("recover-stdout");
+    let target = dir.join("s.t48");
+    let bytes = journal_with(&target, 4, 5);
+    let journal = journal_path(&target);
+    let result = run(&["recover", s(&journal), "-o", "-"]);
+    assert!(result.status.success(), "{}", stderr(&result));
+    let log = MoveLog::decode(&result.stdout).unwrap();
+    assert_eq!(log.claims.move_count, 5);
+    assert!(stderr(&result).contains("is kept"), "{}", stderr(&result));
+    assert_eq!(fs::read(&journal).unwrap(), bytes, "the journal is kept");
+    // With --json the game still has standard output to itself; the JSON is on stderr.
+    let result = run(&["recover", s(&journal), "-o", "-", "--json"]);
+    assert!(result.status.success(), "{}", stderr(&result));
+    assert_eq!(MoveLog::decode(&result.stdout).unwrap(), log);
+    let doc: serde_json::Value = serde_json::from_slice(&result.stderr).unwrap();
+    assert_eq!(doc["moves"], 5);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn issue_10_recover_refuses_a_journal_a_running_play_holds() {
     let dir = temp_dir("recover-live");
