@@ -39,7 +39,11 @@ def rules_json(r: t48.Rules) -> dict:
         "size": r.size,
         "four_chance": [r.four_p, r.four_q],
         "opening": [("normal", "two")[k] for k in r.opening],
-        "win": None if r.win is None else {"tile": 1 << r.win, "ends_game": r.win_ends},
+        "win": None if r.win is None else {
+            "tile": 1 << r.win if r.win < 64 else None,
+            "exponent": r.win,
+            "ends_game": r.win_ends,
+        },
         "scoring": ("values", "merges")[r.scoring],
     }
 

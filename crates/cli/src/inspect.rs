@@ -27,9 +27,9 @@ Examples:
 whether the file is a valid log.
 
 JSON shape (--json; docs/schema/inspect.json): {schema_version, file, bytes, format_version,
-rules: {preset, size, four_chance: [p, q], opening, win: {tile, ends_game} | null, scoring},
-seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count), complete, hints,
-claims: {moves, score, max_tile, hash, status}}")]
+rules: {preset, size, four_chance: [p, q], opening, win: {tile, exponent, ends_game} | null,
+scoring}, seed, rng, moves, moves_bytes, checkpoint_interval, checkpoints (a count),
+complete, hints, claims: {moves, score, max_tile, hash, status}}")]
 pub struct InspectArgs {
     /// The log to inspect, `-` for standard input
     pub file: PathBuf,
@@ -108,7 +108,7 @@ pub fn run(args: InspectArgs, ui: &Ui) -> Result<ExitCode> {
         "claims:      {}, score {}, max tile {}, {}, hash {:016x}",
         count(c.move_count, "move", "moves"),
         c.score,
-        tile_value(c.max_exponent),
+        twenty48_engine::TileName(c.max_exponent),
         c.status,
         c.final_hash
     );

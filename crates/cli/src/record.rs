@@ -38,8 +38,8 @@ Move lists are letters U, R, D, L (any case); spaces, commas and newlines are ig
 standard error).
 
 JSON shape (--json; docs/schema/record.json): {schema_version, file, bytes, rules: {preset,
-size, four_chance: [p, q], opening, win: {tile, ends_game} | null, scoring}, seed, moves,
-score, max_tile, status, hash, skipped_presses: [input positions, 1-based],
+size, four_chance: [p, q], opening, win: {tile, exponent, ends_game} | null, scoring}, seed,
+moves, score, max_tile, status, hash, skipped_presses: [input positions, 1-based],
 ignored_after_end}; with -o - it goes to standard error.")]
 pub struct RecordArgs {
     #[command(flatten)]

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use twenty48_engine::{tile_value, Engine};
+use twenty48_engine::Engine;
 use twenty48_verify::{replay, verify, EngineChoice, State};
 
 use crate::input::{self, EXIT_FAILED};
@@ -114,7 +114,10 @@ fn state_text(state: &State, size: u8, won_with: Option<u8>) -> String {
         }
     }
     if let Some(win) = won_with {
-        out.push_str(&format!("the win is reached: a {} tile\n", tile_value(win)));
+        out.push_str(&format!(
+            "the win is reached: a {} tile\n",
+            twenty48_engine::TileName(win)
+        ));
     }
     if let Some(cells) = &state.cells {
         for line in view::board_lines(cells) {
@@ -281,7 +284,7 @@ pub fn run(args: ReplayArgs, ui: &Ui) -> Result<ExitCode> {
                 "final: move {}, score {}, max tile {}, {}, hash {:016x}",
                 last.move_number,
                 last.score,
-                tile_value(max_exponent(last)),
+                twenty48_engine::TileName(max_exponent(last)),
                 last.status,
                 last.hash
             )?;

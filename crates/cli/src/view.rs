@@ -80,7 +80,7 @@ pub fn log_summary(verb: &str, log: &twenty48_movelog::MoveLog, path: &std::path
         crate::rules_args::rules_name(&log.rules),
         log.seed,
         log.claims.score,
-        tile_value(log.claims.max_exponent),
+        twenty48_engine::TileName(log.claims.max_exponent),
         log.claims.status,
         crate::input::output_name(path)
     )
@@ -96,7 +96,13 @@ pub fn rules_json(rules: &Rules) -> Value {
         "size": rules.size,
         "four_chance": [rules.four_chance.numerator, rules.four_chance.denominator],
         "opening": rules.opening.to_string().split(',').collect::<Vec<_>>(),
-        "win": rules.win.map(|w| json!({"tile": tile_value(w.exponent), "ends_game": w.ends_game})),
+        // A tile of exponent 64 or 65 (an 8x8 board's) has no u64 value: null, and the
+        // exponent says which.
+        "win": rules.win.map(|w| json!({
+            "tile": (w.exponent < 64).then(|| tile_value(w.exponent)),
+            "exponent": w.exponent,
+            "ends_game": w.ends_game,
+        })),
         "scoring": match rules.scoring { Scoring::MergedValues => "values", Scoring::MergeCount => "merges" },
     })
 }

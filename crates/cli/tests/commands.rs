@@ -839,3 +839,41 @@ fn replay_svg_draws_only_verified_boards_and_fails_as_replay_does() {
     assert!(dir.join("d.svg").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An 8x8 board may win with a 2^64 or a 2^65 (docs/format.md), whose values no u64 holds:
+/// text names them `2^64` and `2^65`, JSON gives their exponent (and a null value), and
+/// `stats` keeps the two rule sets apart. They were all shown as 2^63's value.
+#[test]
+fn winning_tiles_past_2_63_are_named_not_saturated() {
+    let dir = scratch("win-2-65");
+    let (code, _, err) = run(
+        &dir,
+        &[
+            "record", "-q", "--seed", "1", "--size", "8", "--moves", "LURD", "-o", "w.t48",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(dir.join("w.t48")).unwrap();
+    // Byte 19: the rules' winning exponent (docs/format.md).
+    for e in [63u8, 64, 65] {
+        let mut b = bytes.clone();
+        b[19] = e;
+        std::fs::write(dir.join(format!("w{e}.t48")), with_crc(b)).unwrap();
+    }
+    let (code, out, _) = run(&dir, &["diff", "w64.t48", "w65.t48"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("win 2^64 (play on)") && out.contains("win 2^65 (play on)"),
+        "{out}"
+    );
+    let (_, out, _) = run(&dir, &["inspect", "--json", "w65.t48"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["rules"]["win"]["exponent"], 65, "{doc}");
+    assert!(doc["rules"]["win"]["tile"].is_null(), "{doc}");
+    let (_, out, _) = run(&dir, &["inspect", "--json", "w63.t48"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["rules"]["win"]["tile"], 1u64 << 63, "{doc}");
+    let (_, out, _) = run(&dir, &["stats", "w63.t48", "w64.t48", "w65.t48"]);
+    assert_eq!(out.matches("1 game,").count(), 3, "three rule sets:\n{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -64,7 +64,9 @@ mod rules;
 pub mod spawn;
 
 pub use direction::{Direction, DirectionSet};
-pub use game::{tile_value, Cells, Engine, Game, Outcome, PlayError, Refusal, Status, Step};
+pub use game::{
+    tile_value, Cells, Engine, Game, Outcome, PlayError, Refusal, Status, Step, TileName,
+};
 pub use reference::Event;
 pub use rules::{
     FourChance, Opening, OpeningSpawn, Preset, Rules, RulesError, Scoring, Win, MAX_OPENING,

@@ -305,7 +305,7 @@ impl fmt::Display for Rules {
             Some(w) => write!(
                 f,
                 "win {} ({})",
-                1u64 << w.exponent.min(63),
+                crate::TileName(w.exponent),
                 if w.ends_game { "ends game" } else { "play on" }
             )?,
         }

@@ -10,7 +10,7 @@
 use core::fmt;
 use core::ops::Range;
 
-use twenty48_engine::{tile_value, Direction, Engine, Game, PlayError, Refusal};
+use twenty48_engine::{Direction, Engine, Game, PlayError, Refusal};
 use twenty48_movelog::checkpoint_hash;
 
 use crate::problem::{ClaimField, Problem};
@@ -334,7 +334,7 @@ pub(crate) fn check_claims(log: &impl Log, game: &Game, hash: u64) -> Option<Pro
     if c.max_exponent != game.max_exponent() {
         return claim(
             ClaimField::MaxTile,
-            tile_value(c.max_exponent).to_string(),
+            twenty48_engine::TileName(c.max_exponent).to_string(),
             game.max_tile().to_string(),
         );
     }

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use serde_json::{json, Value};
-use twenty48_engine::tile_value;
+use twenty48_engine::{tile_value, TileName};
 
 use super::{Group, Totals};
 use crate::style::count;
@@ -63,16 +63,14 @@ pub fn text(t: &Totals) -> String {
         for (e, n) in rows {
             let bar = "#".repeat(((n * 40).div_ceil(top)) as usize);
             let share = n as f64 * 100.0 / all.games as f64;
-            let _ = writeln!(out, "  {:>6} {n:>7} {share:>5.1}% {bar}", tile_value(e));
+            let _ = writeln!(out, "  {:>6} {n:>7} {share:>5.1}% {bar}", TileName(e));
         }
     }
     for (name, g) in &t.by_rules {
         let win = match (g.win, win_rate(g)) {
-            (Some((e, wins)), Some(rate)) => format!(
-                ", won (made {}) {wins} = {:.1}%",
-                tile_value(e),
-                rate * 100.0
-            ),
+            (Some((e, wins)), Some(rate)) => {
+                format!(", won (made {}) {wins} = {:.1}%", TileName(e), rate * 100.0)
+            }
             _ => ", no winning tile".into(),
         };
         let _ = writeln!(
@@ -103,7 +101,7 @@ fn group_json(g: &Group) -> Value {
     let tiles: serde_json::Map<String, Value> = g
         .largest
         .iter()
-        .map(|(e, n)| (tile_value(*e).to_string(), json!(n)))
+        .map(|(e, n)| (TileName(*e).to_string(), json!(n)))
         .collect();
     json!({
         "games": g.games,
@@ -161,7 +159,7 @@ pub fn csv(t: &Totals) -> String {
     let mut out =
         String::from("rules,games,moves,score_mean,score_median,score_max,win_tile,wins,win_rate");
     for e in &tiles {
-        let _ = write!(out, ",tile_{}", tile_value(*e));
+        let _ = write!(out, ",tile_{}", TileName(*e));
     }
     out.push('\n');
     let mut row = |name: &str, g: &Group| {
@@ -180,7 +178,7 @@ pub fn csv(t: &Totals) -> String {
             g.median(),
             g.best.as_ref().map_or(0, |b| b.0),
             g.win
-                .map_or(String::new(), |(e, _)| tile_value(e).to_string()),
+                .map_or(String::new(), |(e, _)| TileName(e).to_string()),
             g.win.map_or(String::new(), |(_, w)| w.to_string()),
             win_rate(g).map_or(String::new(), |r| format!("{r:.4}")),
         );
@@ -218,7 +216,7 @@ pub fn svg(all: &Group) -> String {
         let _ = writeln!(
             out,
             "<rect x=\"{x}\" y=\"{y}\" width=\"{bar_w}\" height=\"{h}\" fill=\"#edc22e\"><title>{}: {n}</title></rect>",
-            tile_value(*e)
+            TileName(*e)
         );
         let cx = x + bar_w / 2;
         let _ = writeln!(
@@ -230,7 +228,7 @@ pub fn svg(all: &Group) -> String {
             out,
             "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             30 + height + 18,
-            tile_value(*e)
+            TileName(*e)
         );
     }
     out.push_str("</svg>\n");

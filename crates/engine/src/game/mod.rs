@@ -10,7 +10,7 @@ mod outcome;
 mod replay;
 mod step;
 
-pub use cells::{tile_value, Cells};
+pub use cells::{tile_value, Cells, TileName};
 pub use outcome::{Engine, Outcome, PlayError, Refusal, Status};
 pub use step::Step;
 
