@@ -9,7 +9,7 @@ use twenty48_engine::{tile_value, Direction, Status};
 use twenty48_movelog::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
 use crate::bots::{make_bot, BotName, SearchArgs};
-use crate::destination::{check_output, write_output};
+use crate::destination::{check_not_input, check_output, write_output};
 use crate::input;
 use crate::progress::Progress;
 use crate::rules_args::RulesArgs;
@@ -40,7 +40,7 @@ standard error).
 JSON shape (--json; docs/schema/record.json): {schema_version, file, bytes, rules: {preset,
 size, four_chance: [p, q], opening, win: {tile, exponent, ends_game} | null, scoring}, seed,
 moves, score, max_tile, status, hash, skipped_presses: [input positions, 1-based],
-ignored_after_end}; with -o - it goes to standard error.")]
+ignored_after_end, ignored_after_limit}; with -o - it goes to standard error.")]
 pub struct RecordArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -120,6 +120,8 @@ struct Summary<'a> {
     file: String,
     hash: String,
     ignored_after_end: usize,
+    /// Presses of the list left unplayed when --max-moves was reached.
+    ignored_after_limit: usize,
     max_tile: u64,
     moves: u32,
     rules: serde_json::Value,
@@ -153,6 +155,10 @@ pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
 
 pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     let rules = args.rules.resolve()?;
+    if let Some(list) = &args.moves_file {
+        // --force or not, the move list is never replaced by the game.
+        check_not_input(&args.output, &[list])?;
+    }
     check_output(&args.output, args.force)?;
     // The move list first: a bad list fails before a seed is drawn and printed.
     let list = if args.bot.is_some() {
@@ -210,9 +216,11 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
         .with_checkpoint_interval(args.checkpoint_interval);
     let mut skipped = SkippedPresses::default();
     let mut ignored_after_end = 0usize;
+    let mut ignored_after_limit = 0usize;
     if let Some(moves) = list {
         for (i, &dir) in moves.iter().enumerate() {
             if recorder.game().move_count() >= max_moves {
+                ignored_after_limit = moves.len() - i;
                 break;
             }
             if recorder.game().status().is_finished() {
@@ -264,6 +272,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
             hash: format!("{:016x}", log.claims.final_hash),
             skipped_presses: &skipped,
             ignored_after_end,
+            ignored_after_limit,
         };
         crate::view::print_json(&doc, to_stdout)?;
         return Ok(ExitCode::SUCCESS);
@@ -296,6 +305,17 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
             log.claims.status,
             count(ignored_after_end as u64, "press", "presses"),
             if ignored_after_end == 1 {
+                "was"
+            } else {
+                "were"
+            }
+        );
+    }
+    if ignored_after_limit > 0 {
+        eprintln!(
+            "note: --max-moves {max_moves} was reached; the last {} {} not played",
+            count(ignored_after_limit as u64, "press", "presses"),
+            if ignored_after_limit == 1 {
                 "was"
             } else {
                 "were"

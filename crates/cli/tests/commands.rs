@@ -877,3 +877,49 @@ fn winning_tiles_past_2_63_are_named_not_saturated() {
     assert_eq!(out.matches("1 game,").count(), 3, "three rule sets:\n{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `record --max-moves` says how many presses of the list it left unplayed (text and JSON),
+/// as it does for presses after the end; and a move list is never replaced by the game
+/// recorded from it, --force or not.
+#[test]
+fn record_reports_presses_past_max_moves_and_never_overwrites_its_move_list() {
+    let dir = scratch("max-moves");
+    let args = [
+        "record",
+        "--seed",
+        "1",
+        "--moves",
+        "LURDLURD",
+        "--max-moves",
+        "2",
+    ];
+    let (code, _, err) = run(&dir, &[&args[..], &["-o", "a.t48"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--max-moves 2 was reached; the last 6 presses were not played"),
+        "{err}"
+    );
+    let (code, out, err) = run(&dir, &[&args[..], &["-o", "b.t48", "--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["ignored_after_limit"], 6, "{doc}");
+    assert_eq!(doc["ignored_after_end"], 0, "{doc}");
+    std::fs::write(dir.join("moves.txt"), "LURDLURD\n").unwrap();
+    let (code, _, err) = run(
+        &dir,
+        &[
+            "record",
+            "--seed",
+            "1",
+            "--moves-file",
+            "moves.txt",
+            "-o",
+            "moves.txt",
+            "--force",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is the input"), "{err}");
+    assert_eq!(std::fs::read(dir.join("moves.txt")).unwrap(), b"LURDLURD\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
