@@ -247,27 +247,38 @@ pub fn read_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Resul
 /// [`read_log_bytes`] after the bytes already in `out`, which stay: the log is appended
 /// (and on an error, some of its bytes may be).
 fn append_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
-    let base = out.len();
+    // `out` may hold zeros past the bytes read (`filled`): a read into them never fills
+    // them again, so a source that gives little at a time (a pipe, 64 KiB a read) costs
+    // time in proportion to its bytes, not to their square.
+    let mut filled = out.len();
+    let result = append_into(file, out, &mut filled);
+    out.truncate(filled);
+    result
+}
+
+/// [`append_log_bytes`]' reads: the bytes read are `out[..filled]`.
+fn append_into(file: &mut impl Read, out: &mut Vec<u8>, filled: &mut usize) -> std::io::Result<()> {
+    let base = *filled;
     // How many bytes of the source may be in `out`: at first one read's worth, then (once
     // the header is in) the log's end plus the trailing bytes counted, plus one to tell
     // there are more.
     let mut limit = FIRST_READ;
     let mut end = None;
     loop {
-        let have = (out.len() - base) as u64;
+        let have = (*filled - base) as u64;
         if have >= limit {
             break;
         }
         // Grow by doubling, never past the limit: a 75-byte file may claim 4 billion moves,
         // and the buffer only grows as bytes actually arrive.
         let want = (limit - have).min(have.max(FIRST_READ));
-        let got = read_once(file, out, want as usize)?;
+        let got = read_once(file, out, filled, want as usize)?;
         if got == 0 {
             return Ok(());
         }
         // The header is looked at as soon as it is in, so a small log ends with this read.
         if end.is_none() {
-            match log_end(&out[base..]) {
+            match log_end(&out[base..*filled]) {
                 Some(Err(())) => return Ok(()),
                 Some(Ok(e)) => {
                     end = Some(e);
@@ -276,7 +287,7 @@ fn append_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<
                 None => {}
             }
         }
-        if end.is_some_and(|e| (out.len() - base) as u64 >= e) && (got as u64) < want {
+        if end.is_some_and(|e| (*filled - base) as u64 >= e) && (got as u64) < want {
             // The whole log is in and the source gave less than asked: its end.
             return Ok(());
         }
@@ -290,20 +301,31 @@ fn append_log_bytes(file: &mut impl Read, out: &mut Vec<u8>) -> std::io::Result<
     ))
 }
 
-/// One read of at most `want` bytes appended to `out` (retried when interrupted); the
-/// number read, 0 at the end of the source.
-fn read_once(file: &mut impl Read, out: &mut Vec<u8>, want: usize) -> std::io::Result<usize> {
-    let have = out.len();
-    out.reserve_exact(want);
-    out.resize(have + want, 0);
+/// One read of at most `want` bytes into `out` after its first `filled` (retried when
+/// interrupted), `filled` moved past them; the number read, 0 at the end of the source.
+/// `out` grows to `filled + want` where it is shorter, exactly (no more memory than the
+/// reads ask for), and only the bytes it grows by are zeroed.
+fn read_once(
+    file: &mut impl Read,
+    out: &mut Vec<u8>,
+    filled: &mut usize,
+    want: usize,
+) -> std::io::Result<usize> {
+    let need = *filled + want;
+    if out.len() < need {
+        #[cfg(test)]
+        tests::ZEROED.with(|z| z.set(z.get() + need - out.len()));
+        out.reserve_exact(need - out.len());
+        out.resize(need, 0);
+    }
     let got = loop {
-        match file.read(&mut out[have..]) {
+        match file.read(&mut out[*filled..need]) {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             r => break r,
         }
-    };
-    out.truncate(have + *got.as_ref().unwrap_or(&0));
-    got
+    }?;
+    *filled += got;
+    Ok(got)
 }
 
 #[cfg(test)]
@@ -360,6 +382,59 @@ mod tests {
             played.push(d);
         }
         MoveLog::from_moves(rules, 3, &played, k).unwrap().encode()
+    }
+
+    thread_local! {
+        /// Bytes of buffer zeroed by this thread's reads.
+        pub(super) static ZEROED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A source that gives at most `chunk` bytes a read, as a pipe does.
+    struct Chunked<'a> {
+        bytes: &'a [u8],
+        chunk: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.bytes.len()).min(self.chunk);
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// A long log from a source that gives a little at a time (a pipe) zeroes each byte of
+    /// its buffer once: work in proportion to the log, not to its square (each read zeroed
+    /// the whole buffer again, so a 1 GB log through a pipe took minutes).
+    #[test]
+    fn a_log_read_a_little_at_a_time_zeroes_its_buffer_once() {
+        // A header claiming 4,000,000 moves (no checkpoints), then that many moves' bytes:
+        // the reader sizes its reads by the header alone.
+        let mut bytes = log_bytes(6);
+        let l = usize::from(bytes[15]);
+        let h = 29 + l + usize::from(bytes[28 + l]);
+        bytes[h..h + 4].copy_from_slice(&0u32.to_le_bytes());
+        bytes[h + 4..h + 8].copy_from_slice(&4_000_000u32.to_le_bytes());
+        let Some(Ok(end)) = log_end(&bytes) else {
+            panic!("the header gives the log's end")
+        };
+        bytes.resize(end as usize, 0x1B);
+        assert!(bytes.len() > 1_000_000);
+        let mut source = Chunked {
+            bytes: &bytes,
+            chunk: 4096,
+        };
+        let mut out = Vec::new();
+        ZEROED.with(|z| z.set(0));
+        read_log_bytes(&mut source, &mut out).unwrap();
+        assert_eq!(out, bytes);
+        let zeroed = ZEROED.with(|z| z.get());
+        assert!(
+            zeroed <= bytes.len() + MAX_TRAILING_BYTES as usize + 1,
+            "{zeroed} bytes zeroed for a log of {}",
+            bytes.len()
+        );
     }
 
     /// The header is looked at in the bytes of the first read: a small log takes one call.
