@@ -43,11 +43,12 @@ pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e).with_context(|| format!("cannot look at {}", crate::input::shown(path))),
-        Ok(_) if !force => bail!(
+        Ok(m) if m.file_type().is_file() && !force => bail!(
             "{} already exists (use --force to overwrite it)",
             crate::input::shown(path)
         ),
         Ok(m) if m.file_type().is_file() => Ok(()),
+        // Not a regular file: --force would not help, so it is not offered.
         Ok(m) => bail!(
             "{} is {}; --force only replaces regular files (write elsewhere)",
             crate::input::shown(path),

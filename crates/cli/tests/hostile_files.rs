@@ -601,22 +601,18 @@ fn issue_10_force_never_replaces_anything_but_a_regular_file() {
         (&link, "a symbolic link"),
     ];
     for (path, kind) in cases {
-        let result = run(&[
-            "record",
-            "--seed",
-            "1",
-            "--moves",
-            "LURD",
-            "-o",
-            s(path),
-            "--force",
-        ]);
-        assert_eq!(result.status.code(), Some(2), "{}", stderr(&result));
-        let text = stderr(&result);
-        assert!(
-            text.contains(kind) && text.contains("only replaces regular files"),
-            "{text}"
-        );
+        // Without --force too: the error says what the path is, and offers no --force.
+        for force in [&["--force"][..], &[]] {
+            let args = ["record", "--seed", "1", "--moves", "LURD", "-o", s(path)];
+            let result = run(&[&args[..], force].concat());
+            assert_eq!(result.status.code(), Some(2), "{}", stderr(&result));
+            let text = stderr(&result);
+            assert!(
+                text.contains(kind) && text.contains("only replaces regular files"),
+                "{text}"
+            );
+            assert!(!text.contains("use --force"), "{text}");
+        }
     }
     use std::os::unix::fs::FileTypeExt;
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
