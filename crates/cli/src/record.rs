@@ -153,8 +153,43 @@ pub fn parse_moves(text: &str, source: &str) -> Result<Vec<Direction>> {
     Ok(moves)
 }
 
+/// Refuses a bot's options that the bot asked for (or the lack of one) would ignore: a
+/// game recorded with them must not look as if they had counted.
+fn check_bot_options(args: &RecordArgs) -> Result<()> {
+    let search = &args.search;
+    let searching = [
+        search.budget.map(|_| "--budget"),
+        search.depth.map(|_| "--depth"),
+        (search.threads != 1).then_some("--threads"),
+    ];
+    let given: Vec<&str> = searching.into_iter().flatten().collect();
+    match args.bot {
+        None => {
+            if let Some(flag) = args
+                .bot_seed
+                .map(|_| "--bot-seed")
+                .or(given.first().copied())
+            {
+                bail!("{flag} is a bot's option: give --bot too (without --bot, the moves come from the list or the player)");
+            }
+        }
+        Some(BotName::Expectimax) => {}
+        Some(bot @ (BotName::Random | BotName::Greedy)) => {
+            if let Some(flag) = given.first() {
+                let name = match bot {
+                    BotName::Random => "random",
+                    _ => "greedy",
+                };
+                bail!("{flag} is the expectimax bot's option; the {name} bot has none (use --bot expectimax)");
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     let rules = args.rules.resolve()?;
+    check_bot_options(&args)?;
     if let Some(list) = &args.moves_file {
         // --force or not, the move list is never replaced by the game.
         check_not_input(&args.output, &[list])?;

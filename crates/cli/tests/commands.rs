@@ -923,3 +923,45 @@ fn record_reports_presses_past_max_moves_and_never_overwrites_its_move_list() {
     assert_eq!(std::fs::read(dir.join("moves.txt")).unwrap(), b"LURDLURD\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A bot's options without that bot are refused, not ignored: a game recorded from a move
+/// list with --budget, or by the greedy bot with --depth, must not look as if they counted.
+#[test]
+fn record_refuses_bot_options_the_game_would_ignore() {
+    let dir = scratch("bot-options");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--moves", "LURD", "--bot-seed", "3"],
+            "--bot-seed is a bot's option",
+        ),
+        (
+            &["--moves", "LURD", "--budget", "5"],
+            "--budget is a bot's option",
+        ),
+        (
+            &["--moves", "LURD", "--threads", "3"],
+            "--threads is a bot's option",
+        ),
+        (
+            &["--bot", "greedy", "--depth", "5"],
+            "the greedy bot has none",
+        ),
+        (
+            &["--bot", "random", "--threads", "2"],
+            "the random bot has none",
+        ),
+    ];
+    for (extra, expected) in cases {
+        let args = [&["record", "--seed", "1", "-o", "x.t48"][..], extra].concat();
+        let (code, _, err) = run(&dir, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!dir.join("x.t48").exists(), "{args:?}");
+    }
+    let random: Vec<&str> = "record --seed 1 --bot random --bot-seed 4 -o r.t48"
+        .split(' ')
+        .collect();
+    let (code, _, err) = run(&dir, &random);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
