@@ -7,6 +7,8 @@
 //! - no pull begin/done (Ctrl-C, or silence), an ack answered with an error or never
 //!   answered: exit 1, saying so;
 //! - the raw capture beside a port pull stops at its size cap, saying so;
+//! - a port that goes away (a pulled cable) is waited for at most --timeout seconds
+//!   (without --follow), then the pull fails as on silence;
 //! - on a port, the longer of two copies is kept and every ack names a copy on disk;
 //! - acks never overflow a board's small receive ring;
 //! - an error writing a file names the file (issue 28, item 8);
@@ -167,13 +169,18 @@ impl Drop for Run {
 
 /// `twenty48 pull --elf ELF --port BOARD -o DIR` and `extra`.
 fn pull(board: &Board, dir: &Path, extra: &[&str]) -> Run {
+    pull_on(&board.path, dir, extra)
+}
+
+/// `twenty48 pull --elf ELF --port PORT -o DIR` and `extra`.
+fn pull_on(port: &str, dir: &Path, extra: &[&str]) -> Run {
     let elf = elf_path();
     let mut args = vec![
         "pull",
         "--elf",
         elf.to_str().unwrap(),
         "--port",
-        &board.path,
+        port,
         "-o",
         dir.to_str().unwrap(),
     ];
@@ -208,6 +215,92 @@ fn a_board_that_dribbles_zero_bytes_is_given_up_on() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("stopped answering"), "{err}");
     assert!(err.contains("no pull reply"), "{err}");
+}
+
+/// A pseudo-terminal standing in for a board whose cable is pulled: its host end (the
+/// board's) sends `bytes`, then closes when [`Unplugged::pull_cable`] is called, while the
+/// terminal end stays open in the test (so that no other test's pseudo-terminal takes its
+/// number while the pull tries to open it again).
+struct Unplugged {
+    path: String,
+    host: Option<std::fs::File>,
+    _terminal: std::os::fd::OwnedFd,
+}
+
+impl Unplugged {
+    fn start() -> Unplugged {
+        use twenty48_testkit::pty::{Options, Pty};
+        let options = Options {
+            raw: true,
+            ..Options::default()
+        };
+        let pty = Pty::open(options).expect("a pseudo-terminal");
+        Unplugged {
+            path: pty.path().to_string_lossy().into_owned(),
+            host: Some(pty.host),
+            _terminal: pty.terminal,
+        }
+    }
+
+    /// Sends `bytes` as the board.
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let host = self.host.as_mut().expect("plugged in");
+        host.write_all(bytes).unwrap();
+        host.flush().unwrap();
+    }
+
+    fn pull_cable(&mut self) {
+        self.host = None;
+    }
+}
+
+/// A pulled cable (the port gone, in the middle of a frame) kept a pull without --follow
+/// waiting for the board forever, whatever --timeout said. Now it gives up after
+/// --timeout seconds with no port and no frame, reports the reply cut off and exits 1;
+/// with --follow it keeps waiting until Ctrl-C.
+#[test]
+fn a_pulled_cable_ends_a_pull_after_its_timeout_unless_it_follows() {
+    let f = frames();
+    let (first, _) = f.game(1, &Rules::CLASSIC, 5, &cycle(10), false);
+    let (second, _) = f.game(2, &Rules::CLASSIC, 6, &cycle(10), false);
+    let mut bytes = f.hello(3, 2, 2);
+    bytes.extend(f.begin(2));
+    bytes.extend(&first);
+    // The second game up to the middle of its last frame.
+    bytes.extend(&second[..second.len() - 3]);
+    for follow in [false, true] {
+        let mut board = Unplugged::start();
+        let dir = scratch(&format!("unplugged-{follow}"));
+        let extra: &[&str] = if follow {
+            &["--timeout", "2", "--follow"]
+        } else {
+            &["--timeout", "2"]
+        };
+        let mut run = pull_on(&board.path, &dir, extra);
+        run.wait_for("asked");
+        board.send(&bytes);
+        run.wait_for("game 2: started");
+        board.pull_cable();
+        run.wait_for("waiting for the board to come back");
+        if follow {
+            std::thread::sleep(Duration::from_secs(5));
+            assert!(run.child.try_wait().unwrap().is_none(), "--follow gave up");
+            run.interrupt();
+        }
+        let (code, _, err) = run.finish();
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("a pull reply announced 2 games and was cut off after 1"),
+            "{err}"
+        );
+        assert_eq!(
+            err.contains("went away and did not come back: no port and no frame for 2 s"),
+            !follow,
+            "{err}"
+        );
+        assert_eq!(files(&dir, "7e57").len(), 1, "{err}");
+    }
 }
 
 /// Issue 26: Ctrl-C reported success although no pull ever began. With no pull begin and

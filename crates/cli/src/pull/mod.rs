@@ -37,7 +37,9 @@ const RAW_LIMIT_MIB: u64 = 64;
 /// acknowledged (--all: every stored game), writes each one durably, then acknowledges it,
 /// so the board marks it pulled; games played meanwhile arrive live and are kept the same
 /// way. It ends when the board's reply is done and acknowledged (--follow: keeps listening
-/// until Ctrl-C; no reply at all fails the pull). Files are named by device and game number
+/// until Ctrl-C; no reply at all fails the pull). If the port goes away (a reset, a pulled
+/// cable) it waits for it to come back and asks again: until Ctrl-C with --follow, else at
+/// most --timeout seconds after the last frame (then it fails as a silent board does). Files are named by device and game number
 /// and never overwritten: a game already pulled is recognised, a different file under the
 /// same name sends the game to the next free name (NAME-2.t48), with a note.
 ///
@@ -94,7 +96,8 @@ pub struct PullArgs {
     #[arg(long)]
     pub keep_partial: bool,
     /// Give up on the board after this many seconds without a frame while the pull waits
-    /// for its reply or an acknowledgement (bytes that are no frame do not count).
+    /// for its reply or an acknowledgement, or for its port to come back (bytes that are no
+    /// frame do not count; --follow waits for the port until Ctrl-C).
     #[arg(long, value_name = "SECONDS", default_value_t = 15, requires = "port")]
     pub timeout: u64,
     /// Keep at most this many MiB of the raw bytes a port pull saves beside the games
@@ -275,7 +278,7 @@ impl Pull {
     /// written then acknowledged, until the reply is done and every acknowledgement answered
     /// (`--follow`: until Ctrl-C). Every byte received is also appended to
     /// `DIR/capture-SECONDS.bin`. If the board goes away it waits for the port to come back
-    /// and asks again.
+    /// and asks again (without `--follow`, at most `--timeout` seconds after the last frame).
     fn live(&mut self, port: &str, args: &PullArgs) -> Result<()> {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -331,15 +334,10 @@ impl Pull {
                     ) => {}
                 Err(e) => {
                     self.say(format!("{port}: {e}; waiting for the board to come back"));
-                    serial = loop {
-                        if stop.load(Ordering::SeqCst) {
-                            return Ok(());
-                        }
-                        std::thread::sleep(Duration::from_secs(1));
-                        if let Ok(s) = open_port(port, args.baud) {
-                            break s;
-                        }
+                    let Some(back) = self.reopen(port, args, &stop, &now) else {
+                        break;
                     };
+                    serial = back;
                     // Whatever was under way is gone: the conversation asks again. (A write
                     // that fails now is seen again as the next read's error.)
                     self.talk.reconnected(now());
@@ -357,6 +355,37 @@ impl Pull {
             crate::style::count(self.talk.puller().bytes_fed() as u64, "byte", "bytes")
         ));
         Ok(())
+    }
+}
+
+impl Pull {
+    /// The port went away: waits for it to come back, opened again, or `None` once the
+    /// pull stops waiting: on Ctrl-C, or (without `--follow`) once no frame came and the
+    /// port stayed away for `--timeout` seconds, said as silence is (the pull fails).
+    fn reopen(
+        &mut self,
+        port: &str,
+        args: &PullArgs,
+        stop: &AtomicBool,
+        now: &dyn Fn() -> u64,
+    ) -> Option<Box<dyn serialport::SerialPort>> {
+        let timeout_ms = args.timeout.saturating_mul(1000);
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            if !args.follow && self.talk.state(now(), timeout_ms) != State::Listening {
+                self.report.silent = Some(format!(
+                    "{port} went away and did not come back: no port and no frame for {} s before the pull was done and acknowledged",
+                    args.timeout
+                ));
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(250));
+            if let Ok(s) = open_port(port, args.baud) {
+                return Some(s);
+            }
+        }
     }
 }
 
