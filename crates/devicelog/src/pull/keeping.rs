@@ -15,34 +15,44 @@ use crate::event::StrayFrame;
 
 impl Puller {
     /// A frame of game `number` of `dev` came with no such game open. When this pull kept
-    /// that game whole and the frame contradicts it (a move after its end, another move, a
-    /// second end that differs), the game is in conflict: reported, its later copies not
-    /// acknowledged. (The file written stays as it is: nothing in the directory is
-    /// replaced.)
+    /// that game whole, or (deferred) holds a whole verified copy of it waiting, and the
+    /// frame contradicts it (a move after its end, another move, a second end that
+    /// differs), the game is in conflict: reported, its later copies not acknowledged, and a
+    /// deferred game not written at all. (A file written stays as it is: nothing in the
+    /// directory is replaced.)
     pub(super) fn stray(&mut self, dev: u64, number: u32, frame: &StrayFrame) {
         let k = key(dev, number);
         if self.conflicts.get(k).is_some() {
             return;
         }
-        let Some(at) = self.kept.get(k).filter(Kept::is_whole) else {
-            return;
-        };
-        let path = at.path(self.folder.path(), dev, number);
+        let path = self
+            .kept
+            .get(k)
+            .filter(Kept::is_whole)
+            .map(|at| at.path(self.folder.path(), dev, number));
         if self.stray_cache.as_ref().is_none_or(|(key, _)| *key != k) {
-            self.stray_cache = read_log(&*self.folder, &path).map(|log| (k, log));
+            let log = match &path {
+                Some(path) => read_log(&*self.folder, path),
+                None => self
+                    .pending_whole
+                    .get(&k)
+                    .and_then(|&i| self.pending[i].to_movelog(false)),
+            };
+            self.stray_cache = Some((k, log));
         }
-        let Some((_, kept)) = &self.stray_cache else {
+        let Some((_, Some(kept))) = &self.stray_cache else {
             return;
         };
         if let Some(why) = contradiction(kept, frame) {
             self.conflicts.insert(k, Parting::Frame);
-            self.ledger.conflict(
-                k,
-                &format!(
-                    "{why} (the copy kept, {}, is left as it was written)",
-                    twenty48_movelog::shown(&path)
+            let kept = match &path {
+                Some(path) => format!(
+                    "the copy kept, {}, is left as it was written",
+                    twenty48_movelog::shown(path)
                 ),
-            );
+                None => "no copy of the game is written".to_string(),
+            };
+            self.ledger.conflict(k, &format!("{why} ({kept})"));
         }
     }
 

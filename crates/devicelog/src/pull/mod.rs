@@ -95,6 +95,9 @@ pub struct Puller {
     /// Deferred copies, in closing order, and what they hold.
     pending: Vec<ReceivedGame>,
     pending_bytes: usize,
+    /// Deferred: of each game with a whole verified copy waiting, the first such copy's
+    /// index in `pending` (what a stray frame of it is held against).
+    pending_whole: BTreeMap<u128, usize>,
     /// v2: where the copy kept of each game (the longest verified one so far) is.
     kept: Runs<Kept>,
     /// v2: games found in conflict, and how their copies part.
@@ -108,8 +111,9 @@ pub struct Puller {
     reply: Option<(u64, u32, u32)>,
     /// v2: games this pull wrote a file of (whole, prefix or damaged).
     written_here: Runs,
-    /// The kept copy a stray frame was last held against, read from its file.
-    stray_cache: Option<(u128, MoveLog)>,
+    /// The copy a stray frame was last held against (read from its file, or a deferred
+    /// copy's moves), `None` when the game has no whole verified copy to hold it against.
+    stray_cache: Option<(u128, Option<MoveLog>)>,
 }
 
 impl Puller {
@@ -149,6 +153,7 @@ impl Puller {
             options,
             pending: Vec::new(),
             pending_bytes: 0,
+            pending_whole: BTreeMap::new(),
             kept: Runs::default(),
             conflicts: Runs::default(),
             ledger: Ledger::default(),
@@ -282,11 +287,21 @@ impl Puller {
             out.push(Progress::Pulled(Box::new(pulled)));
             return Ok(());
         }
+        let check = game.check();
+        if let Some(dev) = game.dev {
+            let k = key(dev, game.number);
+            if check.is_verified() && game.end.is_some() && !game.is_partial() {
+                self.pending_whole.entry(k).or_insert(self.pending.len());
+                if self.stray_cache.as_ref().is_some_and(|(c, _)| *c == k) {
+                    self.stray_cache = None;
+                }
+            }
+        }
         if !self.finishing {
             // Decided on later: shown now as waiting (the games still open at the end go
             // straight to the decision, with no copy for the progress).
             out.push(Progress::Pulled(Box::new(Pulled {
-                check: game.check(),
+                check,
                 game: game.clone(),
                 path: None,
                 outcome: Outcome::Deferred,
@@ -308,6 +323,8 @@ impl Puller {
     fn decide_pending(&mut self, out: &mut Vec<Progress>) -> io::Result<()> {
         let pending = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
+        self.pending_whole.clear();
+        self.stray_cache = None;
         let first = self.choose_copies(&pending);
         let mut saved: BTreeMap<usize, Pulled> = BTreeMap::new();
         for &i in &first {
