@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller, Summary};
+use twenty48_devicelog::pull::{
+    Conversation, Outcome, Progress, PullOptions, Pulled, Puller, Summary,
+};
 use twenty48_devicelog::{CaptureDecoder, DamageKind, Event, MAX_OPEN_GAMES};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_engine::Rules;
@@ -615,6 +617,70 @@ fn a_restart_inside_a_pull_reply_ends_the_reply() {
         ["a pull reply announced 2 games and was cut off after 1"],
         "{summary:#?}"
     );
+}
+
+/// A capture that began after a reply's pull begin: its pull done said 4 games were sent,
+/// 2 arrived, and nothing was reported lost (a lone crafted `pull done sent=4294967295`
+/// neither). Now a reply whose begin the pull never saw must hold what the device says it
+/// sent: from a capture a shortfall is lost; on a port (a reply to an earlier request,
+/// whose games not acknowledged come again) a note; a reply that holds them all is fine.
+#[test]
+fn a_reply_whose_begin_is_missing_must_hold_what_the_device_says_it_sent() {
+    let f = frames();
+    let (g4, _) = f.game(4, &Rules::CLASSIC, 4, &cycle(10), false);
+    let (g5, _) = f.game(5, &Rules::CLASSIC, 5, &cycle(10), false);
+    let two = [g4, g5].concat();
+    let cases: [(&str, Vec<u8>, Option<&str>); 4] = [
+        (
+            "short",
+            [two.clone(), f.done(4)].concat(),
+            Some("the device says it sent 4 games, 2 arrived"),
+        ),
+        (
+            "lone-done",
+            f.done(u32::MAX),
+            Some("the device says it sent 4294967295 games, 0 arrived"),
+        ),
+        // The games before a hello are not the reply's (the device restarted since).
+        (
+            "after-hello",
+            [two.clone(), f.hello(6, 2, 2), f.done(2)].concat(),
+            Some("the device says it sent 2 games, 0 arrived"),
+        ),
+        ("whole", [two.clone(), f.done(2)].concat(), None),
+    ];
+    for (name, bytes, lost) in cases {
+        for options in [LIVE, DEFER] {
+            let dir = Scratch::new(&format!("headless-{name}-{}", options.defer));
+            let (puller, _) = pull(&bytes, &dir.0, options);
+            let summary = puller.summary();
+            match lost {
+                Some(why) => {
+                    assert_eq!(summary.lost.len(), 1, "{name}: {summary:#?}");
+                    assert!(summary.lost[0].contains(why), "{name}: {summary:#?}");
+                    assert!(!summary.is_ok(), "{name}");
+                }
+                None => assert!(summary.is_ok(), "{name}: {summary:#?}"),
+            }
+        }
+        // On a port the same bytes end a reply to an earlier request: a note.
+        let dir = Scratch::new(&format!("headless-{name}-port"));
+        let puller = Puller::new(&elf(), &dir.0, false).unwrap();
+        let mut talk = Conversation::with_device(puller, false, 0);
+        talk.feed(&bytes, 0).unwrap();
+        talk.finish().unwrap();
+        let summary = talk.puller().summary();
+        assert!(summary.is_ok(), "{name}: {summary:#?}");
+        if let Some(why) = lost {
+            assert!(
+                summary
+                    .notes
+                    .iter()
+                    .any(|n| n.contains(why) && n.contains("an earlier request")),
+                "{name}: {summary:#?}"
+            );
+        }
+    }
 }
 
 /// The numbers of the games `events` closed, and whether each had its end frame.

@@ -84,6 +84,7 @@ impl Conversation {
     /// origin; it only has to grow).
     pub fn with_device(puller: Puller, all: bool, now: u64) -> Conversation {
         let mut talk = Conversation::of_capture(puller);
+        talk.puller.asked = true;
         talk.request = Some(Request::Pull { all });
         talk.last_frame = now;
         talk.ask();

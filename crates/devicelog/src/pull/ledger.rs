@@ -112,8 +112,12 @@ pub(super) struct Ledger {
     pub(super) lost_unlisted_numbers: Runs,
     pub(super) lost_unlisted_no_game: usize,
     pub(super) notes_unlisted: usize,
-    /// Pull replies that did not hold what they announced.
+    /// Pull replies that did not hold what they announced, or what the device says it
+    /// sent.
     pub(super) short_replies: Listed<String>,
+    /// On a port, ends of replies to an earlier request that arrived short (notes: their
+    /// games not acknowledged come again).
+    pub(super) earlier_replies: Listed<String>,
     /// Damaged stretches after the first frame.
     pub(super) damage: Listed<Damage>,
     /// Names that held other contents, and where the game went instead.

@@ -38,6 +38,7 @@ mod files;
 mod folder;
 mod keeping;
 mod ledger;
+mod replies;
 mod report;
 mod runs;
 mod summary;
@@ -109,6 +110,14 @@ pub struct Puller {
     /// v2: the pull reply under way: (device, games announced, games closed with an end
     /// or partial frame since).
     reply: Option<(u64, u32, u32)>,
+    /// v2: of each device (at most [`MAX_DEVICES`]), the games closed with an end or
+    /// partial frame while no reply of it was under way, since its last hello, pull begin
+    /// or pull done: what arrived of a reply whose pull begin this pull never saw.
+    outside: BTreeMap<u64, u32>,
+    /// The pull asked a device for its games ([`Conversation::with_device`]): a reply
+    /// whose pull begin it never saw answered an earlier request, and the games of it not
+    /// acknowledged come again in this pull's own reply.
+    asked: bool,
     /// v2: games this pull wrote a file of (whole, prefix or damaged).
     written_here: Runs,
     /// The copy a stray frame was last held against (read from its file, or a deferred
@@ -159,6 +168,8 @@ impl Puller {
             ledger: Ledger::default(),
             decoded_any: false,
             reply: None,
+            outside: BTreeMap::new(),
+            asked: false,
             written_here: Runs::default(),
             stray_cache: None,
         })
@@ -246,18 +257,12 @@ impl Puller {
                 Event::Device(fact) => {
                     match fact {
                         DeviceFact::Hello { dev, next, .. } => {
-                            // The device (re)started: a reply of its under way is over, as
-                            // the decoder's own is (its games after this are live).
-                            if self.reply.is_some_and(|(d, ..)| d == dev) {
-                                self.end_reply(None);
-                            }
+                            self.reply_fact(fact);
                             self.ledger.hello(dev, next)
                         }
-                        DeviceFact::PullBegin { dev, games } => {
-                            self.end_reply(None);
-                            self.reply = Some((dev, games, 0));
+                        DeviceFact::PullBegin { .. } | DeviceFact::PullDone { .. } => {
+                            self.reply_fact(fact)
                         }
-                        DeviceFact::PullDone { sent, .. } => self.end_reply(Some(sent)),
                         DeviceFact::Lost {
                             dev: Some(dev),
                             game,
@@ -277,11 +282,7 @@ impl Puller {
 
     /// A copy of a game closed: written now, or deferred.
     fn closed(&mut self, game: ReceivedGame, out: &mut Vec<Progress>) -> io::Result<()> {
-        if let Some((dev, _, closed)) = &mut self.reply {
-            if game.dev == Some(*dev) && game.end.is_some() {
-                *closed += 1;
-            }
-        }
+        self.count_closed(&game);
         if !self.options.defer {
             let pulled = self.save(game)?;
             out.push(Progress::Pulled(Box::new(pulled)));
@@ -339,24 +340,6 @@ impl Puller {
             out.push(Progress::Pulled(Box::new(pulled)));
         }
         Ok(())
-    }
-
-    /// A pull reply ends (its done frame came with `sent`, or it was cut off): it must have
-    /// held every game it announced.
-    fn end_reply(&mut self, sent: Option<u32>) {
-        let Some((_, announced, closed)) = self.reply.take() else {
-            return;
-        };
-        let short = match sent {
-            None => {
-                format!("a pull reply announced {announced} games and was cut off after {closed}")
-            }
-            Some(sent) if sent != announced || closed != announced => format!(
-                "a pull reply announced {announced} games, the device sent {sent}, {closed} arrived"
-            ),
-            Some(_) => return,
-        };
-        self.ledger.short_replies.push(short);
     }
 
     /// Deferred pulls: of each game's verified copies, the one to keep (their indices in

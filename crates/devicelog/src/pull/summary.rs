@@ -29,6 +29,12 @@ impl Puller {
         facts(l, &mut s);
         s.lost.extend(l.short_replies.items.iter().cloned());
         more(&mut s.lost, l.short_replies.more, "short pull replies");
+        s.notes.extend(l.earlier_replies.items.iter().cloned());
+        more(
+            &mut s.notes,
+            l.earlier_replies.more,
+            "short replies to an earlier request",
+        );
         if let Some((_, announced, closed)) = self.reply {
             s.lost.push(format!(
                 "a pull reply announced {announced} games and was cut off after {closed}"
