@@ -39,9 +39,10 @@ const RAW_LIMIT_MIB: u64 = 64;
 /// way. It ends when the board's reply is done and acknowledged (--follow: keeps listening
 /// until Ctrl-C; no reply at all fails the pull). If the port goes away (a reset, a pulled
 /// cable) it waits for it to come back and asks again: until Ctrl-C with --follow, else at
-/// most --timeout seconds after the last frame (then it fails as a silent board does). Files are named by device and game number
-/// and never overwritten: a game already pulled is recognised, a different file under the
-/// same name sends the game to the next free name (NAME-2.t48), with a note.
+/// most --timeout seconds after the last frame (then it fails as a silent board does).
+/// Files are named by device and game number and never overwritten: a game already pulled
+/// is recognised, a different file under the same name sends the game to the next free
+/// name (NAME-2.t48), with a note.
 ///
 /// Lost, damaged, merged or conflicting frames and games are reported by game and move
 /// number; a game is never written as complete unless every frame of it verified
