@@ -965,3 +965,32 @@ fn record_refuses_bot_options_the_game_would_ignore() {
     assert_eq!(code, 0, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A partial log (a verified beginning of a game) is never counted as a game by `stats`:
+/// it is listed as PARTIAL (JSON: `partial`), and the figures are the whole games'.
+#[test]
+fn stats_lists_partial_logs_and_never_counts_them_as_games() {
+    let dir = scratch("stats-partial");
+    let whole = std::fs::read(fixture("classic-moves.t48")).unwrap();
+    // Byte 64 (H + 26 in this file): the complete flag.
+    assert_eq!(whole[64], 1);
+    let mut partial = whole.clone();
+    partial[64] = 0;
+    std::fs::write(dir.join("whole.t48"), &whole).unwrap();
+    std::fs::write(dir.join("partial.t48"), with_crc(partial)).unwrap();
+    let (code, out, err) = run(&dir, &["stats", "whole.t48", "partial.t48"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("2 files: 1 verified, 0 failed, 0 unreadable, 1 partial (not counted)"),
+        "{out}"
+    );
+    assert!(out.contains("PARTIAL partial.t48: a partial log"), "{out}");
+    let (_, out, _) = run(&dir, &["stats", "whole.t48", "partial.t48", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (doc["games"].clone(), doc["files"].clone()),
+        (1.into(), 2.into())
+    );
+    assert_eq!(doc["partial"][0]["file"], "partial.t48", "{doc}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -33,10 +33,14 @@ Examples:
   twenty48 stats fixtures/games --json > stats.json
   twenty48 stats fixtures/games --csv --svg tiles.svg
 
+Partial logs (a verified beginning of a game each, such as a device game a power cut
+interrupted) are listed as PARTIAL and never counted as games.
+
 JSON shape (--json; docs/schema/stats.json): {schema_version, files, games, verified,
-failed: [{file, problem}], unreadable: [{file, problem}], moves, score: {mean, median, max,
-max_file}, max_tiles: {\"2048\": N, ...}, longest: {file, moves}|null, rules: [{rules,
-games, moves, score: {...}, max_tiles, longest, win_tile|null, wins|null, win_rate|null}]}.
+failed: [{file, problem}], unreadable: [{file, problem}], partial: [{file, problem}], moves,
+score: {mean, median, max, max_file}, max_tiles: {\"2048\": N, ...}, longest: {file,
+moves}|null, rules: [{rules, games, moves, score: {...}, max_tiles, longest, win_tile|null,
+wins|null, win_rate|null}]}.
 CSV: one row per rule set, then `all`: rules,games,moves,score_mean,score_median,score_max,
 win_tile,wins,win_rate, then one column per tile (games whose max tile it is).")]
 pub struct StatsArgs {
@@ -155,6 +159,9 @@ pub struct Totals {
     pub failed: Vec<(PathBuf, String)>,
     /// Files that could not be read or decoded, with why.
     pub unreadable: Vec<(PathBuf, String)>,
+    /// Partial logs (a verified beginning of a game each: a device game a power cut
+    /// interrupted, a damaged journal's): never counted as games, said why.
+    pub partial: Vec<(PathBuf, String)>,
 }
 
 impl Totals {
@@ -171,7 +178,7 @@ impl Totals {
     /// Files looked at.
     pub fn files(&self) -> u64 {
         self.by_rules.values().map(|g| g.games).sum::<u64>()
-            + (self.failed.len() + self.unreadable.len()) as u64
+            + (self.failed.len() + self.unreadable.len() + self.partial.len()) as u64
     }
 }
 
@@ -185,6 +192,8 @@ fn group_name(rules: &Rules) -> String {
 /// One file's outcome, as a worker reports it.
 enum Outcome {
     Verified(Game),
+    /// A partial log that verifies: why it is not counted.
+    Partial(String),
     Failed(String),
     Unreadable(String),
 }
@@ -219,6 +228,11 @@ fn judge(log: &PackedLog) -> Outcome {
     let report = verify(log, EngineChoice::Fast);
     match (&report.problem, report.last) {
         (Some(p), _) => Outcome::Failed(p.to_string()),
+        // Readers never present a partial log as a whole game (docs/format.md).
+        (None, _) if !log.complete => Outcome::Partial(format!(
+            "a partial log: its {} are a verified beginning of a game, not counted",
+            crate::style::count(log.claims.move_count, "move", "moves")
+        )),
         (None, _) => Outcome::Verified(Game {
             rules: log.rules,
             moves: log.claims.move_count,
@@ -258,6 +272,7 @@ pub fn gather(paths: &[PathBuf], threads: usize, output: Option<&Path>) -> Resul
                 .or_default()
                 .add(&game, path),
             Outcome::Failed(why) => t.failed.push((path.clone(), why)),
+            Outcome::Partial(why) => t.partial.push((path.clone(), why)),
             Outcome::Unreadable(why) => t.unreadable.push((path.clone(), why)),
         }
         if let Some(p) = &progress {
@@ -277,6 +292,7 @@ pub fn gather(paths: &[PathBuf], threads: usize, output: Option<&Path>) -> Resul
                 .or_default()
                 .add(&game, &name),
             Outcome::Failed(why) => totals.failed.push((name, why)),
+            Outcome::Partial(why) => totals.partial.push((name, why)),
             Outcome::Unreadable(why) => totals.unreadable.push((name, why)),
         }
     }
@@ -286,6 +302,7 @@ pub fn gather(paths: &[PathBuf], threads: usize, output: Option<&Path>) -> Resul
     // Completion order varies from run to run; the report does not.
     totals.failed.sort();
     totals.unreadable.sort();
+    totals.partial.sort();
     for g in totals.by_rules.values_mut() {
         g.scores.sort_unstable();
     }

@@ -37,11 +37,15 @@ pub fn text(t: &Totals) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} verified, {} failed, {} unreadable",
+        "{}: {} verified, {} failed, {} unreadable{}",
         count(t.files(), "file", "files"),
         all.games,
         t.failed.len(),
-        t.unreadable.len()
+        t.unreadable.len(),
+        match t.partial.len() {
+            0 => String::new(),
+            n => format!(", {n} partial (not counted)"),
+        }
     );
     let _ = writeln!(out, "moves:   {} in all", all.moves);
     let best = all.best.as_ref().map_or("-".to_string(), |(s, p)| {
@@ -93,6 +97,9 @@ pub fn problems(t: &Totals) -> String {
     }
     for (p, why) in &t.unreadable {
         let _ = writeln!(out, "ERROR   {}: {why}", crate::input::shown(p));
+    }
+    for (p, why) in &t.partial {
+        let _ = writeln!(out, "PARTIAL {}: {why}", crate::input::shown(p));
     }
     out
 }
@@ -147,6 +154,7 @@ pub fn json(t: &Totals) -> Value {
     obj.insert("verified".into(), json!(all.games));
     obj.insert("failed".into(), json!(named(&t.failed)));
     obj.insert("unreadable".into(), json!(named(&t.unreadable)));
+    obj.insert("partial".into(), json!(named(&t.partial)));
     obj.insert("rules".into(), json!(rules));
     doc
 }
