@@ -967,7 +967,8 @@ fn record_refuses_bot_options_the_game_would_ignore() {
 }
 
 /// A partial log (a verified beginning of a game) is never counted as a game by `stats`:
-/// it is listed as PARTIAL (JSON: `partial`), and the figures are the whole games'.
+/// it is listed as PARTIAL (JSON: `partial`), and the figures are the whole games'. `diff`
+/// says which side is partial.
 #[test]
 fn stats_lists_partial_logs_and_never_counts_them_as_games() {
     let dir = scratch("stats-partial");
@@ -992,5 +993,10 @@ fn stats_lists_partial_logs_and_never_counts_them_as_games() {
         (1.into(), 2.into())
     );
     assert_eq!(doc["partial"][0]["file"], "partial.t48", "{doc}");
+    // diff: the same moves, and a note that one side is only a beginning.
+    let (code, out, err) = run(&dir, &["diff", "whole.t48", "partial.t48"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("agree on all 30 moves"), "{out}");
+    assert!(err.contains("partial.t48 is a partial log"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

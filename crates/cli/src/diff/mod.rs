@@ -319,6 +319,19 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
         }
         return Ok(ExitCode::from(EXIT_FAILED));
     }
+    // Two games that agree move for move are not two whole games when one is partial.
+    if !args.json && !ui.quiet {
+        for (side, path) in sides.iter().zip(paths) {
+            if let (Some(Side::Log(bytes)), Some(path)) = (side, path) {
+                if !packed(bytes).complete {
+                    eprintln!(
+                        "note: {} is a partial log: its moves are a verified beginning of a game, the rest was not recorded",
+                        input::name(path)
+                    );
+                }
+            }
+        }
+    }
     if let Some(out) = &args.svg {
         let inputs: Vec<&Path> = [
             Some(args.a.as_path()),
