@@ -723,3 +723,35 @@ fn port_stress_a_million_starts_without_ends() {
         usage.ru_maxrss
     );
 }
+
+/// A capture has no board to ask, wait for or follow: the options of a port pull are
+/// refused with one, never silently ignored; and --timeout 0 (a pull that gives up before
+/// it starts) is refused.
+#[test]
+fn a_capture_pull_refuses_the_options_of_a_port_pull() {
+    let dir = scratch("capture-options");
+    let capture = dir.0.join("capture.bin");
+    std::fs::write(&capture, b"").unwrap();
+    let games = dir.0.join("games");
+    for extra in [
+        &["--follow"][..],
+        &["--all"],
+        &["--timeout", "3"],
+        &["--baud", "9600"],
+        &["--raw-limit", "5"],
+    ] {
+        let run = pull_capture(&elf_path(), &capture, &games, |c| {
+            c.args(extra);
+        });
+        let (code, _, err) = run.finish();
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(
+            err.contains(&format!("{} is for a pull from a board", extra[0])),
+            "{err}"
+        );
+        assert!(!games.exists(), "{extra:?}: nothing written");
+    }
+    let (code, _, err) = pull_on("/dev/null", &games, &["--timeout", "0"]).finish();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--timeout"), "{err}");
+}

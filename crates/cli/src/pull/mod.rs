@@ -99,7 +99,8 @@ pub struct PullArgs {
     /// Give up on the board after this many seconds without a frame while the pull waits
     /// for its reply or an acknowledgement, or for its port to come back (bytes that are no
     /// frame do not count; --follow waits for the port until Ctrl-C).
-    #[arg(long, value_name = "SECONDS", default_value_t = 15, requires = "port")]
+    #[arg(long, value_name = "SECONDS", default_value_t = 15, requires = "port",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Keep at most this many MiB of the raw bytes a port pull saves beside the games
     /// (`DIR/capture-SECONDS.bin`); past it the pull goes on and says the capture is cut.
@@ -110,10 +111,31 @@ pub struct PullArgs {
     pub json: bool,
 }
 
+/// Refuses the options of a port pull with a capture, which has no board to ask, wait for
+/// or follow: a pull that ignored them would look as if they had counted.
+fn check_capture_options(args: &PullArgs) -> Result<()> {
+    let given = [
+        (args.follow, "--follow"),
+        (args.all, "--all"),
+        (args.baud != 115_200, "--baud"),
+        (args.timeout != 15, "--timeout"),
+        (args.raw_limit != RAW_LIMIT_MIB, "--raw-limit"),
+    ];
+    if let Some((_, flag)) = given.iter().find(|(on, _)| *on) {
+        anyhow::bail!(
+            "{flag} is for a pull from a board (--port); a capture has no board to talk to"
+        );
+    }
+    Ok(())
+}
+
 /// Runs `twenty48 pull`: exit status 0 when every game arrived and verified, 1 when
 /// something was lost, damaged, conflicting or failed; an error (status 2) when the ELF,
 /// the capture or the port cannot be read.
 pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
+    if args.port.is_none() {
+        check_capture_options(&args)?;
+    }
     let elf = input::read(&args.elf)?;
     let options = PullOptions {
         keep_partial: args.keep_partial,
