@@ -48,6 +48,34 @@ pub enum JournalError {
         /// The journal.
         path: PathBuf,
     },
+    /// The journal ends inside its header.
+    Cut {
+        /// The journal.
+        path: PathBuf,
+        /// Where the cut field starts, in the journal.
+        offset: usize,
+        /// The field.
+        what: &'static str,
+        /// Bytes the field needs.
+        needed: usize,
+        /// Bytes the journal has from `offset`.
+        available: usize,
+    },
+    /// A journal of another version (a newer build's).
+    Version {
+        /// The journal.
+        path: PathBuf,
+        /// The version it states.
+        version: u8,
+    },
+    /// The header's move log holds moves: a journal's header holds none (its moves follow
+    /// it, a byte each), so these are not a game this journal recorded.
+    HeaderMoves {
+        /// The journal.
+        path: PathBuf,
+        /// How many.
+        moves: u32,
+    },
     /// The header's move log cannot be decoded.
     Header {
         /// The journal.
@@ -86,9 +114,30 @@ impl fmt::Display for JournalError {
                 "{} is not a twenty48 journal (it does not start with T48J version 1)",
                 path.display()
             ),
+            JournalError::Cut {
+                path,
+                offset,
+                what,
+                needed,
+                available,
+            } => write!(
+                f,
+                "journal {} is cut short: its {what} at byte {offset} needs {needed} bytes, {available} are there",
+                path.display()
+            ),
+            JournalError::Version { path, version } => write!(
+                f,
+                "{} is a journal of version {version}; this build reads version {VERSION}",
+                path.display()
+            ),
+            JournalError::HeaderMoves { path, moves } => write!(
+                f,
+                "the header of journal {} holds {moves} moves; a journal's header holds none (bytes {PREFIX} on are its log)",
+                path.display()
+            ),
             JournalError::Header { path, source } => write!(
                 f,
-                "the header of journal {} is damaged: {source}",
+                "the header of journal {} is damaged (its log starts at byte {PREFIX}; offsets are within that log): {source}",
                 path.display()
             ),
             JournalError::Rules { path, source } => {
@@ -115,6 +164,9 @@ impl std::error::Error for JournalError {
             JournalError::Header { source, .. } => Some(source),
             JournalError::Rules { source, .. } => Some(source),
             JournalError::NotAJournal { .. }
+            | JournalError::Version { .. }
+            | JournalError::HeaderMoves { .. }
+            | JournalError::Cut { .. }
             | JournalError::InUse { .. }
             | JournalError::Damaged { .. } => None,
         }
@@ -408,28 +460,47 @@ impl fmt::Display for Damage {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn recover(path: &Path, bytes: &[u8]) -> Result<Recovered, JournalError> {
-    if bytes.len() < PREFIX || bytes[..4] != JOURNAL_MAGIC || bytes[4] != VERSION {
+    if bytes.len() < 5 || bytes[..4] != JOURNAL_MAGIC {
         return Err(JournalError::NotAJournal {
             path: path.to_path_buf(),
+        });
+    }
+    if bytes[4] != VERSION {
+        return Err(JournalError::Version {
+            path: path.to_path_buf(),
+            version: bytes[4],
+        });
+    }
+    if bytes.len() < PREFIX {
+        return Err(JournalError::Cut {
+            path: path.to_path_buf(),
+            offset: 5,
+            what: "header's length",
+            needed: 4,
+            available: bytes.len() - 5,
         });
     }
     let n = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]) as usize;
     let header_end = PREFIX.saturating_add(n);
     let header = bytes
         .get(PREFIX..header_end)
-        .ok_or_else(|| JournalError::Header {
+        .ok_or_else(|| JournalError::Cut {
             path: path.to_path_buf(),
-            source: DecodeError::Truncated {
-                offset: PREFIX as u64,
-                what: "journal header",
-                needed: n as u64,
-                available: (bytes.len() - PREFIX) as u64,
-            },
+            offset: PREFIX,
+            what: "header's log",
+            needed: n,
+            available: bytes.len() - PREFIX,
         })?;
     let start = MoveLog::decode(header).map_err(|source| JournalError::Header {
         path: path.to_path_buf(),
         source,
     })?;
+    if !start.moves.is_empty() {
+        return Err(JournalError::HeaderMoves {
+            path: path.to_path_buf(),
+            moves: start.moves.len() as u32,
+        });
+    }
     let mut recorder = Recorder::new(start.rules, start.seed)
         .map_err(|source| JournalError::Rules {
             path: path.to_path_buf(),
@@ -591,6 +662,50 @@ mod tests {
         assert_eq!(again, r);
         journal.remove().unwrap();
         assert!(!path.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A journal's header errors say what and where: another version by its number, a cut
+    /// header by its byte in the journal, a damaged header's log with where that log starts
+    /// (its own offsets count from there), and a header log holding moves is refused.
+    #[test]
+    fn header_errors_say_what_and_where() {
+        let dir = temp("header-errors");
+        let path = dir.join("g.t48.journal");
+        played(&path, 6);
+        let good = fs::read(&path).unwrap();
+        let err = |bytes: &[u8]| recover(&path, bytes).unwrap_err().to_string();
+        let mut v2 = good.clone();
+        v2[4] = 2;
+        let e = err(&v2);
+        assert!(
+            e.contains("journal of version 2; this build reads version 1"),
+            "{e}"
+        );
+        let e = err(&good[..7]);
+        assert!(
+            e.contains("cut short: its header's length at byte 5"),
+            "{e}"
+        );
+        let e = err(&good[..20]);
+        assert!(e.contains("its header's log at byte 9"), "{e}");
+        let mut crc = good.clone();
+        let n = u32::from_le_bytes(good[5..9].try_into().unwrap()) as usize;
+        crc[PREFIX + n - 1] ^= 1;
+        let e = err(&crc);
+        assert!(e.contains("its log starts at byte 9"), "{e}");
+        // A header log with moves: a .t48 log put where the header goes.
+        let log = MoveLog::from_moves(Rules::CONSOLE, 99, &[Direction::Left], 4).unwrap();
+        let log = log.encode();
+        let mut with_moves = JOURNAL_MAGIC.to_vec();
+        with_moves.push(VERSION);
+        with_moves.extend_from_slice(&(log.len() as u32).to_le_bytes());
+        with_moves.extend_from_slice(&log);
+        let e = err(&with_moves);
+        assert!(
+            e.contains("holds 1 moves; a journal's header holds none"),
+            "{e}"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
