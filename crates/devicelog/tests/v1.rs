@@ -501,6 +501,14 @@ fn a_pull_summary_counts_each_v1_game_received_or_failed() {
         let summary = puller.summary();
         assert_eq!(summary.received, received);
         assert_eq!(summary.is_ok(), received == planned.len(), "{summary:#?}");
+        // v1 frames have no check values: the pull says so of every v1 game it verified.
+        let unchecked =
+            format!("{received} games of protocol v1, whose frames carry no check values");
+        assert!(
+            summary.notes.iter().any(|n| n.starts_with(&unchecked)),
+            "{:?}",
+            summary.notes
+        );
         if received < planned.len() {
             assert_eq!(
                 summary.failed,

@@ -29,6 +29,17 @@ impl Puller {
         facts(l, &mut s);
         s.lost.extend(l.short_replies.items.iter().cloned());
         more(&mut s.lost, l.short_replies.more, "short pull replies");
+        if l.received_v1 > 0 {
+            // v1 frames carry no check values (docs/firmware.md): bits flipped in transit
+            // can make another game that still replays.
+            s.notes.push(format!(
+                "{} of protocol v1, whose frames carry no check values: a frame damaged on the way can give another game that still verifies; pull v1 boards over a clean link, or update their firmware",
+                match l.received_v1 {
+                    1 => "1 game".to_string(),
+                    n => format!("{n} games"),
+                }
+            ));
+        }
         s.notes.extend(l.earlier_replies.items.iter().cloned());
         more(
             &mut s.notes,
