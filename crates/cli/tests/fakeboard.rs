@@ -725,8 +725,8 @@ fn port_stress_a_million_starts_without_ends() {
 }
 
 /// A capture has no board to ask, wait for or follow: the options of a port pull are
-/// refused with one, never silently ignored; and --timeout 0 (a pull that gives up before
-/// it starts) is refused.
+/// refused with one, never silently ignored; --timeout 0 (a pull that gives up before it
+/// starts) is refused; a port that cannot be opened writes nothing.
 #[test]
 fn a_capture_pull_refuses_the_options_of_a_port_pull() {
     let dir = scratch("capture-options");
@@ -754,4 +754,10 @@ fn a_capture_pull_refuses_the_options_of_a_port_pull() {
     let (code, _, err) = pull_on("/dev/null", &games, &["--timeout", "0"]).finish();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--timeout"), "{err}");
+    // A port that cannot be opened leaves nothing behind (it left an empty capture file).
+    let missing = dir.0.join("no-such-port");
+    let (code, _, err) = pull_on(missing.to_str().unwrap(), &games, &[]).finish();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot open serial port"), "{err}");
+    assert!(!games.exists(), "nothing written");
 }

@@ -307,6 +307,8 @@ impl Pull {
         let flag = stop.clone();
         ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
             .context("cannot handle Ctrl-C")?;
+        // The port first: a port that cannot be opened leaves nothing behind in DIR.
+        let mut serial = open_port(port, args.baud)?;
         let out = &args.output;
         twenty48_movelog::create_dirs(out)?;
         let secs = SystemTime::now()
@@ -317,7 +319,6 @@ impl Pull {
         let mut raw = RawCapture::new(raw_path, raw, args.raw_limit);
         let timeout = Duration::from_secs(args.timeout);
         self.report.port = Some(port.to_string());
-        let mut serial = open_port(port, args.baud)?;
         let started = Instant::now();
         let now = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         send(&mut *serial, &self.talk.outgoing())
