@@ -726,7 +726,7 @@ fn port_stress_a_million_starts_without_ends() {
 
 /// A capture has no board to ask, wait for or follow: the options of a port pull are
 /// refused with one, never silently ignored; --timeout 0 (a pull that gives up before it
-/// starts) is refused; a port that cannot be opened writes nothing.
+/// starts) is refused; an empty capture fails; a port that cannot be opened writes nothing.
 #[test]
 fn a_capture_pull_refuses_the_options_of_a_port_pull() {
     let dir = scratch("capture-options");
@@ -754,6 +754,11 @@ fn a_capture_pull_refuses_the_options_of_a_port_pull() {
     let (code, _, err) = pull_on("/dev/null", &games, &["--timeout", "0"]).finish();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--timeout"), "{err}");
+    // An empty capture is no pull of nothing: it fails, and says why.
+    let (code, _, err) = pull_capture(&elf_path(), &capture, &games, |_| {}).finish();
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("holds no frame of a device log"), "{err}");
+    let _ = std::fs::remove_dir_all(&games);
     // A port that cannot be opened leaves nothing behind (it left an empty capture file).
     let missing = dir.0.join("no-such-port");
     let (code, _, err) = pull_on(missing.to_str().unwrap(), &games, &[]).finish();

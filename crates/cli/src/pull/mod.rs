@@ -169,6 +169,15 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     }
     pull.finish()?;
     pull.bar.finish();
+    if let (None, Some(capture)) = (&args.port, &args.capture) {
+        // An empty file, or one that is no device log at all, is not a pull of nothing.
+        if pull.report.nothing_received() {
+            pull.report.silent = Some(format!(
+                "{} holds no frame of a device log (an empty capture, or not a capture of this firmware's log)",
+                crate::input::shown(capture)
+            ));
+        }
+    }
     pull.report.replied = pull.talk.replied();
     pull.report.no_store = pull.talk.no_store();
     let summary = pull.talk.puller().summary();

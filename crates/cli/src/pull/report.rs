@@ -91,7 +91,8 @@ pub(super) struct Report {
     damage: Listed<Damage>,
     /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) of the device's frames, and how many more came.
     facts: Listed<DeviceFact>,
-    /// The board stopped answering.
+    /// The source gave nothing to pull: the board stopped answering, or a capture held
+    /// no frame at all.
     pub(super) silent: Option<String>,
     /// A port pull: the port.
     pub(super) port: Option<String>,
@@ -154,6 +155,11 @@ impl Report {
     /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
     /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
     /// does not count, but a capture of nothing but noise does.
+    /// Whether nothing at all came: no game, no frame of the device, no damaged stretch.
+    pub(super) fn nothing_received(&self) -> bool {
+        self.games.total() == 0 && self.facts.total() == 0 && self.damage.total() == 0
+    }
+
     pub(super) fn ok(&self, summary: &Summary, acks: &AckWindow) -> bool {
         let nothing = self.games.total() == 0 && self.damage.total() > 0;
         summary.is_ok()
