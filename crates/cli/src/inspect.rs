@@ -23,8 +23,8 @@ Examples:
   twenty48 inspect game.t48 --json
   twenty48 inspect - < game.t48
 
-`-` reads the log from standard input. With -q nothing is printed: the exit status says
-whether the file is a valid log.
+`-` reads the log from standard input. With -q the text is not printed (--json still is):
+the exit status says whether the file is a valid log.
 
 JSON shape (--json; docs/schema/inspect.json): {schema_version, file, bytes, format_version,
 rules: {preset, size, four_chance: [p, q], opening, win: {tile, exponent, ends_game} | null,

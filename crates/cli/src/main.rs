@@ -67,8 +67,9 @@ struct Cli {
     /// forces it), always or never
     #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
     color: style::ColorChoice,
-    /// Print nothing on success; failures and errors are still printed, and the exit status
-    /// tells
+    /// Print no summaries or notes on success; failures and errors are still printed, the
+    /// exit status tells, and what was asked for (--json, --csv, a log or picture on `-`,
+    /// a link, a page) is printed all the same
     #[arg(short, long, global = true)]
     quiet: bool,
 }
