@@ -1000,3 +1000,20 @@ fn stats_lists_partial_logs_and_never_counts_them_as_games() {
     assert!(err.contains("partial.t48 is a partial log"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `diff --elf` with no capture among its games is refused: an ELF that decodes nothing
+/// would look as if it had been checked against.
+#[test]
+fn diff_refuses_an_elf_with_no_capture_to_decode() {
+    let dir = scratch("diff-elf");
+    let game = fixture("classic-moves.t48");
+    for args in [
+        vec!["diff", &game, &game, "--elf", "/dev/null"],
+        vec!["diff", &game, "--elf", "/dev/null"],
+    ] {
+        let (code, _, err) = run(&dir, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("no game given here is one"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

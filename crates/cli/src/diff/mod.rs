@@ -295,6 +295,15 @@ pub fn run(args: DiffArgs, ui: &Ui) -> Result<ExitCode> {
     // is reported invalid, with the verifier's problem.
     let sides = [Some(&first), second_side.as_ref()];
     let paths = [Some(args.a.as_path()), args.b.as_deref()];
+    if let Some(elf) = &args.elf {
+        // An ELF that decodes nothing would look as if it had been checked against.
+        if !sides.iter().flatten().any(|s| matches!(s, Side::Device(_))) {
+            bail!(
+                "--elf {} decodes captures, and no game given here is one (only .t48 logs): leave --elf out",
+                crate::input::shown(elf)
+            );
+        }
+    }
     let invalid = parting::invalid_side(
         divergence.as_ref(),
         [ta.stopped.is_some(), tb.stopped.is_some()],
