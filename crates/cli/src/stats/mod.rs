@@ -40,7 +40,7 @@ JSON shape (--json; docs/schema/stats.json): {schema_version, files, games, veri
 failed: [{file, problem}], unreadable: [{file, problem}], partial: [{file, problem}], moves,
 score: {mean, median, max, max_file}, max_tiles: {\"2048\": N, ...}, longest: {file,
 moves}|null, rules: [{rules, games, moves, score: {...}, max_tiles, longest, win_tile|null,
-wins|null, win_rate|null}]}.
+win_exponent|null, wins|null, win_rate|null}]}.
 CSV: one row per rule set, then `all`: rules,games,moves,score_mean,score_median,score_max,
 win_tile,wins,win_rate, then one column per tile (games whose max tile it is).")]
 pub struct StatsArgs {

@@ -121,7 +121,9 @@ fn group_json(g: &Group) -> Value {
         },
         "max_tiles": tiles,
         "longest": g.longest.as_ref().map(|(m, p)| json!({"file": p.display().to_string(), "moves": m})),
-        "win_tile": g.win.map(|(e, _)| tile_value(e)),
+        // A win of 2^64 or 2^65 (an 8x8 board's) has no u64 value: null, and the exponent.
+        "win_tile": g.win.and_then(|(e, _)| (e < 64).then(|| tile_value(e))),
+        "win_exponent": g.win.map(|(e, _)| e),
         "wins": g.win.map(|(_, w)| w),
         "win_rate": win_rate(g),
     })
@@ -146,7 +148,7 @@ pub fn json(t: &Totals) -> Value {
         })
         .collect();
     let obj = doc.as_object_mut().expect("a JSON object");
-    for key in ["win_tile", "wins", "win_rate"] {
+    for key in ["win_tile", "win_exponent", "wins", "win_rate"] {
         obj.remove(key);
     }
     obj.insert("schema_version".into(), json!(crate::view::SCHEMA_VERSION));
