@@ -25,7 +25,7 @@ use crate::style::{count, Ui};
 #[command(after_help = "\
 Examples:
   twenty48 record --seed 42 --moves LURDLLUR -o game.t48
-  twenty48 record --rules arduino --bot greedy --bot-seed 7 -o arduino.t48
+  twenty48 record --rules arduino --bot random --bot-seed 7 -o arduino.t48
   twenty48 record --seed 3 --bot expectimax --max-moves 200 -o best.t48   (about 6 ms a move)
   twenty48 record --seed 3 --bot expectimax --budget 4000000 --threads 2 --max-moves 20 -o d.t48
   twenty48 record --seed 3 --bot expectimax --depth 4 -o quick.t48
@@ -173,13 +173,16 @@ fn check_bot_options(args: &RecordArgs) -> Result<()> {
                 bail!("{flag} is a bot's option: give --bot too (without --bot, the moves come from the list or the player)");
             }
         }
-        Some(BotName::Expectimax) => {}
-        Some(bot @ (BotName::Random | BotName::Greedy)) => {
-            if let Some(flag) = given.first() {
-                let name = match bot {
-                    BotName::Random => "random",
-                    _ => "greedy",
-                };
+        Some(bot) => {
+            let name = match bot {
+                BotName::Random => "random",
+                BotName::Greedy => "greedy",
+                BotName::Expectimax => "expectimax",
+            };
+            if args.bot_seed.is_some() && !matches!(bot, BotName::Random) {
+                bail!("--bot-seed is the random bot's option; the {name} bot draws nothing (its game follows from --seed alone)");
+            }
+            if let (Some(flag), false) = (given.first(), matches!(bot, BotName::Expectimax)) {
                 bail!("{flag} is the expectimax bot's option; the {name} bot has none (use --bot expectimax)");
             }
         }
@@ -191,7 +194,13 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     let rules = args.rules.resolve()?;
     check_bot_options(&args)?;
     if let Some(list) = &args.moves_file {
-        // --force or not, the move list is never replaced by the game.
+        // --force or not, the move list is never replaced by the game: standard input may
+        // be the output file too (`--moves-file - -o m.txt < m.txt`).
+        let list = if input::is_stdio(list) {
+            std::path::Path::new("/dev/stdin")
+        } else {
+            list.as_path()
+        };
         check_not_input(&args.output, &[list])?;
     }
     check_output(&args.output, args.force)?;
