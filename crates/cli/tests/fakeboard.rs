@@ -739,6 +739,10 @@ fn a_capture_pull_refuses_the_options_of_a_port_pull() {
         &["--timeout", "3"],
         &["--baud", "9600"],
         &["--raw-limit", "5"],
+        // Given at their defaults, they are still refused: given is given.
+        &["--timeout", "15"],
+        &["--baud", "115200"],
+        &["--raw-limit", "64"],
     ] {
         let run = pull_capture(&elf_path(), &capture, &games, |c| {
             c.args(extra);

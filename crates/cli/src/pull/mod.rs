@@ -77,9 +77,9 @@ pub struct PullArgs {
     /// Talk to the board on this serial port (its USB serial).
     #[arg(long, value_name = "PORT")]
     pub port: Option<String>,
-    /// Baud rate of the serial port (USB serial ignores it).
-    #[arg(long, value_name = "N", default_value_t = 115_200, requires = "port")]
-    pub baud: u32,
+    /// Baud rate of the serial port (USB serial ignores it) [default: 115200]
+    #[arg(long, value_name = "N", requires = "port")]
+    pub baud: Option<u32>,
     /// Ask for every stored game, acknowledged before or not (`{pull all}`).
     #[arg(long, requires = "port")]
     pub all: bool,
@@ -98,17 +98,30 @@ pub struct PullArgs {
     pub keep_partial: bool,
     /// Give up on the board after this many seconds without a frame while the pull waits
     /// for its reply or an acknowledgement, or for its port to come back (bytes that are no
-    /// frame do not count; --follow waits for the port until Ctrl-C).
-    #[arg(long, value_name = "SECONDS", default_value_t = 15, requires = "port",
+    /// frame do not count; --follow waits for the port until Ctrl-C) [default: 15]
+    #[arg(long, value_name = "SECONDS", requires = "port",
           value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
+    pub timeout: Option<u64>,
     /// Keep at most this many MiB of the raw bytes a port pull saves beside the games
-    /// (`DIR/capture-SECONDS.bin`); past it the pull goes on and says the capture is cut.
-    #[arg(long, value_name = "MIB", default_value_t = RAW_LIMIT_MIB, requires = "port")]
-    pub raw_limit: u64,
+    /// (`DIR/capture-SECONDS.bin`); past it the pull goes on and says the capture is cut
+    /// [default: 64]
+    #[arg(long, value_name = "MIB", requires = "port")]
+    pub raw_limit: Option<u64>,
     /// Print the report as JSON on standard output.
     #[arg(long)]
     pub json: bool,
+}
+
+impl PullArgs {
+    /// The port's baud rate.
+    fn baud(&self) -> u32 {
+        self.baud.unwrap_or(115_200)
+    }
+
+    /// Seconds without a frame before the pull gives up on the board.
+    fn timeout(&self) -> u64 {
+        self.timeout.unwrap_or(15)
+    }
 }
 
 /// Refuses the options of a port pull with a capture, which has no board to ask, wait for
@@ -117,9 +130,9 @@ fn check_capture_options(args: &PullArgs) -> Result<()> {
     let given = [
         (args.follow, "--follow"),
         (args.all, "--all"),
-        (args.baud != 115_200, "--baud"),
-        (args.timeout != 15, "--timeout"),
-        (args.raw_limit != RAW_LIMIT_MIB, "--raw-limit"),
+        (args.baud.is_some(), "--baud"),
+        (args.timeout.is_some(), "--timeout"),
+        (args.raw_limit.is_some(), "--raw-limit"),
     ];
     if let Some((_, flag)) = given.iter().find(|(on, _)| *on) {
         anyhow::bail!(
@@ -317,7 +330,7 @@ impl Pull {
         ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
             .context("cannot handle Ctrl-C")?;
         // The port first: a port that cannot be opened leaves nothing behind in DIR.
-        let mut serial = open_port(port, args.baud)?;
+        let mut serial = open_port(port, args.baud())?;
         let out = &args.output;
         twenty48_movelog::create_dirs(out)?;
         let secs = SystemTime::now()
@@ -325,8 +338,8 @@ impl Pull {
             .map_or(0, |d| d.as_secs());
         let (raw_path, raw) =
             twenty48_movelog::create_free(&out.join(format!("capture-{secs}.bin")))?;
-        let mut raw = RawCapture::new(raw_path, raw, args.raw_limit);
-        let timeout = Duration::from_secs(args.timeout);
+        let mut raw = RawCapture::new(raw_path, raw, args.raw_limit.unwrap_or(RAW_LIMIT_MIB));
+        let timeout = Duration::from_secs(args.timeout());
         self.report.port = Some(port.to_string());
         let started = Instant::now();
         let now = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -402,7 +415,7 @@ impl Pull {
         stop: &AtomicBool,
         now: &dyn Fn() -> u64,
     ) -> Option<Box<dyn serialport::SerialPort>> {
-        let timeout_ms = args.timeout.saturating_mul(1000);
+        let timeout_ms = args.timeout().saturating_mul(1000);
         loop {
             if stop.load(Ordering::SeqCst) {
                 return None;
@@ -410,12 +423,12 @@ impl Pull {
             if !args.follow && self.talk.state(now(), timeout_ms) != State::Listening {
                 self.report.silent = Some(format!(
                     "{port} went away and did not come back: no port and no frame for {} s before the pull was done and acknowledged",
-                    args.timeout
+                    args.timeout()
                 ));
                 return None;
             }
             std::thread::sleep(Duration::from_millis(250));
-            if let Ok(s) = open_port(port, args.baud) {
+            if let Ok(s) = open_port(port, args.baud()) {
                 return Some(s);
             }
         }
