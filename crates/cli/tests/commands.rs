@@ -875,6 +875,16 @@ fn winning_tiles_past_2_63_are_named_not_saturated() {
     assert_eq!(doc["rules"]["win"]["tile"], 1u64 << 63, "{doc}");
     let (_, out, _) = run(&dir, &["stats", "w63.t48", "w64.t48", "w65.t48"]);
     assert_eq!(out.matches("1 game,").count(), 3, "three rule sets:\n{out}");
+    let (_, out, _) = run(&dir, &["stats", "--json", "w63.t48", "w64.t48", "w65.t48"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut wins: Vec<(u64, bool)> = doc["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["win_exponent"].as_u64().unwrap(), r["win_tile"].is_null()))
+        .collect();
+    wins.sort();
+    assert_eq!(wins, [(63, false), (64, true), (65, true)], "{doc}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -921,6 +931,23 @@ fn record_reports_presses_past_max_moves_and_never_overwrites_its_move_list() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is the input"), "{err}");
     assert_eq!(std::fs::read(dir.join("moves.txt")).unwrap(), b"LURDLURD\n");
+    // The same list on standard input, redirected from the output file.
+    let args = "record --seed 1 --moves-file - -o moves.txt --force";
+    let child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .current_dir(&dir)
+        .args(args.split(' '))
+        .stdin(std::fs::File::open(dir.join("moves.txt")).unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = support::finish(child);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is the input"),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read(dir.join("moves.txt")).unwrap(), b"LURDLURD\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -929,7 +956,7 @@ fn record_reports_presses_past_max_moves_and_never_overwrites_its_move_list() {
 #[test]
 fn record_refuses_bot_options_the_game_would_ignore() {
     let dir = scratch("bot-options");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["--moves", "LURD", "--bot-seed", "3"],
             "--bot-seed is a bot's option",
@@ -949,6 +976,14 @@ fn record_refuses_bot_options_the_game_would_ignore() {
         (
             &["--bot", "random", "--threads", "2"],
             "the random bot has none",
+        ),
+        (
+            &["--bot", "greedy", "--bot-seed", "5"],
+            "--bot-seed is the random bot's option",
+        ),
+        (
+            &["--bot", "expectimax", "--bot-seed", "5"],
+            "the expectimax bot draws nothing",
         ),
     ];
     for (extra, expected) in cases {

@@ -537,6 +537,17 @@ fn recover_to_standard_output_keeps_the_journal() {
     assert_eq!(log.claims.move_count, 5);
     assert!(stderr(&result).contains("is kept"), "{}", stderr(&result));
     assert_eq!(fs::read(&journal).unwrap(), bytes, "the journal is kept");
+    // An output that is no regular file is named as such, and --force is not offered.
+    let fifo = dir.join("fifo.t48");
+    mkfifo(&fifo);
+    let result = run(&["recover", s(&journal), "-o", s(&fifo)]);
+    assert_eq!(result.status.code(), Some(2), "{}", stderr(&result));
+    assert!(stderr(&result).contains("is a FIFO"), "{}", stderr(&result));
+    assert!(
+        !stderr(&result).contains("use --force"),
+        "{}",
+        stderr(&result)
+    );
     // With --json the game still has standard output to itself; the JSON is on stderr.
     let result = run(&["recover", s(&journal), "-o", "-", "--json"]);
     assert!(result.status.success(), "{}", stderr(&result));
