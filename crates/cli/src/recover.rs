@@ -63,15 +63,6 @@ pub fn run(args: RecoverArgs, ui: &crate::style::Ui) -> Result<ExitCode> {
     };
     // Writing the game over its own journal would lose both (the journal is removed next).
     crate::destination::check_not_input(&output, &[&journal])?;
-    // Not a regular file (a device, FIFO, directory, socket or link): named at once, never
-    // offered --force, which would not replace it.
-    crate::destination::check_output(&output, true)?;
-    if output.symlink_metadata().is_ok() && !args.force {
-        bail!(
-            "{} already exists (use --force to overwrite it, or -o to write elsewhere)",
-            crate::input::shown(&output)
-        );
-    }
     crate::destination::check_output(&output, args.force)?;
     let log = &recovered.log;
     crate::destination::write_output(&output, &log.encode(), args.force)?;
