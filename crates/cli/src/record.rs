@@ -196,11 +196,6 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     if let Some(list) = &args.moves_file {
         // --force or not, the move list is never replaced by the game: standard input may
         // be the output file too (`--moves-file - -o m.txt < m.txt`).
-        let list = if input::is_stdio(list) {
-            std::path::Path::new("/dev/stdin")
-        } else {
-            list.as_path()
-        };
         check_not_input(&args.output, &[list])?;
     }
     check_output(&args.output, args.force)?;
