@@ -42,6 +42,12 @@ setup-avr: (setup "avr")
 [doc("What the Nano's emulator needs: Node, npm, rp2040js, the RP2040 boot ROM")]
 setup-nano: (setup "nano")
 
+# What the Windows build and its tests need: the Windows and macOS targets of the pinned
+# toolchain, Debian's mingw-w64 (the linker) and wine64 (scripts/windows-test.sh).
+[group("set-up")]
+[doc("What `just windows-test` needs: the Windows and macOS targets, mingw-w64, Wine")]
+setup-windows: (setup "windows")
+
 # What the web page's tests need: the wasm target, Debian's chromium, Node and npm,
 # playwright-core (npm ci in web/test; it downloads no browser).
 [group("set-up")]
@@ -90,9 +96,29 @@ test: setup avr-sim
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
+    just windows-test
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
     bash scripts/together.sh "just nano-test" "just web-test target/debug/twenty48"
+
+# Every desk a player has (in `just test`): every host crate checked for Windows and for
+# macOS on Apple silicon, then the Windows build's tests under Wine (scripts/windows-test.sh:
+# the CLI's tests that need no POSIX shell, FIFOs, ulimit, pseudo-terminals or emulators,
+# and crates/cli/tests/windows.rs). macOS has no linker here: it is checked, not run.
+[doc("Every host crate checked for Windows and macOS, and the CLI's tests on a Windows build under Wine")]
+[group("test")]
+windows-test: setup-windows
+    cargo check -q --workspace --all-targets --target x86_64-pc-windows-gnu
+    cargo check -q --workspace --all-targets --target aarch64-apple-darwin
+    bash scripts/windows-test.sh
+
+# The other targets a user may build on, checked (not in `just test`, whose windows-test
+# checks the GNU Windows and Apple-silicon ones): Windows with MSVC and Intel macOS.
+[doc("Every host crate checked for Windows (MSVC) and Intel macOS too")]
+[group("test")]
+cross-check: setup-windows
+    cargo check -q --workspace --all-targets --target x86_64-pc-windows-msvc
+    cargo check -q --workspace --all-targets --target x86_64-apple-darwin
 
 # "Did my engine change alter any recorded game?" in about a minute: builds only what the
 # engine, move-log and verify tests need (no CLI, no firmware) and runs them: every fixture

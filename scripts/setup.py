@@ -8,7 +8,8 @@
 GOAL is what you are about to run: `record` (the main job: Rust and just), `firmware` (the
 thumb targets and QEMU), `avr` (the pinned nightly, avr-gcc, qemu-system-avr, simavr), `nano`
 (Node, npm, rp2040js, the RP2040 boot ROM), `web` (the wasm target, Chromium, Node,
-playwright-core) or `test` (all of them: what `just test` and CI need).
+playwright-core), `windows` (the Windows and macOS targets, mingw-w64, Wine) or `test` (all
+of them: what `just test` and CI need).
 
 As root on Debian it installs what is missing (apt-get, rustup, npm ci, pip) and says what it
 changed on the machine, packages that apt removed to make room included. Otherwise, or on
@@ -39,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Every rust-toolchain.toml of the repository, with the goals that need it. `rustup toolchain
 # install`, run in its folder, installs the toolchain with the components and targets it lists.
 TOOLCHAIN_FILES = {
-    "rust-toolchain.toml": ("record", "firmware", "nano", "web", "test"),
+    "rust-toolchain.toml": ("record", "firmware", "nano", "web", "windows", "test"),
     "crates/firmware-avr/rust-toolchain.toml": ("avr", "test"),
 }
 
@@ -52,7 +53,7 @@ NPM_FOLDERS = {
 # Every Cargo workspace (a Cargo.lock): its crates fetched by `cargo fetch --locked` (with the
 # toolchain its folder pins), so a build never starts with a download.
 CARGO_WORKSPACES = {
-    ".": ("record", "firmware", "nano", "web", "test"),
+    ".": ("record", "firmware", "nano", "web", "windows", "test"),
     "crates/firmware": ("firmware", "nano", "test"),
     "crates/firmware-avr": ("avr", "test"),
     "fuzz": ("test",),
@@ -76,7 +77,7 @@ JUST_MIN = (1, 27)  # [group] attributes
 
 BOOTROM = ROOT / "target/sim-rp2040/bootrom.py"
 
-GOALS = ("record", "firmware", "avr", "nano", "web", "test")
+GOALS = ("record", "firmware", "avr", "nano", "web", "windows", "test")
 
 
 @dataclass
@@ -375,6 +376,11 @@ def checks() -> list[Check]:
         apt_check("node", nano_web, ["node", "--version"], ["nodejs"], NODE_MIN),
         apt_check("npm", nano_web, ["npm", "--version"], ["npm"], NPM_MIN),
         chromium_check(("web", "test")),
+        # `just windows-test`: the Windows build links with mingw-w64 and runs under Wine.
+        apt_check("x86_64-w64-mingw32-gcc", ("windows", "test"),
+                  ["x86_64-w64-mingw32-gcc", "--version"], ["gcc-mingw-w64-x86-64"]),
+        apt_check("wine64", ("windows", "test"), ["/usr/lib/wine/wine64", "--version"],
+                  ["wine64"], pattern=r"wine-(\d+\.\d+)"),
     ]
     out += [cargo_fetch_check(folder, goals) for folder, goals in CARGO_WORKSPACES.items()]
     out += [npm_folder_check(folder, goals) for folder, goals in NPM_FOLDERS.items()]

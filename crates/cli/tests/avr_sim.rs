@@ -3,6 +3,7 @@
 //! through a pseudo-terminal wired to the board's USART0 (the conversation, the files, the
 //! acknowledgements). Every file equal to the host's replay of the game played by the
 //! buttons. Needs the harness (`just avr-sim`) and the AVR toolchain; fails, never skips.
+#![cfg(unix)] // pseudo-terminals and the emulators: Unix only
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -2,6 +2,7 @@
 //! firmware makes under QEMU (protocol v2), and the pull conversation with the QEMU board on
 //! a pseudo-terminal. Needs `qemu-system-arm` and the thumbv6m target: fails, never skips,
 //! without them.
+#![cfg(unix)] // pseudo-terminals and the emulators: Unix only
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! `--help` runs, each command's in an empty directory of its own, and must not fail (exit
 //! status 0, or 1 for the commands whose 1 means "the games differ"). The examples that need a
 //! terminal or a board on a serial port are listed by name and checked to exist.
+#![cfg(unix)] // a POSIX shell runs the examples (tests/windows.rs: the tour on Windows)
 
 mod support;
 

@@ -17,6 +17,7 @@
 //!
 //! Uses the committed v2 firmware ELF (no QEMU). Every run of the binary is killed after
 //! 60 s and on drop.
+#![cfg(unix)] // pseudo-terminals and the emulators: Unix only
 
 use std::collections::BTreeMap;
 use std::io::Read;

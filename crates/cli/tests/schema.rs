@@ -687,6 +687,7 @@ fn issue28_every_help_json_shape_is_its_schema() {
 /// Issue 28: the independent implementation (docs/independent/, written from the docs alone)
 /// reads what the program prints as docs/json.md says: every fixture game's `replay --json`
 /// lines state by state, `--final`, the win line, `inspect --json` field by field.
+#[cfg(unix)] // the Python implementation runs on the host
 #[test]
 fn issue28_the_independent_implementation_agrees_with_the_programs_output() {
     let out = support::output(

@@ -569,12 +569,14 @@ mod tests {
                 if *expected == one { 5 } else { 9 }
             );
         }
-        for path in [
-            a.join("missing.t48"),
-            a.join("x.t48/"),
-            a.join("x.t48/."),
-            root.join("none/x.t48"),
-        ] {
+        let mut unopenable = vec![a.join("missing.t48"), root.join("none/x.t48")];
+        // A file named as a directory: refused on Unix; Windows drops a trailing `/` and `/.`
+        // from a path, so there these name the file itself, which the reader opens as
+        // File::open does.
+        if cfg!(unix) {
+            unopenable.extend([a.join("x.t48/"), a.join("x.t48/.")]);
+        }
+        for path in unopenable {
             let Err(Verdict::Unreadable(e)) = reader.decode(&path) else {
                 panic!("{} read", path.display());
             };
@@ -592,7 +594,10 @@ mod tests {
                 panic!("{} read", path.display());
             };
             let mut bytes = Vec::new();
-            let plain = read_log_bytes(&mut File::open(&path).unwrap(), &mut bytes).unwrap_err();
+            // (Windows refuses to open a directory as a file; Unix opens it and fails the read.)
+            let plain = File::open(&path)
+                .and_then(|mut f| read_log_bytes(&mut f, &mut bytes))
+                .unwrap_err();
             assert_eq!(e.to_string(), plain.to_string(), "{}", path.display());
         }
         std::fs::remove_dir_all(&root).unwrap();
