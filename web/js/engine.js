@@ -139,6 +139,15 @@ T48.engine = (function () {
     analyse: function (id, count, depth) {
       return json(exports.t48_analyse(id, count, depth));
     },
+    // The move `twenty48 play --hint` gives for the game being played: {best: "up" or null}.
+    hint: function () {
+      return json(exports.t48_hint());
+    },
+    // The fragment (without #) of a link to a file's bytes, "" for a file past 1 MiB.
+    link: function (bytes) {
+      input(bytes);
+      return decoder.decode(output(exports.t48_link()));
+    },
     // The fragment (without #) of a link to the game being played.
     fragment: function () {
       return decoder.decode(output(exports.t48_fragment()));
