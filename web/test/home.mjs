@@ -194,7 +194,6 @@ test("issue 46, 4: a translucent best-move mark, the whole board in view, the dr
     await page.waitForFunction(() => document.querySelector(".arrow").dataset.best, null, { timeout: 60000 });
     const opacity = await page.evaluate(markOpacity);
     assert.ok(opacity <= 0.35, name + ": the best-move mark is opaque: " + opacity);
-    await page.screenshot({ path: path.join(run.shots, `web-mark-${name}.png`) });
     // Play: the board in view too.
     await page.click("#tab-play");
     await page.fill("#play-seed", "3");
@@ -321,7 +320,6 @@ test("issue 46, 6: a hint from `play --hint`'s bot, Compare's differing cells ma
   const [ra, rb] = await page.$$eval(".pair .board", (bs) => bs.map((x) => x.getBoundingClientRect().toJSON()));
   assert.equal(Math.round(ra.top), Math.round(rb.top), "the boards are not side by side");
   assert.ok(ra.right <= rb.left && rb.right <= 390, JSON.stringify([ra, rb]));
-  await page.screenshot({ path: path.join(run.shots, "web-compare-phone.png") });
 
   // ?: the keys of every mode; Escape closes the list, the focus goes back.
   await page.focus("#compare-forward");
