@@ -177,13 +177,14 @@ T48.play = (function () {
       say("New game under the " + preset + " rules, seed " + answer.seed + ". Arrows or WASD move.");
       el("board").focus();
     },
-    // One tap from the landing: the game kept here, else a new one under the rules last
-    // used, with a seed drawn.
+    // One tap from the landing: the game kept here while it is under way, else a new one
+    // under the rules last used, with a seed drawn.
     quickStart: function () {
       T48.app.setMode("play");
-      if (session) return el("board").focus();
-      const last = T48.storage.loadRules();
-      const preset = [...el("preset").options].some((o) => o.value === last) ? last : "classic";
+      if (session && last && last.status === "playing") return el("board").focus();
+      // (The rules of the game kept here, when it has ended, else of the last one started.)
+      const used = (session && session.preset) || T48.storage.loadRules();
+      const preset = [...el("preset").options].some((o) => o.value === used) ? used : "classic";
       T48.play.start(preset, drawSeed());
     },
     act: function (dir) {

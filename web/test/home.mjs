@@ -234,6 +234,13 @@ test("issue 46, 5: Score and Best only where a game is played, one tap to a game
   await page.waitForFunction(() => document.querySelector("#play-board").dataset.move !== "0", null, { timeout: WAIT });
   assert.deepEqual(await boxes(), ["score-box", "best-box"], "Play");
   assert.equal(await page.$eval("#best-label", (l) => l.textContent), "Best, console");
+  // A game kept here that has ended: the same tap starts a new one.
+  await keep(page, path.join(GAMES, "classic-random-over.t48"));
+  await page.click("#tab-watch");
+  await page.click("#landing-play");
+  await page.waitForFunction(() => document.querySelector("#play-board").dataset.move === "0", null, { timeout: WAIT });
+  assert.equal(await page.$eval("#play-overlay", (o) => o.hidden), true);
+  assert.match(await page.$eval("#play-rules", (r) => r.textContent), /^classic rules/);
   // Watch: the game's score, no best; Compare: neither.
   const file = path.join(GAMES, "classic-expectimax-depth3-1000.t48");
   await page.goto(PAGE_URL + "#" + fragmentOf(file));
