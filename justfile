@@ -416,13 +416,15 @@ web-test cli="": setup-web web
 # raw and gzipped and what a page loads, link to first board drawn (file:// and http),
 # decode and verify of the 20,449-move fixture and its jumps, the replay speed in the browser
 # against the same code natively (play_all), and the analysis in the page's worker against
-# `twenty48 analyse` (T48_ANALYSIS_LONG=0 leaves out the 20,449-move game: about 6 minutes).
+# `twenty48 analyse` built for release (T48_ANALYSIS_LONG=0 leaves out the 20,449-move game:
+# about 6 minutes; T48_RUNS: the fresh contexts each first-board figure is the median of, 7).
 [doc("The web page's size and speed figures, in headless Chromium")]
 [group("long runs")]
 web-bench: setup-web web
     cargo build -q -p twenty48-cli
+    cargo build -q --release -p twenty48-cli
     cargo build -q --release -p twenty48-web --example native_replay
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 900 node bench.mjs
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" T48_NATIVE_CLI="$(pwd)/../../target/release/twenty48" timeout --foreground --kill-after=10 900 node bench.mjs
 
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
 [group("build")]

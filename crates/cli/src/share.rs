@@ -16,8 +16,9 @@ use crate::style::Ui;
 pub const BASE_VARIABLE: &str = "TWENTY48_WEB";
 
 /// The largest file a link carries: 1 MiB (about 4 million moves), 1.4 MB of link text,
-/// under the 2 MB that browsers take in an address.
-pub const MAX_SHARED_BYTES: usize = 1 << 20;
+/// under the 2 MB that browsers take in an address; the page writes links in its address up
+/// to the same size.
+pub const MAX_SHARED_BYTES: usize = twenty48_web::MAX_LINKED_BYTES;
 
 /// Print a link that opens a game in the web page (nothing is uploaded: the game is in the
 /// link itself).

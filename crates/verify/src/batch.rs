@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use twenty48_movelog::EXTENSION;
 
 use crate::engines::{verify, EngineChoice};
-pub use crate::reader::{read_log_bytes, Reader, AHEAD_BYTES, AHEAD_FILES, MAX_TRAILING_BYTES};
+pub use crate::reader::{
+    check_log_bytes, read_log_bytes, Reader, AHEAD_BYTES, AHEAD_FILES, MAX_TRAILING_BYTES,
+};
 pub use crate::verdict::Verdict;
 
 /// Verifies one file.
