@@ -4,7 +4,9 @@
 # wine64) as on a Windows machine: every CLI test that does not need a POSIX shell, FIFOs,
 # /dev/zero, ulimit, pseudo-terminals or an emulator (those say so and are Unix only), and
 # crates/cli/tests/windows.rs, the commands on Windows paths, CRLF and UTF-16 move lists,
-# files held open by another program, `pull --capture` and a missing COM port.
+# files held open by another program, `pull --capture` and a missing COM port; then
+# `pull --port COM42` of that build, COM42 mapped by the prefix to the fake board's
+# pseudo-terminal (crates/cli/tests/fakeboard.rs, a host test run with the build's path).
 #
 # The Wine prefix is target/wine (made on first use, about 20 s); Wine 8 lacks
 # bcryptprimitives.dll, which Rust's std needs, so a stand-in (scripts/wine/) is built into
@@ -38,3 +40,6 @@ export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=$wine
 export INSTA_WORKSPACE_ROOT=$root INSTA_UPDATE=no
 cargo test --target x86_64-pc-windows-gnu \
     --no-fail-fast -p twenty48-cli -p twenty48-verify -p twenty48-movelog -p twenty48-tui --tests "$@"
+T48_WINDOWS_EXE=$root/target/x86_64-pc-windows-gnu/debug/twenty48.exe \
+    cargo test -p twenty48-cli --test fakeboard the_windows_build_pulls_from_a_com_port_under_wine \
+    -- --ignored --exact
