@@ -369,6 +369,19 @@ install:
     cargo install --locked --path crates/cli
     @echo "installed: $(command -v twenty48 || echo "${CARGO_HOME:-$HOME/.cargo}/bin/twenty48 (add that folder to PATH)")"
 
+# The release archives (issue 44) into target/distrib/, made by dist (dist-workspace.toml):
+# twenty48-cli-x86_64-unknown-linux-gnu.tar.xz and twenty48-cli-x86_64-pc-windows-gnu.zip,
+# each with the binary, README.md, the licences, completions for five shells and the man
+# pages (written by the CLI itself into target/release-extra/ first). Then each archive is
+# unpacked and checked (scripts/release.py): its .sha256, its files exactly, `twenty48
+# --version` (the Windows one under Wine), its completions and man pages against what its
+# own binary prints. The macOS archives are configured too, but dist builds them only on a
+# Mac. Two release builds with LTO: not in `just test`.
+[doc("Build the release archives for Linux and Windows with dist; unpack and check each (Windows under Wine)")]
+[group("build")]
+release: (setup "release")
+    python3 scripts/release.py
+
 # Build the QEMU firmware ELF (lm3s6965evb) that `pull --elf` and `diff --elf` decode device
 # logs with, and print its path.
 [doc("Build the QEMU firmware ELF for pull --elf and diff --elf; prints its path")]
