@@ -244,6 +244,7 @@ fn issue13_every_help_example_runs() {
         "analyse",
         "inspect",
         "pull",
+        "ports",
         "play",
         "recover",
         "share",
