@@ -44,6 +44,14 @@ impl Probe {
         }
     }
 
+    /// What to send a board so that it logs a frame at once: `{hello}` (docs/firmware.md),
+    /// whose answer every firmware since protocol v2 sends.
+    pub fn request() -> Vec<u8> {
+        twenty48_deviceproto::Request::Hello
+            .to_string()
+            .into_bytes()
+    }
+
     /// More bytes of the log.
     pub fn feed(&mut self, bytes: &[u8]) {
         for (decoder, read) in &mut self.candidates {

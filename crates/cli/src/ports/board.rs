@@ -92,7 +92,28 @@ impl Board {
             Board::Ftdi => "ftdi",
         }
     }
+
+    /// The firmware images (as `just firmware` names their ELFs, without `.elf`) this board
+    /// can run: a clone's chip says nothing of the board behind it.
+    pub fn firmware(self) -> &'static [&'static str] {
+        match self {
+            Board::NanoRp2040Connect => &["twenty48-nano-rp2040"],
+            Board::Mega2560 => &["twenty48-mega2560"],
+            Board::Uno => &["twenty48-uno"],
+            Board::Ch340Clone => &["twenty48-mega2560", "twenty48-uno"],
+            Board::Ftdi => &["twenty48-mega1280", "twenty48-mega2560", "twenty48-uno"],
+        }
+    }
 }
+
+/// The firmware images of the boards (as `just firmware` names their ELFs, without
+/// `.elf`): an ELF named so is for that board alone.
+pub const BOARD_FIRMWARE: [&str; 4] = [
+    "twenty48-nano-rp2040",
+    "twenty48-mega2560",
+    "twenty48-mega1280",
+    "twenty48-uno",
+];
 
 #[cfg(test)]
 mod tests {

@@ -27,6 +27,8 @@ pub use listing::attached;
 Examples:
   twenty48 ports
   twenty48 ports --json
+  # Then pull from the one board attached, its firmware found among those built:
+  twenty48 pull -o games/
 
 Exit status: 0 the ports were listed (none is no error); 2 the system's ports cannot be
 listed.
