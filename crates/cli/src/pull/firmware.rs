@@ -107,8 +107,14 @@ impl Candidates {
     /// or capture, and the board recognised on it). Several that read them alike are
     /// narrowed by the board's firmware, then taken as one when their tables agree. An
     /// error names the candidates: none reads the log, several do and differ, or the one
-    /// that does is another board's firmware.
-    pub fn choose(&self, probe: &Probe, source: &str, board: Option<Board>) -> Result<usize> {
+    /// that does is another board's firmware. Returns the one chosen and the others that
+    /// decode alike with it.
+    pub fn choose(
+        &self,
+        probe: &Probe,
+        source: &str,
+        board: Option<Board>,
+    ) -> Result<(usize, Vec<usize>)> {
         let mut readers = probe.readers();
         if readers.is_empty() {
             bail!(
@@ -148,7 +154,25 @@ impl Candidates {
                 );
             }
         }
-        Ok(first)
+        Ok((first, readers[1..].to_vec()))
+    }
+
+    /// The sentence that says which ELF `choose` chose for `source`.
+    pub fn told(&self, (chosen, alike): &(usize, Vec<usize>), source: &str) -> String {
+        let path = crate::input::shown(&self.list[*chosen].path);
+        let of = crate::style::count(self.list.len() as u64, "ELF", "ELFs");
+        if alike.is_empty() {
+            format!(
+                "firmware: {path}, the one of {of} in {} whose defmt table decodes the frames of {source}",
+                self.place
+            )
+        } else {
+            format!(
+                "firmware: {path}, the first of {of} in {} whose defmt tables decode the frames of {source}, and alike: also {}",
+                self.place,
+                self.names(alike.iter().copied())
+            )
+        }
     }
 }
 
@@ -248,9 +272,9 @@ mod tests {
             candidate(data("v3", "twenty48-qemu.elf"), "v3.elf"),
         ]);
         let probe = probed(&c, &data("v2", "session.bin"));
-        assert_eq!(c.choose(&probe, "capture.bin", None).unwrap(), 1);
+        assert_eq!(c.choose(&probe, "capture.bin", None).unwrap().0, 1);
         let probe = probed(&c, &data("v1", "capture.bin"));
-        assert_eq!(c.choose(&probe, "capture.bin", None).unwrap(), 0);
+        assert_eq!(c.choose(&probe, "capture.bin", None).unwrap().0, 0);
     }
 
     #[test]
@@ -295,10 +319,20 @@ mod tests {
         ]);
         let probe = probed(&c, &data("v3", "session.bin"));
         assert_eq!(probe.readers(), [0, 1]);
-        assert_eq!(c.choose(&probe, "COM3", Some(Board::Mega2560)).unwrap(), 1);
-        assert_eq!(c.choose(&probe, "COM3", Some(Board::Uno)).unwrap(), 0);
-        // No board: alike, so the first.
-        assert_eq!(c.choose(&probe, "COM3", None).unwrap(), 0);
+        let chosen = c.choose(&probe, "COM3", Some(Board::Mega2560)).unwrap();
+        assert_eq!(chosen, (1, vec![]));
+        assert_eq!(
+            c.told(&chosen, "COM3"),
+            "firmware: twenty48-mega2560.elf, the one of 2 ELFs in test whose defmt table decodes the frames of COM3"
+        );
+        assert_eq!(c.choose(&probe, "COM3", Some(Board::Uno)).unwrap().0, 0);
+        // No board: alike, so the first, and the other named.
+        let chosen = c.choose(&probe, "COM3", None).unwrap();
+        assert_eq!(chosen, (0, vec![1]));
+        assert_eq!(
+            c.told(&chosen, "COM3"),
+            "firmware: twenty48-uno.elf, the first of 2 ELFs in test whose defmt tables decode the frames of COM3, and alike: also twenty48-mega2560.elf"
+        );
         // A Nano whose frames only another board's firmware reads.
         let err = c
             .choose(&probe, "COM3", Some(Board::NanoRp2040Connect))

@@ -210,18 +210,11 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
             let mut probe = candidates.probe();
             early = source.probe(&mut probe, &args)?;
             let chosen = candidates.choose(&probe, &source.name(), source.board())?;
-            let path = &candidates.list[chosen].path;
-            tell(format!(
-                "firmware: {}, the one of {} in {} whose defmt table decodes the frames of {}",
-                input::shown(path),
-                crate::style::count(candidates.list.len() as u64, "ELF", "ELFs"),
-                candidates.place,
-                source.name()
-            ));
+            tell(candidates.told(&chosen, &source.name()));
             candidates
                 .list
                 .into_iter()
-                .nth(chosen)
+                .nth(chosen.0)
                 .map(|c| c.bytes)
                 .unwrap_or_default()
         }
