@@ -8,23 +8,10 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use twenty48_engine::Rules;
-use twenty48_testkit::board::{Board, Step};
-use twenty48_testkit::frames::{cycle, Frames};
-
-const DEV: u64 = 0x7e57_0000_0000_0044;
-
-fn data(version: &str, file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../devicelog/tests/data")
-        .join(version)
-        .join(file)
-}
 
 /// A test's scratch directory, removed when the test ends.
 struct Scratch(PathBuf);
@@ -66,13 +53,6 @@ fn run(dir: &Path, list: &[Value], args: &[&str], env: &[(&str, &Path)]) -> Outp
         cmd.env(key, value);
     }
     support::output(&mut cmd)
-}
-
-/// `twenty48 pull --port PORT -o GAMES` and `extra`, the ELFs of `elfs` to choose from.
-fn pull_on(dir: &Path, port: &str, games: &Path, extra: &[&str], elfs: &Path) -> Output {
-    let mut args = vec!["pull", "--port", port, "-o", games.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    run(dir, &[], &args, &[("TWENTY48_ELF_DIR", elfs)])
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -196,69 +176,98 @@ fn pull_without_port_stops_with_several_boards_or_none() {
     }
 }
 
-/// A folder of ELFs as `just firmware` names them: the fake board's (protocol v2) as the
-/// Mega 2560's, the v3 QEMU firmware (whose hello frame is the same as v2's: both read it),
-/// the v1 one, and a file that is no ELF.
-fn elf_folder(dir: &Path) -> PathBuf {
-    let elfs = dir.join("elfs");
-    std::fs::create_dir_all(&elfs).unwrap();
-    std::fs::copy(
-        data("v2", "twenty48-qemu.elf"),
-        elfs.join("twenty48-mega2560.elf"),
-    )
-    .unwrap();
-    std::fs::copy(data("v3", "twenty48-qemu.elf"), elfs.join("twenty48-qemu")).unwrap();
-    std::fs::copy(data("v1", "twenty48-qemu.elf"), elfs.join("old.elf")).unwrap();
-    std::fs::write(elfs.join("README.txt"), "not an ELF").unwrap();
-    elfs
-}
+/// The fake board's tests: a pseudo-terminal (Unix).
+#[cfg(unix)]
+mod fake_board {
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+    use std::process::Output;
 
-/// A fake board that answers `{hello}` and then `{pull}` with one stored game, and
-/// acknowledges it.
-fn fake_board() -> (Board, u32) {
-    let f = Frames::new(
-        &std::fs::read(data("v2", "twenty48-qemu.elf")).unwrap(),
-        DEV,
-    );
-    let (game, check) = f.game(1, &Rules::CLASSIC, 44, &cycle(12), true);
-    let mut reply = f.hello(2, 1, 1);
-    reply.extend(f.begin(1));
-    reply.extend(&game);
-    reply.extend(f.done(1));
-    let script = vec![
-        Step::Await("{hello}"),
-        Step::Send(f.hello(2, 1, 1)),
-        Step::Await("{pull}"),
-        Step::Send(reply),
-        Step::Acks(Some(BTreeMap::from([(1, check)]))),
-    ];
-    (Board::start(script, f), check)
-}
+    use twenty48_engine::Rules;
+    use twenty48_testkit::board::{Board, Step};
+    use twenty48_testkit::frames::{cycle, Frames};
 
-/// `pull -o DIR`, nothing else: the one board (a Mega 2560, or a CH340 clone) among other
-/// ports, its firmware found, said, and the game pulled, verified and acknowledged.
-#[test]
-fn pull_without_port_or_elf_finds_the_board_and_its_firmware() {
-    for id in [MEGA, CH340] {
-        let dir = scratch(&format!("find-{}", &id[..4]));
-        let elfs = elf_folder(&dir.0);
-        let (board, check) = fake_board();
-        let games = dir.0.join("games");
-        let list = [
-            port("/dev/ttyS0", None),
-            port(&board.path, Some(id)),
-            port("/dev/ttyUSB7", Some("046d:c52b")),
-        ];
-        let out = run(
-            &dir.0,
-            &list,
-            &["pull", "-o", games.to_str().unwrap(), "--timeout", "30"],
-            &[("TWENTY48_ELF_DIR", &elfs)],
+    use super::{port, run, scratch, text, CH340, MEGA};
+
+    const DEV: u64 = 0x7e57_0000_0000_0044;
+
+    fn data(version: &str, file: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../devicelog/tests/data")
+            .join(version)
+            .join(file)
+    }
+
+    /// `twenty48 pull --port PORT -o GAMES` and `extra`, the ELFs of `elfs` to choose from.
+    fn pull_on(dir: &Path, port: &str, games: &Path, extra: &[&str], elfs: &Path) -> Output {
+        let mut args = vec!["pull", "--port", port, "-o", games.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        run(dir, &[], &args, &[("TWENTY48_ELF_DIR", elfs)])
+    }
+
+    /// A folder of ELFs as `just firmware` names them: the fake board's (protocol v2) as the
+    /// Mega 2560's, the v3 QEMU firmware (whose hello frame is the same as v2's: both read it),
+    /// the v1 one, and a file that is no ELF.
+    fn elf_folder(dir: &Path) -> PathBuf {
+        let elfs = dir.join("elfs");
+        std::fs::create_dir_all(&elfs).unwrap();
+        std::fs::copy(
+            data("v2", "twenty48-qemu.elf"),
+            elfs.join("twenty48-mega2560.elf"),
+        )
+        .unwrap();
+        std::fs::copy(data("v3", "twenty48-qemu.elf"), elfs.join("twenty48-qemu")).unwrap();
+        std::fs::copy(data("v1", "twenty48-qemu.elf"), elfs.join("old.elf")).unwrap();
+        std::fs::write(elfs.join("README.txt"), "not an ELF").unwrap();
+        elfs
+    }
+
+    /// A fake board that answers `{hello}` and then `{pull}` with one stored game, and
+    /// acknowledges it.
+    fn fake_board() -> (Board, u32) {
+        let f = Frames::new(
+            &std::fs::read(data("v2", "twenty48-qemu.elf")).unwrap(),
+            DEV,
         );
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{id}: {err}");
-        assert!(err.contains(&format!("board: {}", board.path)), "{err}");
-        assert!(
+        let (game, check) = f.game(1, &Rules::CLASSIC, 44, &cycle(12), true);
+        let mut reply = f.hello(2, 1, 1);
+        reply.extend(f.begin(1));
+        reply.extend(&game);
+        reply.extend(f.done(1));
+        let script = vec![
+            Step::Await("{hello}"),
+            Step::Send(f.hello(2, 1, 1)),
+            Step::Await("{pull}"),
+            Step::Send(reply),
+            Step::Acks(Some(BTreeMap::from([(1, check)]))),
+        ];
+        (Board::start(script, f), check)
+    }
+
+    /// `pull -o DIR`, nothing else: the one board (a Mega 2560, or a CH340 clone) among other
+    /// ports, its firmware found, said, and the game pulled, verified and acknowledged.
+    #[test]
+    fn pull_without_port_or_elf_finds_the_board_and_its_firmware() {
+        for id in [MEGA, CH340] {
+            let dir = scratch(&format!("find-{}", &id[..4]));
+            let elfs = elf_folder(&dir.0);
+            let (board, check) = fake_board();
+            let games = dir.0.join("games");
+            let list = [
+                port("/dev/ttyS0", None),
+                port(&board.path, Some(id)),
+                port("/dev/ttyUSB7", Some("046d:c52b")),
+            ];
+            let out = run(
+                &dir.0,
+                &list,
+                &["pull", "-o", games.to_str().unwrap(), "--timeout", "30"],
+                &[("TWENTY48_ELF_DIR", &elfs)],
+            );
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{id}: {err}");
+            assert!(err.contains(&format!("board: {}", board.path)), "{err}");
+            assert!(
             err.contains(&format!(
                 "firmware: {}, the one of 3 ELFs in {} (TWENTY48_ELF_DIR) whose defmt table decodes the frames of {}",
                 elfs.join("twenty48-mega2560.elf").display(),
@@ -267,71 +276,72 @@ fn pull_without_port_or_elf_finds_the_board_and_its_firmware() {
             )),
             "{err}"
         );
-        assert!(err.contains("1 verified"), "{err}");
-        let written: Vec<String> = std::fs::read_dir(&games)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".t48"))
-            .collect();
-        // A stored game, interrupted: its verified moves, named partial.
-        assert_eq!(
-            written,
-            [format!("{DEV:016x}-g000001.partial.t48")],
+            assert!(err.contains("1 verified"), "{err}");
+            let written: Vec<String> = std::fs::read_dir(&games)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".t48"))
+                .collect();
+            // A stored game, interrupted: its verified moves, named partial.
+            assert_eq!(
+                written,
+                [format!("{DEV:016x}-g000001.partial.t48")],
+                "{err}"
+            );
+            assert_eq!(board.acks(), [(1, check)], "{err}");
+        }
+    }
+
+    /// Without the board's identity to choose, two ELFs that both read the board's first
+    /// frames and decode differently: an error naming both (exit 2), nothing written. With
+    /// no ELF that reads them: an error naming the candidates.
+    #[test]
+    fn pull_without_elf_names_the_candidates_it_cannot_choose_between() {
+        let dir = scratch("ambiguous");
+        let elfs = elf_folder(&dir.0);
+        let (board, _) = fake_board();
+        let games = dir.0.join("games");
+        let out = pull_on(&dir.0, &board.path, &games, &[], &elfs);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("2 firmware ELFs decode the frames of") && err.contains("give --elf"),
             "{err}"
         );
-        assert_eq!(board.acks(), [(1, check)], "{err}");
+        assert!(!games.exists(), "{err}");
+        drop(board);
+        // Only the v1 firmware: it reads nothing of the board's.
+        std::fs::remove_file(elfs.join("twenty48-mega2560.elf")).unwrap();
+        std::fs::remove_file(elfs.join("twenty48-qemu")).unwrap();
+        let (board, _) = fake_board();
+        let out = pull_on(&dir.0, &board.path, &games, &["--timeout", "1"], &elfs);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("decoded with any firmware ELF tried"), "{err}");
     }
-}
 
-/// Without the board's identity to choose, two ELFs that both read the board's first
-/// frames and decode differently: an error naming both (exit 2), nothing written. With
-/// no ELF that reads them: an error naming the candidates.
-#[test]
-fn pull_without_elf_names_the_candidates_it_cannot_choose_between() {
-    let dir = scratch("ambiguous");
-    let elfs = elf_folder(&dir.0);
-    let (board, _) = fake_board();
-    let games = dir.0.join("games");
-    let out = pull_on(&dir.0, &board.path, &games, &[], &elfs);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("2 firmware ELFs decode the frames of") && err.contains("give --elf"),
-        "{err}"
-    );
-    assert!(!games.exists(), "{err}");
-    drop(board);
-    // Only the v1 firmware: it reads nothing of the board's.
-    std::fs::remove_file(elfs.join("twenty48-mega2560.elf")).unwrap();
-    std::fs::remove_file(elfs.join("twenty48-qemu")).unwrap();
-    let (board, _) = fake_board();
-    let out = pull_on(&dir.0, &board.path, &games, &["--timeout", "1"], &elfs);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("decoded with any firmware ELF tried"), "{err}");
-}
-
-/// A firmware given that decodes nothing of what the board sends, where another ELF does:
-/// an error that names both (exit 2).
-#[test]
-fn a_firmware_given_that_is_not_the_boards_is_an_error_naming_both() {
-    let dir = scratch("mismatch");
-    let elfs = elf_folder(&dir.0);
-    std::fs::remove_file(elfs.join("twenty48-qemu")).unwrap();
-    let (board, _) = fake_board();
-    let games = dir.0.join("games");
-    let wrong = data("v1", "twenty48-qemu.elf");
-    let extra = ["--elf", wrong.to_str().unwrap(), "--timeout", "1"];
-    let out = pull_on(&dir.0, &board.path, &games, &extra, &elfs);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains(&format!(
-            "{} does not log with the firmware {}: its frames decode with {}",
-            board.path,
-            wrong.display(),
-            elfs.join("twenty48-mega2560.elf").display()
-        )),
-        "{err}"
-    );
+    /// A firmware given that decodes nothing of what the board sends, where another ELF does:
+    /// an error that names both (exit 2).
+    #[test]
+    fn a_firmware_given_that_is_not_the_boards_is_an_error_naming_both() {
+        let dir = scratch("mismatch");
+        let elfs = elf_folder(&dir.0);
+        std::fs::remove_file(elfs.join("twenty48-qemu")).unwrap();
+        let (board, _) = fake_board();
+        let games = dir.0.join("games");
+        let wrong = data("v1", "twenty48-qemu.elf");
+        let extra = ["--elf", wrong.to_str().unwrap(), "--timeout", "1"];
+        let out = pull_on(&dir.0, &board.path, &games, &extra, &elfs);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{} does not log with the firmware {}: its frames decode with {}",
+                board.path,
+                wrong.display(),
+                elfs.join("twenty48-mega2560.elf").display()
+            )),
+            "{err}"
+        );
+    }
 }
