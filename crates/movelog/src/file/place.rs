@@ -1,9 +1,10 @@
 //! Putting a finished temp file in its place, per platform: the one place where replacing a
 //! file and refusing to replace one differ between Unix and Windows.
 //!
-//! - **Unix**: `rename` replaces atomically; a hard link (then the temp's removal) places
-//!   without replacing, failing if the name is taken. The directory is synced afterwards by
-//!   the caller, which makes the new name durable.
+//! - **Unix** (and every other system but Windows, the web page's wasm32 build included, where
+//!   these are never called): `rename` replaces atomically; a hard link (then the temp's
+//!   removal) places without replacing, failing if the name is taken. The directory is synced
+//!   afterwards by the caller, which makes the new name durable.
 //! - **Windows**: to replace, the standard library's rename (a POSIX-semantics rename where
 //!   the system has one, Windows 10 and later on NTFS, which also replaces a file that a
 //!   reader holds open with delete sharing; else `MoveFileExW` with
@@ -18,7 +19,7 @@ use std::io;
 use std::path::Path;
 
 /// Moves `tmp` over `path`, replacing what is there.
-#[cfg(unix)]
+#[cfg(not(windows))]
 pub(super) fn replace(tmp: &Path, path: &Path) -> io::Result<()> {
     std::fs::rename(tmp, path)
 }
@@ -26,7 +27,7 @@ pub(super) fn replace(tmp: &Path, path: &Path) -> io::Result<()> {
 /// Puts `tmp` at `path` unless the name is taken (an [`io::ErrorKind::AlreadyExists`]
 /// error), then removes the name `tmp` if it is still there: whether it was placed, and
 /// whether the temp name is gone.
-#[cfg(unix)]
+#[cfg(not(windows))]
 pub(super) fn place_new(tmp: &Path, path: &Path) -> (io::Result<()>, io::Result<()>) {
     let linked = std::fs::hard_link(tmp, path);
     (linked, std::fs::remove_file(tmp))
