@@ -42,8 +42,9 @@ fn the_numbers_are_the_same_with_any_number_of_threads() {
     assert_eq!(one, three);
     assert_eq!(one["analysed"], 1196);
     assert_eq!(one["ratings"].as_array().unwrap().len(), 1196);
-    // Every rating is consistent: the best has the highest value, the loss is the share of
-    // it that the move played gives away, the class is the loss's.
+    // Every rating is consistent: the best has the highest value, the error is the chance
+    // given away against the highest chance, the stake the highest less the lowest, the
+    // class the error's (best: the bot's move, or one valued as much).
     let t = &one["thresholds"];
     for r in one["ratings"].as_array().unwrap() {
         let values = &r["values"];
@@ -52,17 +53,36 @@ fn the_numbers_are_the_same_with_any_number_of_threads() {
         for d in ["up", "right", "down", "left"] {
             assert!(values[d].as_i64().is_none_or(|v| v <= best), "{r}");
         }
-        let loss = r["loss"].as_i64().unwrap();
-        assert_eq!(loss, ((best - played) * 2000 + best) / (2 * best), "{r}");
-        let class = match loss {
+        let chances: Vec<i64> = r["chances"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(Value::as_i64)
+            .collect();
+        let (top, low) = (chances.iter().max().unwrap(), chances.iter().min().unwrap());
+        let error = r["error"].as_i64().unwrap();
+        assert_eq!(
+            error,
+            top - r["chances"][r["played"].as_str().unwrap()]
+                .as_i64()
+                .unwrap(),
+            "{r}"
+        );
+        assert_eq!(r["stake"].as_i64().unwrap(), top - low, "{r}");
+        let class = match error {
             _ if r["legal"] == 1 => "only",
-            l if l < t["good"].as_i64().unwrap() => "best",
-            l if l < t["inaccuracy"].as_i64().unwrap() => "good",
-            l if l < t["mistake"].as_i64().unwrap() => "inaccuracy",
-            l if l < t["blunder"].as_i64().unwrap() => "mistake",
+            _ if played == best => "best",
+            e if e < t["inaccuracy"].as_i64().unwrap() => "good",
+            e if e < t["mistake"].as_i64().unwrap() => "inaccuracy",
+            e if e < t["blunder"].as_i64().unwrap() => "mistake",
             _ => "blunder",
         };
         assert_eq!(r["class"], class, "{r}");
+    }
+    // Each tile: start - errors + luck = end.
+    for tile in one["summary"]["tiles"].as_array().unwrap() {
+        let n = |k: &str| tile[k].as_i64().unwrap();
+        assert_eq!(n("start") - n("errors") + n("luck"), n("end"), "{tile}");
     }
     let counts = &one["summary"]["counts"];
     let total: u64 = counts
@@ -146,7 +166,7 @@ fn what_cannot_be_analysed_is_refused_with_the_file_named() {
 }
 
 #[test]
-fn the_known_blunder_is_found_and_named_first() {
+fn the_known_errors_are_found_and_the_worst_named_first() {
     // The game of crates/analysis/tests/blunder.rs (and of the web page's test).
     let dir = std::env::temp_dir().join(format!("t48-analyse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -169,13 +189,51 @@ fn the_known_blunder_is_found_and_named_first() {
     let (code, text, _) = run(&["analyse", game.to_str().unwrap(), "--depth", "3"]);
     assert_eq!(code, 0);
     assert!(
-        text.contains("move 201: left, best down: loses 8.8% (blunder)"),
+        text.contains(
+            "move 201: left, best down: chance to reach 512: 99.1% -> 98.0%, -1.0 points (inaccuracy)"
+        ),
         "{text}"
     );
-    assert!(text.contains("2 blunders"), "{text}");
+    assert!(text.contains("2 inaccuracies, 0 mistakes"), "{text}");
+    assert!(
+        text.contains(
+            "512: 99.1% before move 132, errors -4.4, luck -0.1 points: 94.5% after move 202"
+        ),
+        "{text}"
+    );
     let worst = text.split("worst moves:\n").nth(1).unwrap();
     assert!(worst.starts_with("  move 202: up"), "{text}");
     let (_, quiet, _) = run(&["-q", "analyse", game.to_str().unwrap(), "--depth", "2"]);
     assert_eq!(quiet, "");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue45_a_hinted_game_is_said_to_be_one() {
+    let (_, text, _) = run(&[
+        "analyse",
+        &fixture("games/classic-hinted-v2.t48"),
+        "--depth",
+        "1",
+    ]);
+    assert!(
+        text.contains("a hinted game: hints were shown while it was played"),
+        "{text}"
+    );
+    let (_, doc) = json(&[
+        "analyse",
+        &fixture("games/classic-hinted-v2.t48"),
+        "--json",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(doc["hinted"], true);
+    let (_, doc) = json(&[
+        "analyse",
+        &fixture("games/classic-moves.t48"),
+        "--json",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(doc["hinted"], false);
 }
