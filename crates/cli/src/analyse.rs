@@ -14,7 +14,7 @@ use twenty48_analysis::{
     Summary, DEFAULT_SETTING, REAL_STAKE, THRESHOLDS,
 };
 use twenty48_engine::Direction;
-use twenty48_verify::{verify, EngineChoice};
+use twenty48_verify::{verify, EngineChoice, Problem};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress;
@@ -27,6 +27,15 @@ pub const ANALYSE_SCHEMA_VERSION: u32 = 3;
 
 /// Positions rated per thread between two writes (and progress steps).
 const BATCH: usize = 32;
+
+/// The most moves `analyse` takes: about 100 minutes a core in the default setting. A log
+/// whose header claims more is refused before its moves are read.
+pub const MAX_ANALYSE_MOVES: u32 = 1_000_000;
+
+/// The largest `--budget`: 16 times the default, about 100 ms a move and thread, so that a
+/// 1000-move game is analysed within minutes on one core (a budget of u64::MAX would search
+/// every move to the deepest depth, for hours).
+pub const MAX_BUDGET: u64 = 16_000_000;
 
 /// Analyse a game: every move rated by the expectimax bot, the mistakes found.
 ///
@@ -63,10 +72,10 @@ pub struct AnalyseArgs {
     /// The game to analyse, `-` for standard input
     pub file: PathBuf,
     /// The bot's budget of positions scored a move, as `record --bot expectimax --budget`
-    /// [default: the bot's, 1000000: about 6 ms a move and thread]: more is slower and sees
-    /// further
+    /// (1 to 16000000) [default: the bot's, 1000000: about 6 ms a move and thread]: more is
+    /// slower and sees further
     #[arg(long, value_name = "N", conflicts_with = "depth",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET))]
     pub budget: Option<u64>,
     /// Search a fixed largest depth instead of a budget (1-8): faster; the web page
     /// analyses at depth 6
@@ -78,7 +87,8 @@ pub struct AnalyseArgs {
     /// Print JSON (one document) instead of text
     #[arg(long, conflicts_with = "all")]
     pub json: bool,
-    /// Worker threads (default: one per core); the numbers are the same with any
+    /// Worker threads (default: one per core; more than the cores run as many as the
+    /// cores, each search's tables taking memory); the numbers are the same with any
     #[arg(long, value_name = "N", value_parser = input::jobs_parser())]
     pub jobs: Option<usize>,
 }
@@ -234,7 +244,9 @@ fn rate_all(raters: &mut [Rater], positions: &[Position]) -> Vec<Rating> {
 }
 
 pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
-    let bytes = input::read_log_file(&args.file)?;
+    // Standard output closed (`>&-`): every write would vanish and the exit say success.
+    crate::output::require_stdout()?;
+    let bytes = input::read_log_file_of_moves(&args.file, MAX_ANALYSE_MOVES, "the analysis")?;
     let log = input::decode_packed(&args.file, &bytes)?;
     let name = input::name(&args.file);
     if log.rules.size != 4 {
@@ -246,8 +258,15 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
     // The moves analysed: up to the last that verifies.
     let report = verify(&log, EngineChoice::Fast);
     let problem = report.problem.as_ref().map(|p| p.to_string());
-    let verified = report.verified_moves(log.move_count());
-    let jobs = input::jobs(args.jobs);
+    // A checkpoint that disagrees stops the replay after moves that all play: those are
+    // analysed (the game diverged somewhere before the checkpoint, not at it).
+    let verified = match &report.problem {
+        Some(Problem::Checkpoint { move_number, .. }) => (*move_number).min(log.move_count()),
+        _ => report.verified_moves(log.move_count()),
+    };
+    // More threads than cores rate no faster, and each holds its search's tables.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = input::jobs(args.jobs).min(cores).max(1);
     let setting = match (args.depth, args.budget) {
         (Some(depth), _) => Setting::Depth(depth),
         (None, Some(budget)) => Setting::Budget(budget),

@@ -209,6 +209,70 @@ fn the_known_errors_are_found_and_the_worst_named_first() {
 }
 
 #[test]
+fn issue45_the_bounds_hold() {
+    let game = fixture("games/classic-moves.t48");
+    // --budget has an upper limit.
+    let (code, _, err) = run(&["analyse", &game, "--budget", "16000001"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("16000001 is not in 1..=16000000"), "{err}");
+    // A header claiming 4 billion moves is refused from its header.
+    let dir = std::env::temp_dir().join(format!("t48-analyse-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bytes = std::fs::read(&game).unwrap();
+    let l = usize::from(bytes[15]);
+    let h = 29 + l + usize::from(bytes[28 + l]);
+    bytes[h + 4..h + 8].copy_from_slice(&4_000_000_000u32.to_le_bytes());
+    let huge = dir.join("huge.t48");
+    std::fs::write(&huge, &bytes).unwrap();
+    let (code, out, err) = run(&["analyse", huge.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains(&format!(
+            "huge.t48: its header claims 4000000000 moves (the move count at byte {}), more than the analysis takes (at most 1000000)",
+            h + 4
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A checkpoint that disagrees after move 256: the 256 moves that replay are analysed.
+    let (code, doc) = json(&[
+        "analyse",
+        &fixture("broken/wrong-checkpoint.t48"),
+        "--json",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["analysed"], 256);
+    assert_eq!(doc["ratings"].as_array().unwrap().len(), 256);
+}
+
+#[cfg(unix)]
+#[test]
+fn issue45_a_closed_standard_output_is_an_error() {
+    let game = fixture("games/classic-moves.t48");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "\"$0\" analyse '{game}' --depth 1 >&-; echo \"exit $?\" >&2"
+        ))
+        .arg(env!("CARGO_BIN_EXE_twenty48"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("standard output is closed"), "{err}");
+    assert!(err.contains("exit 2"), "{err}");
+    // Sent to /dev/null on purpose: no error.
+    let status = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+        .args(["analyse", &game, "--depth", "1"])
+        .stdout(std::fs::File::create("/dev/null").unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
 fn issue45_a_hinted_game_is_said_to_be_one() {
     let (_, text, _) = run(&[
         "analyse",
