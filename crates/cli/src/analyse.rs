@@ -16,6 +16,7 @@ use twenty48_analysis::{
 use twenty48_engine::Direction;
 use twenty48_verify::{verify, EngineChoice, Problem};
 
+use crate::analyse_graph;
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress;
 use crate::rules_args::rules_name;
@@ -55,6 +56,7 @@ Examples:
   twenty48 analyse game.t48 --all          # every move, not only the errors
   twenty48 analyse game.t48 --depth 3      # faster, shallower (--depth 6: the web page's)
   twenty48 analyse game.t48 --json > analysis.json
+  twenty48 analyse game.t48 --svg graph.svg  # the evaluation graph, errors marked
 
 A log that fails verification is analysed up to its last move that verifies, and the
 command says so and exits 1; an incomplete log (a game cut off) is analysed as far as it
@@ -87,6 +89,13 @@ pub struct AnalyseArgs {
     /// Print JSON (one document) instead of text
     #[arg(long, conflicts_with = "all")]
     pub json: bool,
+    /// Also write the evaluation graph (the chance of the next tile before each move, the
+    /// errors marked) as an SVG picture to FILE (`-`: standard output, instead of the text)
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    pub svg: Option<PathBuf>,
+    /// With --svg: overwrite FILE if it is a regular file (never the game analysed)
+    #[arg(long, requires = "svg")]
+    pub force: bool,
     /// Worker threads (default: one per core; more than the cores run as many as the
     /// cores, each search's tables taking memory); the numbers are the same with any
     #[arg(long, value_name = "N", value_parser = input::jobs_parser())]
@@ -246,6 +255,10 @@ fn rate_all(raters: &mut [Rater], positions: &[Position]) -> Vec<Rating> {
 pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
     // Standard output closed (`>&-`): every write would vanish and the exit say success.
     crate::output::require_stdout()?;
+    if let Some(out) = args.svg.as_deref().filter(|o| !input::is_stdio(o)) {
+        crate::destination::check_not_input(out, &[&args.file])?;
+        crate::destination::check_output(out, args.force)?;
+    }
     let bytes = input::read_log_file_of_moves(&args.file, MAX_ANALYSE_MOVES, "the analysis")?;
     let log = input::decode_packed(&args.file, &bytes)?;
     let name = input::name(&args.file);
@@ -277,6 +290,10 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
         .collect();
     let mut out = crate::output::stdout();
     let mut summary = Summary::new();
+    // The graph's points, when it is drawn: a few bytes a move.
+    let mut graph: Vec<analyse_graph::Point> = Vec::new();
+    let svg_to_stdout = args.svg.as_deref().is_some_and(input::is_stdio);
+    let text = !args.json && !ui.quiet && !svg_to_stdout;
     // The JSON document's fields after "ratings" (in key order, as serde_json writes them).
     let mut tail: Vec<(String, Value)> = Vec::new();
     let progress = Progress::counter(u64::from(verified), "analysing", "moves");
@@ -313,7 +330,7 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
             }
         }
         write!(out, "  \"ratings\": [")?;
-    } else if !ui.quiet {
+    } else if text {
         writeln!(
             out,
             "{name}: {} rules, seed {}, {}{}; analysed at {setting}",
@@ -356,6 +373,9 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
         }
         for r in rate_all(&mut raters, &batch) {
             summary.add(&r);
+            if args.svg.is_some() {
+                graph.extend(analyse_graph::Point::of(&r));
+            }
             if args.json {
                 let text =
                     serde_json::to_string_pretty(&rating_json(&r)).expect("a JSON value prints");
@@ -365,7 +385,7 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
                     if first { "" } else { "," },
                     text.replace('\n', "\n    ")
                 )?;
-            } else if !ui.quiet && (args.all || r.class.is_error()) {
+            } else if text && (args.all || r.class.is_error()) {
                 writeln!(out, "{}", rating_line(&r))?;
             }
             first = false;
@@ -381,8 +401,16 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
         tail.sort_by(|a, b| a.0.cmp(&b.0));
         let fields: Vec<String> = tail.iter().map(|(k, v)| pretty_field(k, v)).collect();
         writeln!(out, "{}\n}}", fields.join(",\n"))?;
-    } else if !ui.quiet {
+    } else if text {
         write_summary(&mut out, &summary)?;
+    }
+    if let Some(path) = &args.svg {
+        let picture = analyse_graph::svg(&graph, &name);
+        if svg_to_stdout {
+            out.write_all(picture.as_bytes())?;
+        } else {
+            crate::destination::write_output(path, picture.as_bytes(), args.force)?;
+        }
     }
     out.flush()?;
     Ok(if problem.is_some() {

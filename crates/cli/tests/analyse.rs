@@ -301,3 +301,36 @@ fn issue45_a_hinted_game_is_said_to_be_one() {
     ]);
     assert_eq!(doc["hinted"], false);
 }
+
+#[test]
+fn issue45_svg_draws_the_evaluation_graph_with_the_errors_marked() {
+    let game = fixture("games/classic-greedy-2048-plays-on.t48");
+    let (code, svg, err) = run(&["analyse", &game, "--depth", "1", "--svg", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        svg.starts_with("<svg ") && svg.ends_with("</svg>\n"),
+        "{svg}"
+    );
+    let (_, doc) = json(&["analyse", &game, "--depth", "1", "--json"]);
+    let errors = doc["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| ["inaccuracy", "mistake", "blunder"].contains(&r["class"].as_str().unwrap()))
+        .count();
+    assert_eq!(svg.matches("<circle ").count(), errors);
+    assert!(svg.contains(">2048</text>"), "{svg}");
+    // To a file: the text as well; an existing file is kept without --force.
+    let dir = std::env::temp_dir().join(format!("t48-analyse-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("graph.svg");
+    let f = file.to_str().unwrap();
+    let (code, text, _) = run(&["analyse", &game, "--depth", "1", "--svg", f]);
+    assert_eq!(code, 0);
+    assert!(text.contains("error rate"), "{text}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), svg);
+    let (code, _, err) = run(&["analyse", &game, "--depth", "1", "--svg", f]);
+    assert_eq!(code, 2);
+    assert!(err.contains("already exists"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
