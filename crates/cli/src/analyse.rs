@@ -14,7 +14,7 @@ use twenty48_analysis::{
     Summary, DEFAULT_SETTING, REAL_STAKE, THRESHOLDS,
 };
 use twenty48_engine::Direction;
-use twenty48_verify::{verify, EngineChoice, Problem};
+use twenty48_verify::{verify, EngineChoice};
 
 use crate::analyse_graph;
 use crate::input::{self, EXIT_FAILED};
@@ -273,10 +273,7 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
     let problem = report.problem.as_ref().map(|p| p.to_string());
     // A checkpoint that disagrees stops the replay after moves that all play: those are
     // analysed (the game diverged somewhere before the checkpoint, not at it).
-    let verified = match &report.problem {
-        Some(Problem::Checkpoint { move_number, .. }) => (*move_number).min(log.move_count()),
-        _ => report.verified_moves(log.move_count()),
-    };
+    let verified = report.replayed_moves(log.move_count());
     // More threads than cores rate no faster, and each holds its search's tables.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = input::jobs(args.jobs).min(cores).max(1);

@@ -334,3 +334,43 @@ fn issue45_svg_draws_the_evaluation_graph_with_the_errors_marked() {
     assert!(err.contains("already exists"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn issue45_the_page_and_the_cli_give_the_same_numbers_on_every_fixture() {
+    // The page's analysis (twenty48_web::Host, in chunks, as its worker asks) against
+    // `analyse --json` at the same depth: every rating and the summary, field for field.
+    let dir = root().join("fixtures/games");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".t48"))
+        .collect();
+    names.sort();
+    let mut compared = 0;
+    for name in names {
+        let path = dir.join(&name);
+        let bytes = std::fs::read(&path).unwrap();
+        let mut host = twenty48_web::Host::new();
+        let opened: Value = serde_json::from_str(&host.open(&bytes)).unwrap();
+        let id = opened["id"].as_u64().unwrap() as u32;
+        let mut page_ratings = Vec::new();
+        let page_summary = loop {
+            let answer: Value = serde_json::from_str(&host.analyse(id, 300, 1)).unwrap();
+            if answer.get("error").is_some() {
+                break None;
+            }
+            page_ratings.extend(answer["ratings"].as_array().unwrap().iter().cloned());
+            if answer["analysed"] == answer["total"] {
+                break Some(answer["summary"].clone());
+            }
+        };
+        let Some(page_summary) = page_summary else {
+            continue; // not 4x4: the CLI refuses it too
+        };
+        let (_, cli) = json(&["analyse", path.to_str().unwrap(), "--json", "--depth", "1"]);
+        assert_eq!(cli["ratings"].as_array().unwrap(), &page_ratings, "{name}");
+        assert_eq!(cli["summary"], page_summary, "{name}");
+        compared += 1;
+    }
+    assert!(compared >= 15, "{compared} fixtures");
+}
