@@ -157,7 +157,7 @@ T48.watch = (function () {
     return wrap;
   }
 
-  // The strip: a bar per move (per column of pixels, its worst move), as tall as the loss,
+  // The strip: a bar per move (per column of pixels, its worst move), as tall as the error,
   // coloured by class; the move shown as a line.
   const COLOURS = { inaccuracy: "#8a6d00", mistake: "#b45309", blunder: "#b91c1c", good: "#9a8f84", best: "#9a8f84" };
   const RANK = { best: 0, only: 0, unrated: 0, good: 1, inaccuracy: 2, mistake: 3, blunder: 4 };
@@ -182,18 +182,23 @@ T48.watch = (function () {
         const r = ratings[m];
         if (!r) continue;
         const x = Math.min(columns - 1, Math.floor(((m - 1) / n) * columns));
-        if (!worst[x] || RANK[r.class] > RANK[worst[x].class] || (RANK[r.class] === RANK[worst[x].class] && r.loss > worst[x].loss)) worst[x] = r;
+        if (!worst[x] || RANK[r.class] > RANK[worst[x].class] || (RANK[r.class] === RANK[worst[x].class] && r.error > worst[x].error)) worst[x] = r;
       }
       const w = Math.max(1, width / Math.min(n, columns));
       worst.forEach((r, x) => {
-        if (!r || r.loss === 0) return;
-        const h = Math.max(2, Math.round(44 * Math.sqrt(r.loss / 1000)));
+        if (!r || r.error === 0) return;
+        const h = Math.max(2, Math.round(44 * Math.sqrt(r.error / 1000000)));
         c.fillStyle = COLOURS[r.class] || "#9a8f84";
         c.fillRect((x * width) / columns, 48 - h, w, h);
       });
       c.fillStyle = "#1a56db";
       c.fillRect(Math.min(width - 2, (at / n) * width), 0, 2, 48);
     });
+  }
+
+  // "1 mistake", "2 mistakes".
+  function counted(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
   }
 
   // The analysis so far: the strip, the worst moves (each a link to the board before it),
@@ -208,11 +213,11 @@ T48.watch = (function () {
     const done = answer.analysed >= answer.total;
     el("strip-wrap").hidden = false;
     el("analysis-state").textContent = (done ? "Analysed at depth " + answer.depth : "Analysing at depth " + answer.depth + ": " + answer.analysed + " of " + answer.total + " moves") +
-      ": " + c.inaccuracy + " inaccuracies, " + c.mistake + " mistakes, " + c.blunder + " blunders.";
+      ": " + counted(c.inaccuracy, "inaccuracy", "inaccuracies") + ", " + counted(c.mistake, "mistake", "mistakes") + ", " + counted(c.blunder, "blunder", "blunders") + ".";
     el("strip").setAttribute("aria-label", "The analysis along the game: " + el("analysis-state").textContent);
     el("strip").dataset.analysed = answer.analysed;
     el("strip").dataset.done = done ? "1" : "";
-    T48.scores.accuracy(s.accuracy, "the mean accuracy of " + s.chosen + " moves with a choice");
+    T48.scores.accuracy(s.accuracy, "100% less the error rate: the mean share of the chance at stake given away over " + counted(s.chosen, "decision", "decisions") + " with a real choice");
     showWorst(s.worst);
     drawStrip();
     describe();
