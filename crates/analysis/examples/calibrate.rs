@@ -4,13 +4,14 @@
 //! Runs on the host, offline; its floats never reach the analysis, which reads the integer
 //! tables this writes. Deterministic: the same games, positions, fit and tables on every run.
 //!
-//! - `calibrate fit`: plays the calibration bot's games from the fit seeds, takes every
-//!   [`STRIDE`]th position, searches it as the analysis does by default, writes the
-//!   positions (crates/analysis/calibration/fit.csv) and fits one logistic curve a tile
-//!   aimed at, written as integers into crates/analysis/src/calibration.rs.
-//! - `calibrate table`: the same on the held-out seeds, and prints the reliability table:
-//!   positions by tenths of the chance the analysis gives, against the share of them from
-//!   which the bot reached the tile.
+//! - `calibrate fit-positions`: plays the games of [`SOURCES`] from the fit seeds, takes
+//!   positions from them, searches each as the analysis does by default and rolls it out
+//!   with the depth-[`ROLLOUT_DEPTH`] bot; writes crates/analysis/calibration/fit.csv.
+//! - `calibrate held-positions`: the same from the held-out seeds, into held.csv.
+//! - `calibrate fit`: one logistic curve a tile aimed at, fitted on fit.csv, written as
+//!   integers into crates/analysis/src/calibration.rs.
+//! - `calibrate table`: the reliability table of held.csv: its positions by tenths of the
+//!   chance the analysis gives them, against the share from which the bot reached the tile.
 
 // The fit's 3x3 linear algebra reads as the formulas do, with indices.
 #![allow(clippy::needless_range_loop)]
