@@ -270,7 +270,9 @@ calibrate step="all":
 # The reliability table of docs/analysis.md: positions of games the fit never saw (seeds
 # 1001-1032), rolled out as `calibrate` does (crates/analysis/calibration/held.csv), by tenths
 # of the chance the analysis gives them, against the share from which the bot reached the
-# tile. `just calibration-table table` prints it from the CSV alone.
+# tile. `just calibration-table table` prints it from the CSV alone. T48_CALIBRATION_DEPTH=6
+# searches the positions at depth 6 instead (the web page's), into target/ (how the curves,
+# fitted on the default setting's values, fit the page's).
 [doc("The analysis's chances against outcomes on held-out games, by tenths")]
 [group("long runs")]
 calibration-table step="all":

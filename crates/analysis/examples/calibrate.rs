@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 
 use twenty48_analysis::calibration::TARGET_FIRST;
-use twenty48_analysis::{chance, target_of, Rater, DEFAULT_SETTING};
+use twenty48_analysis::{chance, target_of, Rater, Setting, DEFAULT_SETTING};
 use twenty48_bot::{Bot, Expectimax};
 use twenty48_engine::bitboard::Packed;
 use twenty48_engine::{Game, Rules, Status};
@@ -44,6 +44,16 @@ const RIDGE: f64 = 1.0;
 /// positions one is taken: players of every strength, so that the curves know boards a
 /// good player never makes.
 const SOURCES: [(&str, usize); 3] = [("random", 4), ("greedy", 12), ("expectimax", 24)];
+
+/// The setting the positions are searched in: the analysis's default, or the largest depth
+/// in `T48_CALIBRATION_DEPTH` (to see how the curves fit another setting's values, such as
+/// the web page's depth 6: `T48_CALIBRATION_DEPTH=6 just calibration-table`).
+fn setting() -> Setting {
+    match std::env::var("T48_CALIBRATION_DEPTH") {
+        Ok(d) => Setting::Depth(d.parse().expect("T48_CALIBRATION_DEPTH: a depth, 1 to 8")),
+        Err(_) => DEFAULT_SETTING,
+    }
+}
 
 /// One position taken from a game, rolled out.
 struct Sample {
@@ -127,7 +137,7 @@ fn rollout(mut board: Packed, target: u8, key: u64) -> bool {
 }
 
 fn samples_of(source: &'static str, stride: usize, seed: u64) -> Vec<Sample> {
-    let mut rater = Rater::with_setting(&Rules::CLASSIC, DEFAULT_SETTING);
+    let mut rater = Rater::with_setting(&Rules::CLASSIC, setting());
     let mut out = Vec::new();
     // Each position's rollout its own spawns: keyed by player, seed and move.
     let player = SOURCES.iter().position(|s| s.0 == source).unwrap_or(0) as u64;
@@ -401,7 +411,11 @@ fn main() {
     let what = std::env::args().nth(1).unwrap_or_default();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"));
     let fit_csv = format!("{dir}/calibration/fit.csv");
-    let held_csv = format!("{dir}/calibration/held.csv");
+    // Another setting's held-out positions go to a file of their own (not kept).
+    let held_csv = match std::env::var("T48_CALIBRATION_DEPTH") {
+        Ok(d) => format!("{dir}/../../target/calibration-held-depth{d}.csv"),
+        Err(_) => format!("{dir}/calibration/held.csv"),
+    };
     match what.as_str() {
         "fit-positions" => write_csv(&fit_csv, &samples(FIT_SEEDS)),
         "held-positions" => write_csv(&held_csv, &samples(HELD_SEEDS)),
