@@ -281,8 +281,8 @@ calibration-table step="all":
     target/release/examples/calibrate table
 
 # The three bots' game figures of docs/analysis.md: 8 games each of the expectimax (depth
-# `bot_depth`), greedy and random bots from fresh seeds (2001-2008), analysed in the default
-# setting (or at `depth`): moves, error rate, accuracy, classes.
+# `bot_depth`), greedy and random bots from fresh seeds (2001-2008), analysed in the bot's
+# budget, the calibration's setting (or at `depth`): moves, error rate, accuracy, classes.
 [doc("Error rate and accuracy of 8 games each of the expectimax, greedy and random bots")]
 [group("long runs")]
 analysis-ranking bot_depth="2" depth="":

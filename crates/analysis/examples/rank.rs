@@ -1,5 +1,6 @@
 //! `just analysis-ranking`: the game figures of the three bots' games from fresh seeds (8
-//! games each, seeds the calibration never saw), analysed in the analysis's default setting:
+//! games each, seeds the calibration never saw), analysed in the bot's budget (the setting
+//! the chances were fitted in):
 //! the figures of docs/analysis.md that show the error rate ranks players as a 2048 player
 //! would (the expectimax bot above the greedy bot above the random bot, no overlap).
 //!

@@ -57,12 +57,13 @@ pub use value::{chance, logistic, logit, percent, points, progress, target_of, O
 pub use twenty48_bot::Setting;
 use twenty48_engine::{Direction, Rules};
 
-/// The bot's setting the analysis searches in unless told otherwise: the bot's own default.
+/// The bot's own default setting (a budget of positions a move): the setting the chances'
+/// curves were fitted in (`just calibrate`) and [`Analysis::of_game_with`]'s usual choice.
 pub const DEFAULT_SETTING: Setting = Setting::DEFAULT;
 
-/// The largest depth of the analysis in the web page (WebAssembly, one thread: the default
-/// setting would take about 3 times as long there) and of quick analyses: the bot's default
-/// before its budget.
+/// The largest depth of `twenty48 analyse` and of the web page by default, so that both give
+/// the same numbers (WebAssembly, one thread: the bot's budget would take about 3 times as
+/// long there). The chances' reliability at this depth is in docs/analysis.md too.
 pub const DEFAULT_DEPTH: u8 = 6;
 
 /// A game's analysis, held whole in memory.

@@ -11,7 +11,7 @@ use clap::Args;
 use serde_json::{json, Value};
 use twenty48_analysis::{
     counted, percent, points, Class, Luck, Position, Positions, Rater, Rating, Segment, Setting,
-    Summary, DEFAULT_SETTING, REAL_STAKE, THRESHOLDS,
+    Summary, DEFAULT_DEPTH, REAL_STAKE, THRESHOLDS,
 };
 use twenty48_engine::Direction;
 use twenty48_verify::{verify, EngineChoice};
@@ -48,13 +48,15 @@ pub const MAX_BUDGET: u64 = 16_000_000;
 /// the board). A spawn's luck is how far it moved the chance. For each tile: where its
 /// chance started, the errors, the luck and where it ended, which add up. The error rate is
 /// the chance given away over the chance at stake in the decisions with a real choice.
-/// Every number is an integer, the same on every machine and in the web page.
+/// By default the search goes to depth 6, as the web page's does: the same numbers as the
+/// page, every one an integer, the same on every machine.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   twenty48 analyse game.t48
   twenty48 analyse game.t48 --all          # every move, not only the errors
-  twenty48 analyse game.t48 --depth 3      # faster, shallower (--depth 6: the web page's)
+  twenty48 analyse game.t48 --depth 3      # faster, shallower (default 6: the web page's)
+  twenty48 analyse game.t48 --budget 1000000  # as the bot plays by default: slower, deeper
   twenty48 analyse game.t48 --json > analysis.json
   twenty48 analyse game.t48 --svg graph.svg  # the evaluation graph, errors marked
 
@@ -73,14 +75,14 @@ errors, luck, end}]}}")]
 pub struct AnalyseArgs {
     /// The game to analyse, `-` for standard input
     pub file: PathBuf,
-    /// The bot's budget of positions scored a move, as `record --bot expectimax --budget`
-    /// (1 to 16000000) [default: the bot's, 1000000: about 6 ms a move and thread]: more is
-    /// slower and sees further
+    /// Search within a budget of positions scored a move instead of a depth, as `record --bot
+    /// expectimax --budget` (1 to 16000000; the bot's default, 1000000, about 6 ms a move
+    /// and thread, is the calibration's): more is slower and sees further
     #[arg(long, value_name = "N", conflicts_with = "depth",
           value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET))]
     pub budget: Option<u64>,
-    /// Search a fixed largest depth instead of a budget (1-8): faster; the web page
-    /// analyses at depth 6
+    /// The search's largest depth (1-8) [default: 6, the web page's: about 2 ms a move and
+    /// thread]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
     pub depth: Option<u8>,
     /// Print every move's rating, not only the inaccuracies, mistakes and blunders
@@ -280,7 +282,8 @@ pub fn run(args: AnalyseArgs, ui: &Ui) -> Result<ExitCode> {
     let setting = match (args.depth, args.budget) {
         (Some(depth), _) => Setting::Depth(depth),
         (None, Some(budget)) => Setting::Budget(budget),
-        (None, None) => DEFAULT_SETTING,
+        // The page's setting: the CLI and the page give the same numbers by default.
+        (None, None) => Setting::Depth(DEFAULT_DEPTH),
     };
     let mut raters: Vec<Rater> = (0..jobs)
         .map(|_| Rater::with_setting(&log.rules, setting))

@@ -374,3 +374,37 @@ fn issue45_the_page_and_the_cli_give_the_same_numbers_on_every_fixture() {
     }
     assert!(compared >= 15, "{compared} fixtures");
 }
+
+#[test]
+fn issue45_the_cli_analyses_as_the_page_does_by_default() {
+    // The page's depth (web/js/analysis.js) is the CLI's default: the same document.
+    let js = std::fs::read_to_string(root().join("web/js/analysis.js")).unwrap();
+    let page_depth: u64 = js
+        .split("const DEPTH = ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let game = fixture("games/classic-moves.t48");
+    let (_, default) = json(&["analyse", &game, "--json"]);
+    assert_eq!(default["depth"], page_depth);
+    assert_eq!(default["budget"], Value::Null);
+    let (_, explicit) = json(&[
+        "analyse",
+        &game,
+        "--json",
+        "--depth",
+        &page_depth.to_string(),
+    ]);
+    assert_eq!(default, explicit);
+    // And the page's own analysis at its depth: the same ratings and summary.
+    let bytes = std::fs::read(&game).unwrap();
+    let mut host = twenty48_web::Host::new();
+    let opened: Value = serde_json::from_str(&host.open(&bytes)).unwrap();
+    let id = opened["id"].as_u64().unwrap() as u32;
+    let answer: Value = serde_json::from_str(&host.analyse(id, 1000, page_depth as u8)).unwrap();
+    assert_eq!(answer["analysed"], answer["total"]);
+    assert_eq!(default["ratings"], answer["ratings"]);
+    assert_eq!(default["summary"], answer["summary"]);
+}
