@@ -120,6 +120,16 @@ T48.analysis = (function () {
         }, (message) => reject(new Error(message)));
       });
     },
+    // What the spawn after move `made` did, from the rating of the move after it (`next`): "the
+    // spawn: 98.0% -> 97.1% (-0.9 points)", or "the spawn: 98.0% -> reached 512" (its luck, as
+    // the CLI's summary counts it).
+    spawn: function (made, next) {
+      if (!made || !next || !made.best || !next.best) return "";
+      const from = made.chances[made.played];
+      if (next.tile > made.tile) return "the spawn: " + chance(from) + " -> reached " + made.tile;
+      const to = chances(next).before;
+      return "the spawn: " + chance(from) + " -> " + chance(to) + " (" + points(to - from) + " points)";
+    },
     // What the page says of a rated move, in the CLI's words: "left: a mistake, chance to
     // reach 512: 99.1% -> 95.7%, -3.3 points (best: up)".
     words: function (r) {

@@ -131,7 +131,8 @@ T48.watch = (function () {
     if (made) {
       const span = document.createElement("span");
       span.className = made.class;
-      span.textContent = "Move " + at + ", " + T48.analysis.words(made) + ".";
+      const luck = T48.analysis.spawn(made, next);
+      span.textContent = "Move " + at + ", " + T48.analysis.words(made) + (luck ? "; " + luck : "") + ".";
       p.append(span);
     }
     if (next && next.best) p.append((made ? " " : "") + "Best from here: " + next.best + ".");

@@ -95,6 +95,8 @@ test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump
   assert.equal(await page.$eval(".arrow", (a) => a.dataset.best), deep.best);
   assert.equal(await page.$eval(".arrow", (a) => a.hidden), false);
   assert.match(await page.$eval("#watch-rating", (p) => p.textContent), new RegExp("Best from here: " + deep.best));
+  // The move that led here in chances, then what its spawn did (issue 45).
+  assert.match(await page.$eval("#watch-rating", (p) => p.textContent), /chance to reach [0-9]+: [0-9.]+% -> [0-9.]+%.*; the spawn: [0-9.]+% -> /);
   await page.screenshot({ path: path.join(run.shots, "web-analysis-desktop.png") });
   // ] and [: the next and the previous inaccuracy, mistake or blunder (the board before it).
   const errors = analyseJson(file, 6).doc.ratings.filter((r) => ["inaccuracy", "mistake", "blunder"].includes(r.class)).map((r) => r.move);
