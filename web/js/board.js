@@ -93,6 +93,24 @@ T48.Board.prototype.finish = function () {
   this.later();
 };
 
+// Marks `cells` (their numbers) with a frame over the tiles: where two boards differ.
+T48.Board.prototype.mark = function (cells) {
+  if (!this.marks) {
+    this.marks = document.createElement("div");
+    this.marks.className = "marks";
+    this.marks.setAttribute("aria-hidden", "true");
+    this.element.append(this.marks);
+  }
+  this.marks.textContent = "";
+  for (const cell of cells) {
+    const m = document.createElement("div");
+    m.className = "mark";
+    this.place(m, cell);
+    this.marks.append(m);
+  }
+  this.element.dataset.marked = cells.join(",");
+};
+
 T48.Board.prototype.describe = function (frame) {
   const e = this.element.dataset;
   e.move = frame.move;

@@ -17,12 +17,25 @@ T48.compare = (function () {
     if (!both()) return;
     const last = Math.max(sides.a.game.moves, sides.b.game.moves);
     at = Math.max(0, Math.min(last, n));
+    const frames = {};
     for (const key of ["a", "b"]) {
       const side = sides[key];
       const frame = T48.engine.show(side.game.id, at, false).frame;
+      frames[key] = frame;
       side.board.draw(frame);
       el(key + "-score").textContent = "move " + frame.move + ", score " + frame.score + (at > side.game.moves ? " (ended)" : "");
     }
+    // The cells where the two boards differ, marked on both (boards of one size).
+    const differ = [];
+    if (frames.a.size === frames.b.size) {
+      frames.a.board.forEach((e, cell) => {
+        if (e !== frames.b.board[cell]) differ.push(cell);
+      });
+    }
+    sides.a.board.mark(differ);
+    sides.b.board.mark(differ);
+    el("marked").textContent = frames.a.size !== frames.b.size ? "The boards are of different sizes." :
+      differ.length ? differ.length + (differ.length === 1 ? " cell differs" : " cells differ") + " (framed in blue)." : "The boards are the same.";
     el("timeline").value = at;
   }
 

@@ -31,6 +31,16 @@ T48.engine = (function () {
   // say application/wasm, once it has arrived); null when it cannot be fetched.
   async function fetched() {
     try {
+      // Started by the page's head, beside the page's own files.
+      if (window.T48_COMPILING) {
+        try {
+          const compiled = await window.T48_COMPILING;
+          T48.engine.source = "streamed";
+          return { module: compiled, instance: await WebAssembly.instantiate(compiled, {}) };
+        } catch (e) {
+          // Fetched or compiled below again.
+        }
+      }
       if (WebAssembly.instantiateStreaming) {
         try {
           const result = await WebAssembly.instantiateStreaming(fetch("twenty48_web.wasm"), {});
@@ -75,7 +85,15 @@ T48.engine = (function () {
       if (location.protocol === "http:" || location.protocol === "https:") compiled = await fetched();
       if (!compiled) {
         await script("js/wasm.js");
-        compiled = await WebAssembly.instantiate(T48.base64.decode(window.T48_WASM), {});
+        // js/wasm.js starts compiling its copy as soon as it has run (T48_WASM_COMPILING).
+        let ready = null;
+        try {
+          ready = window.T48_WASM_COMPILING ? await window.T48_WASM_COMPILING : null;
+        } catch (e) {
+          ready = null;
+        }
+        if (ready) compiled = { module: ready, instance: await WebAssembly.instantiate(ready, {}) };
+        else compiled = await WebAssembly.instantiate(T48.base64.decode(window.T48_WASM), {});
         T48.engine.source = "inline";
       }
       module = compiled.module;
@@ -138,6 +156,15 @@ T48.engine = (function () {
     // tests call it too).
     analyse: function (id, count, depth) {
       return json(exports.t48_analyse(id, count, depth));
+    },
+    // The move `twenty48 play --hint` gives for the game being played: {best: "up" or null}.
+    hint: function () {
+      return json(exports.t48_hint());
+    },
+    // The fragment (without #) of a link to a file's bytes, "" for a file past 1 MiB.
+    link: function (bytes) {
+      input(bytes);
+      return decoder.decode(output(exports.t48_link()));
     },
     // The fragment (without #) of a link to the game being played.
     fragment: function () {

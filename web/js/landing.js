@@ -33,7 +33,8 @@ T48.landing = (function () {
   return {
     init: function () {
       board = new T48.Board(el("landing-board"));
-      el("landing-play").addEventListener("click", () => T48.app.setMode("play"));
+      // One tap to a game under way (a seed drawn, the rules last used).
+      el("landing-play").addEventListener("click", () => T48.play.quickStart());
       el("landing-watch").addEventListener("click", () => {
         if (window.T48_DEMO) location.hash = window.T48_DEMO.fragment;
       });

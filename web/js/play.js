@@ -9,7 +9,9 @@ T48.play = (function () {
   const KEYS = {
     ArrowUp: "up", w: "up", ArrowRight: "right", d: "right",
     ArrowDown: "down", s: "down", ArrowLeft: "left", a: "left",
+    h: "hint",
   };
+  const ARROWS = { up: "\u2191", right: "\u2192", down: "\u2193", left: "\u2190" };
   const CODES = { up: 0, right: 1, down: 2, left: 3 };
   const el = (name) => document.getElementById("play-" + name);
   let board = null;
@@ -32,10 +34,13 @@ T48.play = (function () {
 
   // The overlay over the board: "You win!" (keep going, or try again) the first time the
   // winning tile appears; "Game over!" when no move is left; none otherwise.
+  // When it appears, it is said in the live region and takes the focus (its first button;
+  // the arrow keys still play from there: past the win, they keep going).
   function overlay(frame) {
     const o = el("overlay");
     const won = frame.status === "won" || (frame.reached_win && !goingOn);
     const over = frame.status === "over";
+    const was = o.hidden ? "" : el("overlay-title").textContent;
     o.hidden = !(won || over);
     if (o.hidden) return;
     o.className = "overlay" + (won && !over ? " won" : "");
@@ -43,6 +48,24 @@ T48.play = (function () {
     // Keep going only where the rules play on past the win; the game analysed once it ends.
     el("keep-going").hidden = over || frame.status === "won";
     el("overlay-analyse").hidden = !(over || frame.status === "won");
+    if (was === el("overlay-title").textContent) return;
+    say(over ? "Game over! No move changes the board: score " + frame.score + ". Try again, or analyse the game."
+      : frame.status === "won" ? "You win! You reached " + frame.max_tile + ": score " + frame.score + ". These rules end the game here."
+      : "You win! You reached " + frame.max_tile + ": score " + frame.score + ". Keep going (any arrow key), or try again.");
+    const first = [el("keep-going"), el("try-again")].find((b) => !b.hidden);
+    first.focus();
+  }
+
+  // Says `text` in the live region (screen readers say it politely).
+  function say(text) {
+    el("live").textContent = text;
+  }
+
+  // Past the win: the overlay goes, the game goes on, the board takes the focus.
+  function keepGoing() {
+    goingOn = true;
+    el("overlay").hidden = true;
+    el("board").focus();
   }
 
   function show(answer, animate) {
@@ -66,10 +89,22 @@ T48.play = (function () {
     overlay(frame);
   }
 
-  // Says a move and the score to screen readers (a polite live region).
+  // Says a move and the score to screen readers (a polite live region); the win and the
+  // end are said by the overlay.
   function announce(dir, frame) {
-    el("live").textContent = "Moved " + dir + (frame.gained ? ", +" + frame.gained : "") + ": score " + frame.score +
-      (frame.status === "over" ? ". Game over." : frame.status === "won" ? ". You won." : ".");
+    if (!el("overlay").hidden) return;
+    say("Moved " + dir + (frame.gained ? ", +" + frame.gained : "") + ": score " + frame.score + ".");
+  }
+
+  // The hint: `twenty48 play --hint`'s move, said and shown under the board.
+  function hint() {
+    if (!session) return message("There is no game to give a hint for yet: start one first.", true);
+    const answer = T48.engine.hint();
+    const text = answer.error ? answer.error : answer.best ? "Hint: " + ARROWS[answer.best] + " " + answer.best +
+      " (the expectimax bot, as twenty48 play --hint)" : "No hint: no move is left.";
+    el("hint-text").textContent = text;
+    el("hint-text").dataset.best = answer.best || "";
+    say(text);
   }
 
   function save() {
@@ -89,6 +124,8 @@ T48.play = (function () {
     KEYS: KEYS,
     init: function () {
       board = new T48.Board(el("board"));
+      const last = T48.storage.loadRules();
+      if ([...el("preset").options].some((o) => o.value === last)) el("preset").value = last;
       el("new").addEventListener("submit", (e) => {
         e.preventDefault();
         T48.play.start(el("preset").value, el("seed").value.trim() || drawSeed());
@@ -96,11 +133,8 @@ T48.play = (function () {
       el("download").addEventListener("click", T48.play.download);
       el("analyse").addEventListener("click", T48.play.analyse);
       el("overlay-analyse").addEventListener("click", T48.play.analyse);
-      el("keep-going").addEventListener("click", () => {
-        goingOn = true;
-        el("overlay").hidden = true;
-        el("board").focus();
-      });
+      el("keep-going").addEventListener("click", keepGoing);
+      el("hint").addEventListener("click", hint);
       el("try-again").addEventListener("click", () => T48.play.start(session ? session.preset || "classic" : "classic", drawSeed()));
       el("copy").addEventListener("click", () => {
         if (!session) return message("There is no game to link to yet: start one first.", true);
@@ -135,15 +169,33 @@ T48.play = (function () {
       if (answer.error) return message(answer.error, true);
       kept = true;
       goingOn = false;
+      el("hint-text").textContent = "";
       show(answer, false);
       save();
+      T48.storage.saveRules(preset);
+      el("preset").value = preset;
+      say("New game under the " + preset + " rules, seed " + answer.seed + ". Arrows or WASD move.");
       el("board").focus();
     },
+    // One tap from the landing: the game kept here while it is under way, else a new one
+    // under the rules last used, with a seed drawn.
+    quickStart: function () {
+      T48.app.setMode("play");
+      if (session && last && last.status === "playing") return el("board").focus();
+      // (The rules of the game kept here, when it has ended, else of the last one started.)
+      const used = (session && session.preset) || T48.storage.loadRules();
+      const preset = [...el("preset").options].some((o) => o.value === used) ? used : "classic";
+      T48.play.start(preset, drawSeed());
+    },
     act: function (dir) {
+      if (dir === "hint") return hint();
       if (!session) T48.play.start(el("preset").value, drawSeed());
+      // Past the win, an arrow keeps going (where the rules play on).
+      if (!el("overlay").hidden && !el("keep-going").hidden) keepGoing();
       if (!el("overlay").hidden) return;
       const answer = T48.engine.play(CODES[dir]);
       if (answer.events && answer.events.length) {
+        el("hint-text").textContent = "";
         show(answer, true);
         announce(dir, answer.frame);
         save();

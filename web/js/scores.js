@@ -9,11 +9,13 @@ T48.scores = (function () {
   // The name best scores are kept under: the preset's, else the rules' text.
   const key = (preset, rules) => preset || rules || "custom";
 
+  // The best score, named with its rule set: shown only where a game is played here.
   function showBest(name) {
     const best = T48.storage.loadBest(name);
+    el("best-box").hidden = false;
     el("best").textContent = best;
-    el("best-label").textContent = "Best";
-    el("best-box").title = "Your best score here under the " + name + " rules";
+    el("best-label").textContent = "Best, " + name;
+    el("best-box").title = "Your best score in this browser under the " + name + " rules";
   }
 
   return {
@@ -23,12 +25,17 @@ T48.scores = (function () {
       el("score").textContent = frame.score;
       el("gained").textContent = frame.gained ? "+" + frame.gained : "";
       const name = key(preset, rules);
-      if (ownGame && frame.score > T48.storage.loadBest(name)) T48.storage.saveBest(name, frame.score);
+      if (!ownGame) {
+        el("best-box").hidden = true;
+        return;
+      }
+      if (frame.score > T48.storage.loadBest(name)) T48.storage.saveBest(name, frame.score);
       showBest(name);
     },
     // No game shown: no score.
     clear: function () {
       el("score-box").hidden = true;
+      el("best-box").hidden = true;
       el("score").textContent = "0";
       el("gained").textContent = "";
       el("accuracy-box").hidden = true;

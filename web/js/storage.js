@@ -8,6 +8,7 @@ T48.storage = (function () {
   const GAME = "twenty48.game";
   const MODE = "twenty48.mode";
   const BEST = "twenty48.best.";
+  const RULES = "twenty48.rules";
 
   // `area` is "localStorage" (kept across reloads and tabs) or "sessionStorage" (this tab).
   function get(key, area = "localStorage") {
@@ -56,6 +57,13 @@ T48.storage = (function () {
     },
     saveBest: function (name, score) {
       set(BEST + name, String(score));
+    },
+    // The rule preset of the last game started here (the next one's, from the landing).
+    saveRules: function (preset) {
+      set(RULES, preset);
+    },
+    loadRules: function () {
+      return get(RULES);
     },
     // This tab's mode.
     saveMode: function (mode) {

@@ -24,7 +24,8 @@ T48.watch = (function () {
   let at = 0;
   let speed = 3;
   let timer = null;
-  let link = null; // the game's link fragment (without # and m=), when it came from a link
+  let link = null; // the game's link fragment (without # and m=): its link, or a file's made here
+  let fromLink = false; // whether what is shown came from the address (whose link then stays, even broken)
   let ratings = []; // ratings[n]: move n's rating, as they arrive
   let errors = []; // the move numbers of inaccuracies, mistakes and blunders, in order
   let stopAnalysis = () => {};
@@ -44,14 +45,20 @@ T48.watch = (function () {
     el("hash").textContent = frame.hash;
     el("timeline").value = frame.move;
     el("timeline").setAttribute("aria-valuetext", "move " + frame.move + " of " + game.moves);
-    if (link !== null && !timer) keepPlace();
+    // "Go to move" follows the move shown, unless it is being typed in.
+    if (document.activeElement !== el("jump-to")) el("jump-to").value = frame.move;
+    if (!timer) keepPlace();
     describe();
   }
 
-  // The address names the move shown (#g=...&m=N), so a reload or a copied link opens there.
+  // The address names the game and the move shown (#g=...&m=N), so a reload or a copied
+  // link opens there: a linked game's link, a file's own (made here: `twenty48 share`'s,
+  // for files of up to 1 MiB), or no fragment (a file too large for a link, an error from
+  // a file, nothing opened). A broken link stays in the address: it is what is shown.
   function keepPlace() {
-    const hash = "#" + link + (at > 0 ? "&m=" + at : "");
-    if (location.hash !== hash) history.replaceState(null, "", hash);
+    if (T48.app.mode() !== "watch") return;
+    if (!game) return fromLink ? undefined : T48.app.address(null);
+    T48.app.address(link ? link + (at > 0 ? "&m=" + at : "") : null);
   }
 
   function go(n, animate) {
@@ -63,9 +70,9 @@ T48.watch = (function () {
   function setPlaying(on) {
     if (timer) clearTimeout(timer);
     timer = null;
-    el("toggle").textContent = on ? "Pause" : "Play";
+    el("toggle").textContent = on ? "Pause" : "Replay";
     if (!on || !game) {
-      if (game && link !== null) keepPlace();
+      if (game) keepPlace();
       describe();
       return;
     }
@@ -153,7 +160,7 @@ T48.watch = (function () {
     wrap.hidden = true;
     wrap.setAttribute("role", "img");
     wrap.innerHTML = '<svg viewBox="0 0 100 100" aria-hidden="true"><g><path d="M50 30 L65 47 L56 47 L56 70 L44 70 L44 47 L35 47 Z" ' +
-      'fill="rgba(26, 86, 219, 0.75)" stroke="#ffffff" stroke-width="2" stroke-linejoin="round"/></g></svg>';
+      'fill="rgba(26, 86, 219, 0.3)" stroke="rgba(26, 86, 219, 0.6)" stroke-width="1.5" stroke-linejoin="round"/></g></svg>';
     board.element.parentElement.append(wrap);
     return wrap;
   }
@@ -197,11 +204,6 @@ T48.watch = (function () {
     });
   }
 
-  // "1 mistake", "2 mistakes".
-  function counted(n, one, many) {
-    return n + " " + (n === 1 ? one : many);
-  }
-
   // The analysis so far: the strip, the worst moves (each a link to the board before it),
   // the accuracy; said once it is done.
   function analysed(answer) {
@@ -214,14 +216,19 @@ T48.watch = (function () {
     const done = answer.analysed >= answer.total;
     el("strip-wrap").hidden = false;
     el("analysis-state").textContent = (done ? "Analysed at depth " + answer.depth : "Analysing at depth " + answer.depth + ": " + answer.analysed + " of " + answer.total + " moves") +
-      ": " + counted(c.inaccuracy, "inaccuracy", "inaccuracies") + ", " + counted(c.mistake, "mistake", "mistakes") + ", " + counted(c.blunder, "blunder", "blunders") + ".";
+      ": " + count(c.inaccuracy, "inaccuracy", "inaccuracies") + ", " + count(c.mistake, "mistake", "mistakes") + ", " + count(c.blunder, "blunder", "blunders") + ".";
     el("strip").setAttribute("aria-label", "The analysis along the game: " + el("analysis-state").textContent);
     el("strip").dataset.analysed = answer.analysed;
     el("strip").dataset.done = done ? "1" : "";
-    T48.scores.accuracy(s.accuracy, "100% less the error rate: the mean share of the chance at stake given away over " + counted(s.chosen, "decision", "decisions") + " with a real choice");
+    T48.scores.accuracy(s.accuracy, "100% less the error rate: the mean share of the chance at stake given away over " + count(s.chosen, "decision", "decisions") + " with a real choice");
     showWorst(s.worst);
     drawStrip();
     describe();
+  }
+
+  // "1 mistake", "2 mistakes".
+  function count(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
   }
 
   // The worst moves as links, rebuilt only when they change and never under the focus (a
@@ -326,6 +333,11 @@ T48.watch = (function () {
     shown: function () {
       return game !== null;
     },
+    // Whether anything was opened (a game, or a verdict on what is not one).
+    said: function () {
+      return !el("verdict").hidden;
+    },
+    keepPlace: keepPlace,
     // Shows what the engine said of a file or a link: the verdict (with a note on what was
     // read, if any), then the game, at move `start` (a link's m=), and its analysis. A
     // linked game gives `fragment` (its link without m=): the address then follows the move
@@ -336,11 +348,15 @@ T48.watch = (function () {
       if (game) T48.engine.close(game.id);
       game = null;
       link = null;
+      fromLink = fragment !== undefined;
       verdict(answer, name, note);
+      // Once something is open, the drop zone folds to a line (the board comes first).
+      el("drop").classList.add("folded");
       el("game").hidden = !answer.id;
       if (!answer.id) {
         T48.scores.clear();
         T48.app.shown();
+        keepPlace();
         return;
       }
       game = answer;
@@ -350,7 +366,7 @@ T48.watch = (function () {
       el("jump-to").value = 0;
       el("rules").textContent = (answer.preset ? answer.preset + " rules: " : "") + answer.rules;
       el("seed").textContent = answer.seed;
-      link = fragment === undefined ? null : fragment;
+      link = fragment !== undefined ? fragment : bytes ? T48.engine.link(bytes) || null : null;
       show({ frame: answer.first, events: [] }, false);
       if (start) go(start, false);
       document.title = "twenty48: " + (name || "a game") + " (" + answer.moves + " moves)";

@@ -19,7 +19,10 @@
 // - analysis.mjs: the analysis in the page against `twenty48 analyse --json`, a known
 //   blunder, the worst moves' links and the keys between mistakes;
 // - access.mjs: keyboard, names, contrast, the board as text, reduced motion, phone widths,
-//   and the screenshots in docs/.
+//   and the screenshots in docs/;
+// - home.mjs: issue 46's findings: the address names the game shown, every state change
+//   said, verify's words for bytes after a log, nothing hiding the board, the words, the
+//   hint, Compare's marks and the list of keys.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,6 +33,7 @@ import "./hostile.mjs";
 import "./firstsight.mjs";
 import "./analysis.mjs";
 import "./access.mjs";
+import "./home.mjs";
 import { run } from "./session.mjs";
 
 test("the page asked for nothing but its own files", () => {

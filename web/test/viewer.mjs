@@ -147,7 +147,7 @@ test("play and pause, speed, the timeline and a dropped file, by keys as in `rep
   await page.waitForTimeout(500);
   assert.deepEqual(await shown(page, "#watch-board"), paused);
   assert.deepEqual(paused, expected(states[Number(paused.move)]));
-  assert.equal(await page.$eval("#watch-toggle", (b) => b.textContent), "Play");
+  assert.equal(await page.$eval("#watch-toggle", (b) => b.textContent), "Replay");
   // The timeline, dragged to move 700.
   await page.$eval("#watch-timeline", (t) => {
     t.value = 700;

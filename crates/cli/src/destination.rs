@@ -57,13 +57,38 @@ pub(crate) fn check_output(path: &Path, force: bool) -> Result<()> {
     }
 }
 
-/// Whether two names are one file (the same device and inode; Unix), or the same path.
+/// Whether two names are one file, or the same path; `-` names standard input.
+///
+/// - Unix: the same device and inode (`/dev/stdin` for `-`), looked up without opening
+///   either (opening a FIFO would block).
+/// - Windows: the same volume and file index, from handles opened for the question (the
+///   console or pipe of standard input for `-`).
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+        let meta = |p: &Path| {
+            fs::metadata(if crate::input::is_stdio(p) {
+                Path::new("/dev/stdin")
+            } else {
+                p
+            })
+        };
+        if let (Ok(x), Ok(y)) = (meta(a), meta(b)) {
             return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    #[cfg(windows)]
+    {
+        let handle = |p: &Path| {
+            if crate::input::is_stdio(p) {
+                same_file::Handle::stdin()
+            } else {
+                same_file::Handle::from_path(p)
+            }
+        };
+        if let (Ok(x), Ok(y)) = (handle(a), handle(b)) {
+            return x == y;
         }
     }
     match (fs::canonicalize(a), fs::canonicalize(b)) {

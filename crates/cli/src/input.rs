@@ -230,3 +230,82 @@ pub fn read_log_file_within(path: &Path, limit: u64) -> Result<Vec<u8>> {
         .with_context(|| format!("cannot read {}", name(path)))?;
     Ok(bytes)
 }
+
+/// A text file's bytes as text: UTF-8, with or without the byte-order mark Windows editors
+/// put first, or UTF-16 with its mark (what Windows PowerShell 5 writes for `>` and
+/// `Out-File`). Line ends, CRLF or LF, are the reader's business.
+///
+/// # Errors
+/// Anything else, naming the file and the first byte that is not text.
+pub fn text(bytes: &[u8], path: &Path) -> Result<String> {
+    let not_text = |at: usize, code: &str| {
+        anyhow::anyhow!("{}: not text (byte {at} is not {code})", name(path))
+    };
+    let utf16 = |body: &[u8], unit: fn([u8; 2]) -> u16| {
+        let units = body.chunks_exact(2).map(|c| unit([c[0], c[1]]));
+        let mut text = String::with_capacity(body.len() / 2);
+        // The byte where the next character starts, counting the mark's two.
+        let mut at = 2;
+        for c in char::decode_utf16(units) {
+            let c = c.map_err(|_| not_text(at, "UTF-16"))?;
+            at += 2 * c.len_utf16();
+            text.push(c);
+        }
+        if body.len() % 2 == 1 {
+            return Err(not_text(at, "UTF-16"));
+        }
+        Ok(text)
+    };
+    match bytes {
+        [0xEF, 0xBB, 0xBF, body @ ..] => std::str::from_utf8(body)
+            .map(str::to_owned)
+            .map_err(|e| not_text(3 + e.valid_up_to(), "UTF-8")),
+        [0xFF, 0xFE, body @ ..] => utf16(body, u16::from_le_bytes),
+        [0xFE, 0xFF, body @ ..] => utf16(body, u16::from_be_bytes),
+        _ => std::str::from_utf8(bytes)
+            .map(str::to_owned)
+            .map_err(|e| not_text(e.valid_up_to(), "UTF-8")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What Windows editors and shells write: marks, UTF-16 both ways, CRLF.
+    #[test]
+    fn text_files_from_windows_read_as_text() {
+        let path = Path::new("moves.txt");
+        let read = |bytes: &[u8]| text(bytes, path).map_err(|e| e.to_string());
+        assert_eq!(read(b"LURD\r\nLL\r\n").unwrap(), "LURD\r\nLL\r\n");
+        assert_eq!(read(b"\xEF\xBB\xBFLU\r\n").unwrap(), "LU\r\n");
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("LU\r\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        assert_eq!(read(&le).unwrap(), "LU\r\n");
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("DR".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(read(&be).unwrap(), "DR");
+        // Where it stops being text, by byte.
+        assert_eq!(
+            read(b"LU\xFF").unwrap_err(),
+            "moves.txt: not text (byte 2 is not UTF-8)"
+        );
+        assert_eq!(
+            read(b"\xEF\xBB\xBFL\xC0").unwrap_err(),
+            "moves.txt: not text (byte 4 is not UTF-8)"
+        );
+        // An odd byte at the end, and a lone surrogate, of UTF-16.
+        assert_eq!(
+            read(&[0xFF, 0xFE, b'L', 0, b'U']).unwrap_err(),
+            "moves.txt: not text (byte 4 is not UTF-16)"
+        );
+        assert_eq!(
+            read(&[0xFF, 0xFE, b'L', 0, 0x00, 0xD8, b'U', 0]).unwrap_err(),
+            "moves.txt: not text (byte 4 is not UTF-16)"
+        );
+    }
+}

@@ -12,6 +12,7 @@ mod input;
 mod inspect;
 mod output;
 mod play;
+mod ports;
 mod progress;
 mod pull;
 mod record;
@@ -84,6 +85,7 @@ enum Command {
     Analyse(analyse::AnalyseArgs),
     Inspect(inspect::InspectArgs),
     Pull(pull::PullArgs),
+    Ports(ports::PortsArgs),
     Play(play::PlayArgs),
     Stats(stats::StatsArgs),
     Recover(recover::RecoverArgs),
@@ -124,6 +126,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Diff(args) => diff::run(args, &ui),
         Command::Inspect(args) => inspect::run(args, &ui),
         Command::Pull(args) => pull::run(args, &ui),
+        Command::Ports(args) => ports::run(args, &ui),
         Command::Play(args) => play::run(args, &ui),
         Command::Stats(args) => stats::run(args, &ui),
         Command::Recover(args) => recover::run(args, &ui),

@@ -65,10 +65,21 @@ pub fn guard(command: impl FnOnce() -> ExitCode) -> ExitCode {
     }
 }
 
+/// Whether a failed write's message is a reader that went away: EPIPE on Unix (32), on
+/// Windows ERROR_BROKEN_PIPE (109) or ERROR_NO_DATA (232), "the pipe is being closed".
+fn closed_pipe(message: &str) -> bool {
+    let codes: &[&str] = if cfg!(windows) {
+        &["(os error 109)", "(os error 232)"]
+    } else {
+        &["(os error 32)"]
+    };
+    message.contains("Broken pipe") || codes.iter().any(|c| message.contains(c))
+}
+
 /// Reports a failed write to a standard stream: one sentence on stderr (if stderr still
 /// works), nothing for a closed pipe; exit 2.
 pub fn report(message: &str) -> ExitCode {
-    if !message.contains("Broken pipe") && !message.contains("os error 32") {
+    if !closed_pipe(message) {
         let stream = if message.contains("stderr") {
             "standard error"
         } else {

@@ -196,11 +196,6 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
     if let Some(list) = &args.moves_file {
         // --force or not, the move list is never replaced by the game: standard input may
         // be the output file too (`--moves-file - -o m.txt < m.txt`).
-        let list = if input::is_stdio(list) {
-            std::path::Path::new("/dev/stdin")
-        } else {
-            list.as_path()
-        };
         check_not_input(&args.output, &[list])?;
     }
     check_output(&args.output, args.force)?;
@@ -211,14 +206,7 @@ pub fn run(args: RecordArgs, ui: &Ui) -> Result<ExitCode> {
         Some(match (&args.moves, &args.moves_file) {
             (Some(text), _) => parse_moves(text, "--moves")?,
             (None, Some(path)) => {
-                let bytes = input::read(path)?;
-                let text = String::from_utf8(bytes).map_err(|e| {
-                    anyhow::anyhow!(
-                        "{}: not text (byte {} is not UTF-8)",
-                        input::name(path),
-                        e.utf8_error().valid_up_to()
-                    )
-                })?;
+                let text = input::text(&input::read(path)?, path)?;
                 parse_moves(&text, &input::name(path))?
             }
             (None, None) if crate::play::on_terminal() => {

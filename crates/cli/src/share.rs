@@ -2,7 +2,9 @@
 //! fragment (`#g=` and the file's bytes in base64url; docs/web.md).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
+#[cfg(not(windows))]
+use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -16,8 +18,9 @@ use crate::style::Ui;
 pub const BASE_VARIABLE: &str = "TWENTY48_WEB";
 
 /// The largest file a link carries: 1 MiB (about 4 million moves), 1.4 MB of link text,
-/// under the 2 MB that browsers take in an address.
-pub const MAX_SHARED_BYTES: usize = 1 << 20;
+/// under the 2 MB that browsers take in an address; the page writes links in its address up
+/// to the same size.
+pub const MAX_SHARED_BYTES: usize = twenty48_web::MAX_LINKED_BYTES;
 
 /// Print a link that opens a game in the web page (nothing is uploaded: the game is in the
 /// link itself).
@@ -36,8 +39,8 @@ Examples:
 
 A 1000-move game makes a link of about 440 characters after the address. The address must
 be absolute (https://..., file://...); a fragment in it gives way to the game's. --open hands
-the link to the system's opener (xdg-open; open on macOS; start on Windows), waiting for it
-at most 5 seconds.")]
+the link to the system's opener (xdg-open; open on macOS, waiting for it at most 5 seconds;
+the shell's default browser on Windows).")]
 pub struct ShareArgs {
     /// The game to share, `-` for standard input
     pub file: PathBuf,
@@ -180,16 +183,42 @@ pub fn file_url(path: &Path) -> String {
 
 /// How long the opener is waited for: one that fails does so at once, and one that is still
 /// running by then has started the browser (some openers run until the browser closes).
+#[cfg(not(windows))]
 const OPENER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Opens `url` with Windows' shell (ShellExecuteW, as a double click would): no `cmd /C
+/// start`, which would read the `&` of a link's `&m=` as a command separator.
+#[cfg(windows)]
+fn open(url: &str) -> Result<()> {
+    use windows_sys::Win32::UI::Shell::ShellExecuteW;
+    use windows_sys::Win32::UI::WindowsAndMessaging::SW_SHOWNORMAL;
+    let wide = |s: &str| -> Vec<u16> { s.encode_utf16().chain([0]).collect() };
+    let (verb, file) = (wide("open"), wide(url));
+    // SAFETY: NUL-terminated wide strings that live through the call; null where optional.
+    let code = unsafe {
+        ShellExecuteW(
+            std::ptr::null_mut(),
+            verb.as_ptr(),
+            file.as_ptr(),
+            std::ptr::null(),
+            std::ptr::null(),
+            SW_SHOWNORMAL,
+        )
+    } as isize;
+    // Above 32 is success; at most 32 is an error code.
+    if code <= 32 {
+        bail!("cannot open the link: Windows' shell refused it (code {code}); open the link printed above yourself");
+    }
+    Ok(())
+}
 
 /// Opens `url` with the platform's opener, failing clearly when there is none or it fails.
 /// The opener writes nowhere of ours (a browser it starts could otherwise hold a pipe that
 /// our caller reads to its end) and is waited for at most [`OPENER_WAIT`].
+#[cfg(not(windows))]
 fn open(url: &str) -> Result<()> {
     let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
         ("open", vec![url])
-    } else if cfg!(windows) {
-        ("cmd", vec!["/C", "start", "", url])
     } else {
         ("xdg-open", vec![url])
     };

@@ -3,6 +3,7 @@
 //! through a pseudo-terminal wired to the board's USART0 (the conversation, the files, the
 //! acknowledgements). Every file equal to the host's replay of the game played by the
 //! buttons. Needs the harness (`just avr-sim`) and the AVR toolchain; fails, never skips.
+#![cfg(unix)] // pseudo-terminals and the emulators: Unix only
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -37,7 +38,16 @@ impl Drop for Reaped {
 
 /// Starts `twenty48 ARGS` with its output read on threads (so it never blocks on a pipe).
 fn start(args: &[&str]) -> (Reaped, impl FnOnce() -> (String, String)) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+    start_with(args, &[])
+}
+
+/// [`start`] with the environment variables `env` set.
+fn start_with(args: &[&str], env: &[(&str, &Path)]) -> (Reaped, impl FnOnce() -> (String, String)) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_twenty48"));
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let mut child = cmd
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -118,9 +128,9 @@ fn kept_the_rules(player: &mut Player) {
 
 /// `twenty48 pull --port` against the board, served until it exits.
 fn pull_by_port(player: &mut Player, elf: &Path, out: &Path) -> (i32, String, String) {
-    let mut pty = Pty::open().unwrap_or_else(|e| panic!("{e}"));
+    let pty = Pty::open().unwrap_or_else(|e| panic!("{e}"));
     let port = pty.path().to_string_lossy().into_owned();
-    let (mut child, output) = start(&[
+    let run = start(&[
         "pull",
         "--elf",
         &elf.to_string_lossy(),
@@ -129,6 +139,33 @@ fn pull_by_port(player: &mut Player, elf: &Path, out: &Path) -> (i32, String, St
         "-o",
         &out.to_string_lossy(),
     ]);
+    served(player, pty, run)
+}
+
+/// `twenty48 pull -o OUT`, nothing else, against the board: its port listed as `id`
+/// (`TWENTY48_PORTS`), the firmware found in `elfs` (`TWENTY48_ELF_DIR`).
+fn pull_by_itself(player: &mut Player, id: &str, elfs: &Path, out: &Path) -> (i32, String, String) {
+    let pty = Pty::open().unwrap_or_else(|e| panic!("{e}"));
+    let (vid, pid) = id.split_once(':').unwrap();
+    let list = serde_json::json!([
+        {"path": pty.path().to_string_lossy(), "usb": {"vid": vid, "pid": pid}},
+        {"path": "/dev/ttyS0", "usb": null},
+    ]);
+    let ports = out.with_extension("ports.json");
+    std::fs::write(&ports, list.to_string()).unwrap();
+    let run = start_with(
+        &["pull", "-o", &out.to_string_lossy()],
+        &[("TWENTY48_PORTS", &ports), ("TWENTY48_ELF_DIR", elfs)],
+    );
+    served(player, pty, run)
+}
+
+/// Serves the board on `pty` until the `twenty48` run ends.
+fn served(
+    player: &mut Player,
+    mut pty: Pty,
+    (mut child, output): (Reaped, impl FnOnce() -> (String, String)),
+) -> (i32, String, String) {
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.0.try_wait().unwrap() {
@@ -224,6 +261,44 @@ fn pulled_live_and_from_the_store(board: &Board) {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("pull reply of 0 games"), "{err}");
     kept_the_rules(&mut second);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 44: `twenty48 pull -o DIR` alone against the Mega 2560's shipped image: its port
+/// listed as an Arduino Mega 2560 (2341:0042), its ELF found among the three AVR boards'
+/// (the Mega 1280's logs the same frames: the board's identity chooses); both said, and
+/// the game it stored pulled.
+#[test]
+fn mega2560_pulled_without_port_or_elf() {
+    let mut images = Vec::new();
+    for board in [&board::MEGA2560, &board::MEGA1280, &board::UNO] {
+        images.push(Image::shipped(board).unwrap_or_else(|e| panic!("{e}")));
+    }
+    let dir = scratch("by-itself");
+    let elfs = dir.join("elfs");
+    std::fs::create_dir_all(&elfs).unwrap();
+    for image in &images {
+        std::fs::copy(&image.elf, elfs.join(image.elf.file_name().unwrap())).unwrap();
+    }
+    let mut player = Player::boot(&images[0], &Options::default());
+    let played = player
+        .game(Direction::Right, Plan::ToGameOver { noop_every: 6 })
+        .expect("a game starts");
+    let (dev, _) = player.hello();
+    let out = dir.join("games");
+    let (code, _, err) = pull_by_itself(&mut player, "2341:0042", &elfs, &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("(Arduino Mega 2560, 2341:0042)"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "firmware: {}, the one of 3 ELFs",
+            elfs.join("twenty48-mega2560.elf").display()
+        )),
+        "{err}"
+    );
+    let name = format!("{dev:016x}-g{:06}.t48", played.number);
+    assert_eq!(t48_files(&out), std::slice::from_ref(&name), "{err}");
+    holds(&out.join(name), &played, true);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

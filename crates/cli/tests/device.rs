@@ -2,6 +2,7 @@
 //! firmware makes under QEMU (protocol v2), and the pull conversation with the QEMU board on
 //! a pseudo-terminal. Needs `qemu-system-arm` and the thumbv6m target: fails, never skips,
 //! without them.
+#![cfg(unix)] // pseudo-terminals and the emulators: Unix only
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -119,7 +120,16 @@ fn capture(script: &str, flash: &Path) -> Vec<u8> {
 
 /// Runs `twenty48 args`, killed after 60 s.
 fn twenty48(args: &[&str]) -> (i32, String, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_twenty48"))
+    twenty48_with(args, &[])
+}
+
+/// Runs `twenty48 args` with the environment variables `env` set, killed after 60 s.
+fn twenty48_with(args: &[&str], env: &[(&str, &Path)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_twenty48"));
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let child = cmd
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -332,6 +342,18 @@ fn pull_reports_losses_merges_duplicates_and_conflicts() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// QEMU with the flash file `flash`, its serial port on a pseudo-terminal (`pty_of`).
+fn qemu_on_pty(flash: &Path) -> Reaped {
+    Reaped(
+        qemu_command(flash, "pty")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("qemu-system-arm starts"),
+    )
+}
+
 /// The pty QEMU serves its serial port on: it names it ("char device redirected to
 /// /dev/pts/N") on stdout or stderr.
 fn pty_of(child: &mut Reaped) -> String {
@@ -394,14 +416,7 @@ fn pull_on_a_port_writes_then_acknowledges() {
     let flash = dir.join("flash.bin");
     // The console game is in progress when the script ends: stored as interrupted.
     capture(&SCRIPT.replace("{end}\n", ""), &flash);
-    let mut child = Reaped(
-        qemu_command(&flash, "pty")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("qemu-system-arm starts"),
-    );
+    let mut child = qemu_on_pty(&flash);
     let pty = pty_of(&mut child);
     let games = dir.join("games");
     let port_pull = |extra: &[&str]| {
@@ -453,6 +468,67 @@ fn pull_on_a_port_writes_then_acknowledges() {
         })
         .count();
     assert_eq!(raw, 4);
+    drop(child);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 44: `twenty48 pull -o DIR`, with neither --port nor --elf, against the QEMU board:
+/// its pseudo-terminal listed (`TWENTY48_PORTS`) as an Arduino Mega 2560 among ports that
+/// are no board, its firmware found among the ELFs of a folder (`TWENTY48_ELF_DIR`: the
+/// QEMU ELF as built, the protocol v1 one, a file that is no ELF) by the frames it sends;
+/// both said, and the stored games pulled, verified and acknowledged.
+#[test]
+fn pull_finds_the_board_and_its_firmware_by_itself() {
+    let dir = scratch("by-itself");
+    let flash = dir.join("flash.bin");
+    capture(SCRIPT, &flash);
+    let mut child = qemu_on_pty(&flash);
+    let pty = pty_of(&mut child);
+    let elfs = dir.join("elfs");
+    std::fs::create_dir_all(&elfs).unwrap();
+    std::fs::copy(elf(), elfs.join("twenty48-qemu")).unwrap();
+    let v1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../devicelog/tests/data/v1");
+    std::fs::copy(v1.join("twenty48-qemu.elf"), elfs.join("v1.elf")).unwrap();
+    std::fs::write(elfs.join("notes.txt"), "not an ELF").unwrap();
+    let ports = dir.join("ports.json");
+    let list = serde_json::json!([
+        {"path": "/dev/ttyS0", "usb": null},
+        {"path": pty, "usb": {"vid": "2341", "pid": "0042", "serial": "7e57",
+            "manufacturer": "Arduino (www.arduino.cc)", "product": null}},
+        {"path": "/dev/ttyUSB9", "usb": {"vid": "046d", "pid": "c52b"}},
+    ]);
+    std::fs::write(&ports, list.to_string()).unwrap();
+    let games = dir.join("games");
+    let (code, _, err) = twenty48_with(
+        &["pull", "-o", s(&games)],
+        &[("TWENTY48_PORTS", &ports), ("TWENTY48_ELF_DIR", &elfs)],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "board: {pty} (Arduino Mega 2560, 2341:0042, serial 7e57)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "firmware: {}, the one of 2 ELFs in {} (TWENTY48_ELF_DIR) whose defmt table decodes the frames of {pty}",
+            elfs.join("twenty48-qemu").display(),
+            elfs.display()
+        )),
+        "{err}"
+    );
+    let written = t48_files(&games);
+    assert!(!written.is_empty(), "{err}");
+    let (code, verdicts, _) = twenty48(&["verify", s(&games)]);
+    assert_eq!(code, 0, "{verdicts}");
+    // Acknowledged: the next pull, by itself too, gets nothing new.
+    let (code, _, err) = twenty48_with(
+        &["pull", "-o", s(&games)],
+        &[("TWENTY48_PORTS", &ports), ("TWENTY48_ELF_DIR", &elfs)],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("pull reply of 0 games"), "{err}");
     drop(child);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -17,6 +17,9 @@
 //!
 //! Uses the committed v2 firmware ELF (no QEMU). Every run of the binary is killed after
 //! 60 s and on drop.
+#![cfg(unix)] // pseudo-terminals and the emulators: Unix only
+
+mod support;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -769,4 +772,57 @@ fn a_capture_pull_refuses_the_options_of_a_port_pull() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot open serial port"), "{err}");
     assert!(!games.exists(), "nothing written");
+}
+
+/// Issue 44: the Windows build's `pull --port COM42` under Wine, whose prefix maps COM42 to
+/// the fake board's pseudo-terminal (a `dosdevices/com42` link): the whole conversation on
+/// Windows' serial API, every game written and acknowledged. `just windows-test` runs it
+/// with the build (T48_WINDOWS_EXE) and its prefix (WINEPREFIX); it fails, never skips,
+/// without them.
+#[test]
+#[ignore = "needs the Windows build and a Wine prefix: `just windows-test` runs it"]
+fn the_windows_build_pulls_from_a_com_port_under_wine() {
+    let exe = std::env::var("T48_WINDOWS_EXE").expect("T48_WINDOWS_EXE: the Windows twenty48.exe");
+    let prefix = std::env::var("WINEPREFIX").expect("WINEPREFIX: the Wine prefix");
+    let f = frames();
+    let count = 3;
+    let mut reply = f.hello(count + 1, count, count);
+    reply.extend(f.begin(count));
+    let mut checks = BTreeMap::new();
+    for game in 1..=count {
+        let (bytes, check) = f.game(game, &Rules::CLASSIC, 500 + game as u64, &cycle(12), false);
+        reply.extend(bytes);
+        checks.insert(game, check);
+    }
+    reply.extend(f.done(count));
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(reply),
+        Step::Acks(Some(checks.clone())),
+    ];
+    let board = Board::start(script, f);
+    let com = Path::new(&prefix).join("dosdevices/com42");
+    let _ = std::fs::remove_file(&com);
+    std::os::unix::fs::symlink(&board.path, &com).unwrap();
+    let dir = scratch("wine-com");
+    let elf = elf_path();
+    let mut cmd = Command::new("/usr/lib/wine/wine64");
+    cmd.arg(&exe).args([
+        "pull",
+        "--elf",
+        elf.to_str().unwrap(),
+        "--port",
+        "COM42",
+        "-o",
+        dir.to_str().unwrap(),
+        "--timeout",
+        "10",
+    ]);
+    let out = support::output(&mut cmd);
+    let _ = std::fs::remove_file(&com);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(files(&dir, "7e57").len(), count as usize, "{err}");
+    let acked: BTreeMap<u32, u32> = board.acks().into_iter().collect();
+    assert_eq!(acked, checks, "{err}");
 }

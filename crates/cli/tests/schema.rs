@@ -83,8 +83,13 @@ fn check(value: &Value, schema: &Value, top: &Value, at: &str, problems: &mut Ve
                 }
             }
             "pattern" => {
-                // The two patterns the schemas use: a state hash and a tile's value.
+                // The patterns the schemas use: a state hash, a tile's value, a USB id.
                 let ok = |s: &str| match rule.as_str().unwrap() {
+                    "^[0-9a-f]{4}$" => {
+                        s.len() == 4
+                            && s.bytes()
+                                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                    }
                     "^[0-9a-f]{16}$" => {
                         s.len() == 16
                             && s.bytes()
@@ -398,6 +403,27 @@ fn issue13_every_json_output_matches_its_schema() {
         ],
     );
     assert_valid("pull", &out);
+    // ports: the system's (whatever this machine has), and a list given for tests with a
+    // board, a clone, a port with no USB and one with strings missing.
+    let (code, out) = run(&dir, &["ports", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert_valid("ports", &out);
+    let list = dir.join("ports.json");
+    std::fs::write(
+        &list,
+        r#"[{"path": "/dev/ttyACM0", "usb": {"vid": "2341", "pid": "0042", "serial": "8573",
+             "manufacturer": "Arduino (www.arduino.cc)", "product": null}},
+            {"path": "/dev/ttyUSB0", "usb": {"vid": "1a86", "pid": "7523"}},
+            {"path": "/dev/ttyS0", "usb": null}]"#,
+    )
+    .unwrap();
+    let out = support::output(
+        Command::new(env!("CARGO_BIN_EXE_twenty48"))
+            .args(["ports", "--json"])
+            .env("TWENTY48_PORTS", &list),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_valid("ports", &String::from_utf8(out.stdout).unwrap());
     // stats: the fixture corpus (games that verify, fail and cannot be read) and one game.
     let (code, out) = run(&dir, &["stats", "--json", &f(&fixtures)]);
     assert_eq!(code, 2);
@@ -687,6 +713,7 @@ fn issue28_every_help_json_shape_is_its_schema() {
 /// Issue 28: the independent implementation (docs/independent/, written from the docs alone)
 /// reads what the program prints as docs/json.md says: every fixture game's `replay --json`
 /// lines state by state, `--final`, the win line, `inspect --json` field by field.
+#[cfg(unix)] // the Python implementation runs on the host
 #[test]
 fn issue28_the_independent_implementation_agrees_with_the_programs_output() {
     let out = support::output(

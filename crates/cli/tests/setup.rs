@@ -2,6 +2,7 @@
 //! installed (issue 32): a `rust-toolchain.toml`, a `package.json`, a Cargo workspace or a
 //! PyPI requirement that the set-up does not install fails here, and so does an install
 //! command written anywhere else that CI or `just test` runs.
+#![cfg(unix)] // the set-up is for Linux (Debian) and Unix machines
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -46,6 +46,7 @@ fn stats_over_the_fixtures_counts_and_names_every_file() {
             "broken/illegal-move.t48",
             "broken/wrong-checkpoint.t48"
         ]
+        .map(support::native)
     );
     assert_eq!(doc["unreadable"].as_array().unwrap().len(), 5);
     assert!(doc["unreadable"][0]["problem"]
@@ -57,7 +58,7 @@ fn stats_over_the_fixtures_counts_and_names_every_file() {
     assert_eq!(doc["score"]["max"], 585_160);
     assert_eq!(
         doc["score"]["max_file"],
-        "games/classic-expectimax-32768.t48"
+        support::native("games/classic-expectimax-32768.t48")
     );
     assert_eq!(doc["longest"]["moves"], 20_449);
     let classic = doc["rules"]
@@ -148,7 +149,9 @@ fn stats_text_csv_and_svg_over_fresh_games() {
     assert!(out.contains("rules classic: 3 games"), "{out}");
     assert!(out.contains("rules custom (5x5"), "{out}");
     assert!(
-        out.contains("ERROR   games/junk.t48: not a twenty48 move log"),
+        out.contains(&support::native(
+            "ERROR   games/junk.t48: not a twenty48 move log"
+        )),
         "{out}"
     );
     assert!(out.contains("ERROR   missing.t48: cannot read"), "{out}");
@@ -197,7 +200,8 @@ fn stats_quiet_names_only_the_files_not_counted() {
     assert!(
         lines
             .iter()
-            .all(|l| l.starts_with("FAILED  broken/") || l.starts_with("ERROR   broken/")),
+            .all(|l| l.starts_with(&support::native("FAILED  broken/"))
+                || l.starts_with(&support::native("ERROR   broken/"))),
         "{out}"
     );
     let (code, out, err) = run(&fixtures(), &["stats", "-q", "games"]);

@@ -97,6 +97,15 @@ fn damaged() -> Vec<(String, Vec<u8>)> {
         many[h + 4..h + 8].copy_from_slice(&u32::MAX.to_le_bytes());
         out.push((format!("{stem}-many.t48"), many));
     }
+    // Issue 46: bytes after the log, up to verify's limit, one more, and 5 MiB (the page
+    // counted all of them; verify reads no further than its limit).
+    let bytes = fixture("classic-moves.t48").encode();
+    let limit = twenty48_verify::batch::MAX_TRAILING_BYTES as usize;
+    for (what, extra) in [("limit", limit), ("past", limit + 1), ("5mib", 5 << 20)] {
+        let mut padded = bytes.clone();
+        padded.resize(bytes.len() + extra, 0);
+        out.push((format!("classic-moves-trailing-{what}.t48"), padded));
+    }
     out
 }
 

@@ -87,6 +87,11 @@ impl<G: GameRecord> CaptureDecoder<G> {
         })
     }
 
+    /// The firmware's defmt table: its entries' indexes and symbols, in order.
+    pub(crate) fn table_entries(&self) -> Vec<(usize, &str)> {
+        self.table.indices().zip(self.table.raw_symbols()).collect()
+    }
+
     /// Bytes fed so far.
     pub fn bytes_fed(&self) -> usize {
         self.fed

@@ -22,7 +22,9 @@
 //!   ([`ReceivedGame`]), and at most [`MAX_OPEN_GAMES`] games are open at once;
 //! - turns what is certain into a `.t48` move log ([`DeviceGame::to_movelog`]) and writes it
 //!   once, never overwriting, accounting for duplicates, conflicts, gaps in the game
-//!   numbers and frames the device lost ([`pull`], the library half of `twenty48 pull`).
+//!   numbers and frames the device lost ([`pull`], the library half of `twenty48 pull`);
+//! - tells which of several firmware ELFs a log is from ([`Probe`]: the one whose table
+//!   reads its frames), for a pull not told the ELF.
 //!
 //! ```no_run
 //! let elf = std::fs::read("twenty48-qemu")?;
@@ -51,6 +53,7 @@ mod event;
 mod fact;
 mod frame;
 mod game;
+mod probe;
 pub mod pull;
 mod received;
 mod record;
@@ -64,6 +67,7 @@ pub use event::{Damage, DamageKind, Event, StrayFrame};
 pub use fact::{DeviceFact, Message};
 pub use frame::LOG_FORMAT_VERSION;
 pub use game::{DeviceGame, DeviceMove, GameEnd};
+pub use probe::Probe;
 pub use received::ReceivedGame;
 pub use record::GameRecord;
 pub use rzcobs::MAX_FRAME_BYTES;

@@ -45,6 +45,9 @@
 //! println!("{} bytes of log, stack {:?}", sim.uart.len(), sim.stack()?);
 //! # Ok::<(), twenty48_sim_avr::Error>(())
 //! ```
+// Unix only: the emulator runs as a child process group and talks over pseudo-terminals
+// (crates/testkit); elsewhere this crate is empty.
+#![cfg(unix)]
 #![deny(missing_docs)]
 
 pub mod board;

@@ -4,6 +4,7 @@
 //! rules it refuses (a read during a write, EEPE without EEMPE), the SPI's byte time and its
 //! write collision, a button's pull-up, held USART input, and the stack run into the static
 //! data. Every check here is one the firmware tests rely on never failing.
+#![cfg(unix)] // the emulator runs on Unix only
 
 use std::path::PathBuf;
 use std::process::Command;

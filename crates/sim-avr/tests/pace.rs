@@ -6,6 +6,7 @@
 //! result screen's) counted and logged.
 //!
 //! Needs the harness (`just avr-sim`) and the AVR toolchain; fails, never skips, without them.
+#![cfg(unix)] // the emulator runs on Unix only
 
 mod session;
 

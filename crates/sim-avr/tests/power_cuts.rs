@@ -14,6 +14,7 @@
 //!
 //! `TWENTY48_AVR_CUTS` sets the cuts per board (`all`: every operation), and
 //! `TWENTY48_AVR_TEARS` the tears of each (`just avr-soak`).
+#![cfg(unix)] // the emulator runs on Unix only
 
 mod session;
 

@@ -7,6 +7,7 @@
 //! reaches the static data.
 //!
 //! Needs the harness (`just avr-sim`) and the AVR toolchain; fails, never skips, without them.
+#![cfg(unix)] // the emulator runs on Unix only
 
 mod session;
 

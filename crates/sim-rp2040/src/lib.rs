@@ -30,6 +30,9 @@
 //! assert!(!log.is_empty());
 //! # Ok::<(), twenty48_sim_rp2040::SimError>(())
 //! ```
+// Unix only: the emulator runs as a child process group and talks over pseudo-terminals
+// (crates/testkit); elsewhere this crate is empty.
+#![cfg(unix)]
 #![deny(missing_docs)]
 
 mod board;

@@ -1,9 +1,11 @@
 //! What the project's tests share, so that no test includes another crate's test file by its
 //! path: pseudo-terminals ([`pty`]), the frames a board sends, built with the firmware's own
 //! defmt table and checks ([`frames`]), and a fake board on a pseudo-terminal that plays a
-//! script of them and answers the host's requests ([`board`]). Host only (Unix), never
-//! published; a dev-dependency of the crates whose tests use it (the emulator crates, which
-//! are test harnesses themselves, depend on it for their serial ports).
+//! script of them and answers the host's requests ([`board`]). Host only, never published; a
+//! dev-dependency of the crates whose tests use it (the emulator crates, which are test
+//! harnesses themselves, depend on it for their serial ports). The frames and buttons build
+//! everywhere (the Windows build's tests use them); the pseudo-terminals, the fake board and
+//! the child harness only on Unix.
 //!
 //! ```
 //! use std::io::{Read, Write};
@@ -18,13 +20,15 @@
 //! assert_eq!(&got, b"t48");
 //! # Ok::<(), std::io::Error>(())
 //! ```
-#![cfg(unix)]
 #![deny(missing_docs)]
 
+#[cfg(unix)]
 pub mod board;
 pub mod button;
 pub mod frames;
+#[cfg(unix)]
 pub mod harness;
+#[cfg(unix)]
 pub mod pty;
 
 pub use button::Button;

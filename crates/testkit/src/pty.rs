@@ -39,15 +39,17 @@ impl Pty {
     /// When the system has none to give, or refuses a setting.
     pub fn open(options: Options) -> io::Result<Pty> {
         let (mut host, mut terminal): (libc::c_int, libc::c_int) = (-1, -1);
-        let size = options.size.map(|(rows, cols)| libc::winsize {
+        let mut size = options.size.map(|(rows, cols)| libc::winsize {
             ws_row: rows,
             ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
         });
+        // Mutable pointers: macOS declares them so (Linux takes const ones, which they
+        // coerce to).
         let size_ptr = size
-            .as_ref()
-            .map_or(std::ptr::null(), |s| s as *const libc::winsize);
+            .as_mut()
+            .map_or(std::ptr::null_mut(), |s| s as *mut libc::winsize);
         // SAFETY: openpty writes two descriptors into the given ints; no name buffer is
         // passed (the name is asked for below, thread-safely), the size is read only.
         let rc = unsafe {
@@ -55,7 +57,7 @@ impl Pty {
                 &mut host,
                 &mut terminal,
                 std::ptr::null_mut(),
-                std::ptr::null(),
+                std::ptr::null_mut(),
                 size_ptr,
             )
         };

@@ -14,25 +14,39 @@ pub const BEST_FILE: &str = "best-scores.txt";
 
 const HEADER: &str = "# twenty48 best scores: score, a tab, then the rule set";
 
-/// The data directory: `$TWENTY48_DATA_DIR`, else `$XDG_DATA_HOME/twenty48`, else
-/// `$HOME/.local/share/twenty48` (relative paths in the XDG variable are ignored, as the
-/// XDG specification says). `None` when none of them is set.
+/// The data directory: `$TWENTY48_DATA_DIR`, else, on Windows, `%APPDATA%\twenty48`;
+/// elsewhere `$XDG_DATA_HOME/twenty48`, else `$HOME/.local/share/twenty48` (relative paths in
+/// these variables are ignored, as the XDG specification says). `None` when none of them is
+/// set ([`DATA_DIR_VARS`] names them for an error).
 ///
 /// ```
+/// # #[cfg(unix)] {
 /// use std::path::PathBuf;
 /// let env = |name: &str| (name == "HOME").then(|| "/home/ann".to_string());
 /// assert_eq!(twenty48_tui::data_dir(env), Some(PathBuf::from("/home/ann/.local/share/twenty48")));
+/// # }
 /// ```
 pub fn data_dir(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let set = |name: &str| var(name).filter(|v| !v.is_empty());
     if let Some(dir) = set("TWENTY48_DATA_DIR") {
         return Some(PathBuf::from(dir));
     }
-    if let Some(xdg) = set("XDG_DATA_HOME").filter(|v| Path::new(v).is_absolute()) {
+    let absolute = |name: &str| set(name).filter(|v| Path::new(v).is_absolute());
+    if cfg!(windows) {
+        return absolute("APPDATA").map(|appdata| Path::new(&appdata).join("twenty48"));
+    }
+    if let Some(xdg) = absolute("XDG_DATA_HOME") {
         return Some(Path::new(&xdg).join("twenty48"));
     }
     set("HOME").map(|home| Path::new(&home).join(".local/share/twenty48"))
 }
+
+/// The environment variables [`data_dir`] reads on this platform, in words for an error.
+pub const DATA_DIR_VARS: &str = if cfg!(windows) {
+    "TWENTY48_DATA_DIR or APPDATA"
+} else {
+    "TWENTY48_DATA_DIR, XDG_DATA_HOME or HOME"
+};
 
 /// Why the best scores could not be read or written.
 #[derive(Debug)]
@@ -251,6 +265,29 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[cfg(windows)]
+    #[test]
+    fn data_dir_is_the_override_then_appdata_on_windows() {
+        let env = crate::test_env;
+        assert_eq!(
+            data_dir(env(&[("TWENTY48_DATA_DIR", "D:\\x"), ("APPDATA", "C:\\a")])),
+            Some(PathBuf::from("D:\\x"))
+        );
+        assert_eq!(
+            data_dir(env(&[
+                ("APPDATA", "C:\\Users\\ann\\AppData\\Roaming"),
+                ("HOME", "/h")
+            ])),
+            Some(PathBuf::from("C:\\Users\\ann\\AppData\\Roaming\\twenty48"))
+        );
+        assert_eq!(
+            data_dir(env(&[("APPDATA", "rel"), ("HOME", "C:\\h")])),
+            None
+        );
+        assert_eq!(data_dir(env(&[])), None);
+    }
+
+    #[cfg(not(windows))]
     #[test]
     fn data_dir_prefers_the_override_then_xdg() {
         let env = crate::test_env;

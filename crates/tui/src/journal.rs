@@ -192,10 +192,32 @@ fn try_lock(file: &File) -> io::Result<bool> {
     }
 }
 
-/// Elsewhere journals are not locked.
-#[cfg(not(unix))]
-fn try_lock(_file: &File) -> io::Result<bool> {
-    Ok(true)
+/// Takes the exclusive lock on an open journal without waiting (`LockFileEx` on one byte far
+/// past any journal's end, so that other programs can still read the moves; released when
+/// the handle is closed, also when the process dies). `Ok(false)`: another process holds it.
+#[cfg(windows)]
+fn try_lock(file: &File) -> io::Result<bool> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Foundation::{ERROR_LOCK_VIOLATION, HANDLE};
+    use windows_sys::Win32::Storage::FileSystem::{
+        LockFileEx, LOCKFILE_EXCLUSIVE_LOCK, LOCKFILE_FAIL_IMMEDIATELY,
+    };
+    use windows_sys::Win32::System::IO::OVERLAPPED;
+    // SAFETY: OVERLAPPED is plain data; all zero but the offset of the byte locked.
+    let mut at: OVERLAPPED = unsafe { std::mem::zeroed() };
+    at.Anonymous.Anonymous.Offset = 0xFFFF_FFFE;
+    at.Anonymous.Anonymous.OffsetHigh = 0x7FFF_FFFF;
+    let flags = LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY;
+    // SAFETY: a handle this File owns, and an OVERLAPPED that lives through the call.
+    let ok = unsafe { LockFileEx(file.as_raw_handle() as HANDLE, flags, 0, 1, 0, &mut at) };
+    if ok != 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(code) if code == ERROR_LOCK_VIOLATION as i32 => Ok(false),
+        _ => Err(e),
+    }
 }
 
 /// Takes the journal's exclusive lock: [`JournalError::InUse`] if another session holds it.

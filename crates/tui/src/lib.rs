@@ -54,7 +54,7 @@ fn test_env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> 
 }
 
 pub use animation::{frames, Frame};
-pub use best::{data_dir, BestScores, StoreError, BEST_FILE};
+pub use best::{data_dir, BestScores, StoreError, BEST_FILE, DATA_DIR_VARS};
 pub use flow::{resume_answer, Flow, Resume, Step};
 pub use journal::{
     journal_path, recover, Damage, Journal, JournalError, LockedJournal, Recovered, JOURNAL_MAGIC,

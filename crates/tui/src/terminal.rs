@@ -179,12 +179,13 @@ fn wait_for_input(timeout: Duration) -> io::Result<Input> {
     })
 }
 
-/// Elsewhere crossterm's own wait is used (no end-of-file check).
+/// Elsewhere (Windows' console) crossterm's own wait is used: it sees no end of file, but a
+/// console that is gone fails the wait, which is taken as the terminal gone (as on Unix).
 #[cfg(not(unix))]
 fn wait_for_input(timeout: Duration) -> io::Result<Input> {
-    Ok(if event::poll(timeout)? {
-        Input::Ready
-    } else {
-        Input::Nothing
+    Ok(match event::poll(timeout) {
+        Ok(true) => Input::Ready,
+        Ok(false) => Input::Nothing,
+        Err(_) => Input::Gone,
     })
 }

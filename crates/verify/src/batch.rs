@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use twenty48_movelog::EXTENSION;
 
 use crate::engines::{verify, EngineChoice};
-pub use crate::reader::{read_log_bytes, Reader, AHEAD_BYTES, AHEAD_FILES, MAX_TRAILING_BYTES};
+pub use crate::reader::{
+    check_log_bytes, read_log_bytes, Reader, AHEAD_BYTES, AHEAD_FILES, MAX_TRAILING_BYTES,
+};
 pub use crate::verdict::Verdict;
 
 /// Verifies one file.
@@ -70,8 +72,8 @@ impl std::fmt::Display for Skip {
 /// canonical path elsewhere.
 #[derive(Debug, PartialEq, Eq, Hash)]
 enum Identity {
-    /// A device and an inode on it.
-    #[cfg_attr(not(unix), allow(dead_code))]
+    /// A device and an inode on it (Unix), or a volume and a file index on it (Windows).
+    #[cfg_attr(not(any(unix, windows)), allow(dead_code))]
     Inode(u64, u64),
     /// A canonical path.
     #[cfg_attr(unix, allow(dead_code))]
@@ -84,7 +86,35 @@ fn identity(_path: &Path, meta: &fs::Metadata) -> Option<Identity> {
     Some(Identity::Inode(meta.dev(), meta.ino()))
 }
 
-#[cfg(not(unix))]
+/// Windows: (volume serial number, file index), from a handle opened for no access (a
+/// directory's too); the canonical path where the file system gives no index.
+#[cfg(windows)]
+fn identity(path: &Path, _meta: &fs::Metadata) -> Option<Identity> {
+    use std::os::windows::fs::OpenOptionsExt;
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Storage::FileSystem::{
+        GetFileInformationByHandle, BY_HANDLE_FILE_INFORMATION, FILE_FLAG_BACKUP_SEMANTICS,
+    };
+    let by_path = || fs::canonicalize(path).ok().map(Identity::Path);
+    let Ok(file) = fs::OpenOptions::new()
+        .access_mode(0)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(path)
+    else {
+        return by_path();
+    };
+    // SAFETY: plain data, filled by the call below before it is read.
+    let mut info: BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };
+    // SAFETY: a handle this File owns, and a struct that lives through the call.
+    if unsafe { GetFileInformationByHandle(file.as_raw_handle() as _, &mut info) } == 0 {
+        return by_path();
+    }
+    let index = (u64::from(info.nFileIndexHigh) << 32) | u64::from(info.nFileIndexLow);
+    Some(Identity::Inode(u64::from(info.dwVolumeSerialNumber), index))
+}
+
+/// Elsewhere: the canonical path (a hard link is not seen as the file it links).
+#[cfg(not(any(unix, windows)))]
 fn identity(path: &Path, _meta: &fs::Metadata) -> Option<Identity> {
     fs::canonicalize(path).ok().map(Identity::Path)
 }

@@ -292,13 +292,32 @@ fn append_into(file: &mut impl Read, out: &mut Vec<u8>, filled: &mut usize) -> s
             return Ok(());
         }
     }
-    let end = end.unwrap_or(0);
-    Err(std::io::Error::new(
+    Err(too_many_trailing(end.unwrap_or(0)))
+}
+
+/// The error of a log at `end` followed by more than [`MAX_TRAILING_BYTES`].
+fn too_many_trailing(end: u64) -> std::io::Error {
+    std::io::Error::new(
         std::io::ErrorKind::InvalidData,
         format!(
             "more than {MAX_TRAILING_BYTES} unexpected trailing bytes after the end of the move log at byte {end}"
         ),
-    ))
+    )
+}
+
+/// [`read_log_bytes`]' rule for bytes already in memory (a file the web page was given):
+/// the error it gives for them, when more than [`MAX_TRAILING_BYTES`] follow the end the
+/// log's header gives; `Ok` otherwise (the decoder then names any other problem).
+///
+/// # Errors
+/// [`std::io::ErrorKind::InvalidData`], in the words [`read_log_bytes`] uses.
+pub fn check_log_bytes(bytes: &[u8]) -> std::io::Result<()> {
+    match log_end(bytes) {
+        Some(Ok(end)) if bytes.len() as u64 > end.saturating_add(MAX_TRAILING_BYTES) => {
+            Err(too_many_trailing(end))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// One read of at most `want` bytes into `out` after its first `filled` (retried when
@@ -506,6 +525,30 @@ mod tests {
         }
     }
 
+    /// Issue 46: bytes in memory get the error `read_log_bytes` gives for them, and only
+    /// past the same limit.
+    #[test]
+    fn bytes_in_memory_meet_the_same_trailing_rule() {
+        for moves in [6, 41, 130] {
+            let bytes = game_bytes(moves, 16);
+            let mut source = bytes.clone();
+            source.resize(bytes.len() + MAX_TRAILING_BYTES as usize, 0);
+            check_log_bytes(&source).unwrap();
+            for extra in [1, 4 * MAX_TRAILING_BYTES as usize] {
+                source.resize(bytes.len() + MAX_TRAILING_BYTES as usize + extra, 0);
+                let read = read_log_bytes(&mut &source[..], &mut Vec::new()).unwrap_err();
+                let checked = check_log_bytes(&source).unwrap_err();
+                assert_eq!(
+                    (checked.kind(), checked.to_string()),
+                    (read.kind(), read.to_string())
+                );
+            }
+        }
+        // Not a log, or too short to tell: for the decoder to name.
+        check_log_bytes(&[0; 5 << 20]).unwrap();
+        check_log_bytes(b"T48").unwrap();
+    }
+
     /// A source that fails with each of `errors` in turn, then reads from `bytes`.
     struct Failing<'a> {
         errors: Vec<std::io::ErrorKind>,
@@ -569,12 +612,14 @@ mod tests {
                 if *expected == one { 5 } else { 9 }
             );
         }
-        for path in [
-            a.join("missing.t48"),
-            a.join("x.t48/"),
-            a.join("x.t48/."),
-            root.join("none/x.t48"),
-        ] {
+        let mut unopenable = vec![a.join("missing.t48"), root.join("none/x.t48")];
+        // A file named as a directory: refused on Unix; Windows drops a trailing `/` and `/.`
+        // from a path, so there these name the file itself, which the reader opens as
+        // File::open does.
+        if cfg!(unix) {
+            unopenable.extend([a.join("x.t48/"), a.join("x.t48/.")]);
+        }
+        for path in unopenable {
             let Err(Verdict::Unreadable(e)) = reader.decode(&path) else {
                 panic!("{} read", path.display());
             };
@@ -592,7 +637,10 @@ mod tests {
                 panic!("{} read", path.display());
             };
             let mut bytes = Vec::new();
-            let plain = read_log_bytes(&mut File::open(&path).unwrap(), &mut bytes).unwrap_err();
+            // (Windows refuses to open a directory as a file; Unix opens it and fails the read.)
+            let plain = File::open(&path)
+                .and_then(|mut f| read_log_bytes(&mut f, &mut bytes))
+                .unwrap_err();
             assert_eq!(e.to_string(), plain.to_string(), "{}", path.display());
         }
         std::fs::remove_dir_all(&root).unwrap();

@@ -5,7 +5,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use twenty48_verify::batch::{collect, list, Listing, Skip};
+use twenty48_verify::batch::{list, Skip};
+// The links, sockets and unreadable paths of the Unix-only tests.
+#[cfg(unix)]
+use twenty48_verify::batch::{collect, Listing};
 
 /// A fresh directory under the system's temporary directory, removed when dropped.
 struct Scratch(PathBuf);
@@ -39,11 +42,16 @@ impl Drop for Scratch {
 fn rel<'a>(root: &Path, paths: impl IntoIterator<Item = &'a PathBuf>) -> Vec<String> {
     paths
         .into_iter()
-        .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+        // Written with `/` on every platform (Windows joins with `\`).
+        .map(|p| {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy();
+            rel.replace(std::path::MAIN_SEPARATOR, "/")
+        })
         .collect()
 }
 
 /// What `listing` skipped, each path relative to `root`, with why.
+#[cfg(unix)]
 fn skipped(root: &Path, listing: &Listing) -> Vec<(String, Skip)> {
     listing
         .skipped

@@ -133,6 +133,18 @@ pub extern "C" fn t48_fragment() -> u32 {
     reply(with_host(|h| h.session_fragment()).into_bytes())
 }
 
+/// The move `twenty48 play --hint` gives for the game being played ([`Host::hint`]).
+#[no_mangle]
+pub extern "C" fn t48_hint() -> u32 {
+    reply(with_host(|h| h.hint()).into_bytes())
+}
+
+/// The fragment of a link to the file in the input ([`Host::link`]; empty past 1 MiB).
+#[no_mangle]
+pub extern "C" fn t48_link() -> u32 {
+    with_input(|h, bytes| h.link(&bytes))
+}
+
 /// The largest file the page opens, in bytes ([`crate::MAX_FILE_BYTES`]): the page refuses
 /// larger ones before reading them.
 #[no_mangle]

@@ -1,7 +1,8 @@
 //! What the page asks of the engine, answered as JSON text: the calls behind the
 //! WebAssembly exports (src/exports.rs), kept here so that the host's tests run them.
 
-use twenty48_engine::{tile_value, Direction};
+use twenty48_bot::Bot;
+use twenty48_engine::{tile_value, Direction, Rules, Status};
 use twenty48_verify::parting::{self, Parting};
 use twenty48_verify::{diff, Trace};
 
@@ -23,6 +24,10 @@ fn replay_times(moves: u32, times: u32) -> u32 {
     times.min(u32::try_from(most.max(1)).unwrap_or(u32::MAX))
 }
 
+/// The largest file whose link the page writes in its address: 1 MiB, as `twenty48 share`
+/// (about 4 million moves; the link would pass the 2 MB browsers take in an address).
+pub const MAX_LINKED_BYTES: usize = 1 << 20;
+
 /// The games open in the page: viewers by number (from 1), and the game being played.
 #[derive(Debug, Default)]
 pub struct Host {
@@ -30,6 +35,9 @@ pub struct Host {
     session: Option<Session>,
     /// The analysis under way (one at a time: the worker's).
     analysis: Option<Analysing>,
+    /// The bot that gives hints in Play (`twenty48 play --hint`'s), made for a game's rules
+    /// when first asked.
+    hinter: Option<(Rules, Bot)>,
 }
 
 /// The JSON of an answer that is an error: `{"error": message}`.
@@ -303,6 +311,42 @@ impl Host {
         self.session.as_ref().map_or_else(Vec::new, Session::bytes)
     }
 
+    /// The move `twenty48 play --hint` gives for the game being played: the expectimax
+    /// bot in its default setting. `{best: "up"}`, `{best: null}` once no move is left, or
+    /// `{error}` when no game is being played.
+    pub fn hint(&mut self) -> String {
+        let Some(s) = &self.session else {
+            return error("no game is being played");
+        };
+        let game = s.game();
+        let rules = *game.rules();
+        let bot = match &mut self.hinter {
+            Some((r, bot)) if *r == rules => bot,
+            slot => &mut slot.insert((rules, Bot::expectimax_default(&rules))).1,
+        };
+        let best = match game.status() {
+            Status::Playing => bot.choose(game),
+            _ => None,
+        };
+        let mut j = Json::new();
+        j.open().key("best");
+        match best {
+            Some(dir) => j.string(dir.name()),
+            None => j.null(),
+        };
+        j.close();
+        j.finish()
+    }
+
+    /// The fragment of a link to a file's bytes (`g=...`), empty when the file is larger
+    /// than [`MAX_LINKED_BYTES`]: the address the page shows for a file it opened.
+    pub fn link(&self, bytes: &[u8]) -> String {
+        if bytes.len() > MAX_LINKED_BYTES {
+            return String::new();
+        }
+        link::fragment(bytes)
+    }
+
     /// The fragment that carries the game being played (empty when none).
     pub fn session_fragment(&self) -> String {
         self.session
@@ -482,6 +526,31 @@ mod tests {
             d["line"],
             "false.t48 does not verify, so it cannot be identical to anything: the log claims score 24, but the replay gives 20"
         );
+    }
+
+    /// Issue 46: Play's hint is `twenty48 play --hint`'s (the expectimax bot in its
+    /// default setting), and a file's link is `twenty48 share`'s, up to its size.
+    #[test]
+    fn a_hint_is_the_default_bots_move_and_a_file_has_its_link() {
+        let mut host = Host::new();
+        assert!(parse(&host.hint())["error"].is_string());
+        host.new_game("classic", "11");
+        for code in [3, 0, 3] {
+            host.play(code);
+        }
+        let session = host.session.as_ref().unwrap();
+        let mut bot = Bot::expectimax_default(session.game().rules());
+        let want = bot.choose(session.game()).unwrap().name();
+        assert_eq!(parse(&host.hint())["best"], want);
+        let over = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fixtures/games/classic-random-over.t48"),
+        )
+        .unwrap();
+        host.resume(&over);
+        assert_eq!(parse(&host.hint())["best"], Value::Null);
+        assert_eq!(host.link(&over), link::fragment(&over));
+        assert_eq!(host.link(&vec![0; MAX_LINKED_BYTES + 1]), "");
     }
 
     #[test]

@@ -42,7 +42,7 @@ mod session;
 pub mod viewer;
 
 pub use frame::Frame;
-pub use host::{Host, MAX_REPLAYED};
+pub use host::{Host, MAX_LINKED_BYTES, MAX_REPLAYED};
 pub use session::{Session, SessionError};
 pub use viewer::{Opened, Verdict, VerdictKind, Viewer};
 

@@ -97,6 +97,17 @@ impl Viewer {
     /// assert_eq!(viewer.frame(3).score, viewer.report().last.as_ref().unwrap().score);
     /// ```
     pub fn open(bytes: &[u8]) -> Opened {
+        // `twenty48 verify` reads no more than its limit of bytes after the log, and says
+        // so in these words (issue 46: the page counted them all).
+        if let Err(e) = twenty48_verify::batch::check_log_bytes(bytes) {
+            return Opened {
+                verdict: Verdict {
+                    kind: VerdictKind::Error,
+                    message: format!("cannot read: {e}"),
+                },
+                viewer: None,
+            };
+        }
         let log = match MoveLog::decode(bytes) {
             Ok(log) => log,
             Err(e) => {

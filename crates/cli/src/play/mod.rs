@@ -42,7 +42,8 @@ Examples:
 Files:
   Without -o, games are saved as <data dir>/games/game-<time>-<seed>.t48.
   The data directory is --data-dir, else $TWENTY48_DATA_DIR, else $XDG_DATA_HOME/twenty48,
-  else ~/.local/share/twenty48. Best scores: <data dir>/best-scores.txt.
+  else ~/.local/share/twenty48 (on Windows: %APPDATA%\\twenty48). Best scores:
+  <data dir>/best-scores.txt.
 
 Colours follow the original game; NO_COLOR or TERM=dumb turn them off.")]
 pub struct PlayArgs {
@@ -271,9 +272,10 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
     }
     let data_dir = match &session.data_dir {
         Some(d) => d.clone(),
-        None => twenty48_tui::data_dir(|name| std::env::var(name).ok()).context(
-            "no data directory for best scores: set HOME or XDG_DATA_HOME, or give --data-dir",
-        )?,
+        None => twenty48_tui::data_dir(|name| std::env::var(name).ok()).context(format!(
+            "no data directory for best scores: set {}, or give --data-dir",
+            twenty48_tui::DATA_DIR_VARS
+        ))?,
     };
     let games_dir = data_dir.join("games");
     let (mut best, problem) = BestScores::load(&data_dir);

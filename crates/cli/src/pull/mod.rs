@@ -22,9 +22,12 @@ use crate::progress::Progress as Bar;
 use crate::style::Ui;
 
 mod acks;
+mod firmware;
 mod report;
+mod source;
 
 use report::{describe, Report};
+use source::{open_capture, Source};
 
 /// How much of the raw capture beside a port pull is kept, by default, in MiB.
 const RAW_LIMIT_MIB: u64 = 64;
@@ -32,6 +35,11 @@ const RAW_LIMIT_MIB: u64 = 64;
 /// Pull games from a device: decode its defmt log with the firmware's ELF, replay every
 /// game on the host checking each frame and each move's score and hash, and write one
 /// verified .t48 per game into DIR.
+///
+/// Without --port or --capture it talks to the one board attached (`twenty48 ports` lists
+/// them; with several it names them and stops). Without --elf it tries the ELFs `just
+/// firmware` built (or those in the folder TWENTY48_ELF_DIR names) on the first frames,
+/// uses the one whose defmt table decodes them, and says which.
 ///
 /// From a serial port (protocol v3; a v2 board is read as well) it asks the board for every stored game not yet
 /// acknowledged (--all: every stored game), writes each one durably, then acknowledges it,
@@ -49,9 +57,11 @@ const RAW_LIMIT_MIB: u64 = 64;
 /// (--keep-partial writes the verified beginning of a damaged game, marked incomplete).
 #[derive(Debug, Args)]
 #[command(
-    group(ArgGroup::new("source").required(true).args(["port", "capture"])),
+    group(ArgGroup::new("source").args(["port", "capture"])),
     after_help = "\
 Examples:
+  # The one board attached, its firmware found among those `just firmware` built:
+  twenty48 pull -o games/
   # A capture of the QEMU firmware's UART (docs/firmware.md); `just qemu-elf` builds
   # twenty48-qemu and prints its path:
   twenty48 pull --elf twenty48-qemu --capture capture.bin -o games/
@@ -71,20 +81,23 @@ acked}], damage: [{offset, len, game, report}], received, partial, duplicates, c
 gaps, lost, failed, notes, device, acks: {acked, unanswered, refused}, all_verified}"
 )]
 pub struct PullArgs {
-    /// The firmware ELF the device runs: its defmt table decodes the log.
+    /// The firmware ELF the device runs: its defmt table decodes the log [default: the one
+    /// among those `just firmware` built, or in the folder TWENTY48_ELF_DIR names, that
+    /// decodes the first frames]
     #[arg(long, value_name = "FIRMWARE.elf")]
-    pub elf: PathBuf,
-    /// Talk to the board on this serial port (its USB serial).
+    pub elf: Option<PathBuf>,
+    /// Talk to the board on this serial port (its USB serial) [default: the one board
+    /// attached, as `twenty48 ports` shows]
     #[arg(long, value_name = "PORT")]
     pub port: Option<String>,
     /// Baud rate of the serial port (USB serial ignores it) [default: 115200]
-    #[arg(long, value_name = "N", requires = "port")]
+    #[arg(long, value_name = "N")]
     pub baud: Option<u32>,
     /// Ask for every stored game, acknowledged before or not (`{pull all}`).
-    #[arg(long, requires = "port")]
+    #[arg(long)]
     pub all: bool,
     /// After the pull, keep listening for games played live, until Ctrl-C.
-    #[arg(long, requires = "port")]
+    #[arg(long)]
     pub follow: bool,
     /// Read a capture of the log bytes from FILE, or from standard input with `-`
     /// (nothing is acknowledged: there is no one to talk to).
@@ -99,13 +112,13 @@ pub struct PullArgs {
     /// Give up on the board after this many seconds without a frame while the pull waits
     /// for its reply or an acknowledgement, or for its port to come back (bytes that are no
     /// frame do not count; --follow waits for the port until Ctrl-C) [default: 15]
-    #[arg(long, value_name = "SECONDS", requires = "port",
+    #[arg(long, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Keep at most this many MiB of the raw bytes a port pull saves beside the games
     /// (`DIR/capture-SECONDS.bin`); past it the pull goes on and says the capture is cut
     /// [default: 64]
-    #[arg(long, value_name = "MIB", requires = "port")]
+    #[arg(long, value_name = "MIB")]
     pub raw_limit: Option<u64>,
     /// Print the report as JSON on standard output.
     #[arg(long)]
@@ -142,53 +155,120 @@ fn check_capture_options(args: &PullArgs) -> Result<()> {
     Ok(())
 }
 
+/// How many bytes of the log are kept to tell, when the firmware given decodes none of
+/// them, which firmware does.
+const HEAD_BYTES: usize = 64 * 1024;
+
 /// Runs `twenty48 pull`: exit status 0 when every game arrived and verified, 1 when
 /// something was lost, damaged, conflicting or failed; an error (status 2) when the ELF,
-/// the capture or the port cannot be read.
+/// the capture or the port cannot be read, or no port or ELF can be chosen.
 pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
-    if args.port.is_none() {
+    if args.capture.is_some() {
         check_capture_options(&args)?;
     }
-    let elf = input::read(&args.elf)?;
+    // Said even with --json (on standard error): which port and firmware were chosen.
+    let tell = |line: String| {
+        if !ui.quiet {
+            eprintln!("{line}");
+        }
+    };
+    let mut source = match &args.capture {
+        Some(path) => Source::Capture {
+            path: path.clone(),
+            reader: open_capture(path)?,
+        },
+        None => {
+            let (port, board) = match &args.port {
+                Some(port) => (port.clone(), None),
+                None => {
+                    let ports = crate::ports::attached()?;
+                    let chosen = crate::ports::choose(&ports)?;
+                    tell(format!("board: {}", chosen.described()));
+                    (chosen.path.clone(), chosen.board())
+                }
+            };
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = stop.clone();
+            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+                .context("cannot handle Ctrl-C")?;
+            // The port first: a port that cannot be opened leaves nothing behind in DIR.
+            let serial = open_port(&port, args.baud())?;
+            Source::Port {
+                port,
+                board,
+                serial,
+                stop,
+            }
+        }
+    };
+    // The bytes read to find the firmware, fed to the pull before the rest.
+    let mut early = Vec::new();
+    let elf = match &args.elf {
+        Some(path) => input::read(path)?,
+        None => {
+            let candidates = firmware::Candidates::find()?;
+            let mut probe = candidates.probe();
+            early = source.probe(&mut probe, &args)?;
+            let chosen = candidates.choose(&probe, &source.name(), source.board())?;
+            tell(candidates.told(&chosen, &source.name()));
+            candidates
+                .list
+                .into_iter()
+                .nth(chosen.0)
+                .map(|c| c.bytes)
+                .unwrap_or_default()
+        }
+    };
+    let elf_name = args
+        .elf
+        .as_deref()
+        .map_or_else(|| "the firmware ELF".to_string(), input::shown);
     let options = PullOptions {
         keep_partial: args.keep_partial,
         // A capture is seen whole before anything is written: two copies of one game that
         // differ are then both left out.
-        defer: args.port.is_none(),
+        defer: args.capture.is_some(),
     };
     // The pull's files go through a folder of the file system: the CLI's choice.
     let folder = Box::new(Directory::new(&args.output));
-    let puller = Puller::with_folder(&elf, folder, options).with_context(|| {
-        format!(
-            "cannot use {} as the firmware ELF",
-            crate::input::shown(&args.elf)
-        )
-    })?;
-    let talk = match &args.port {
+    let puller = Puller::with_folder(&elf, folder, options)
+        .with_context(|| format!("cannot use {elf_name} as the firmware ELF"))?;
+    let talk = match &source {
         // The clock of the conversation starts at 0; live() passes it on.
-        Some(_) => Conversation::with_device(puller, args.all, 0),
-        None => Conversation::of_capture(puller),
+        Source::Port { .. } => Conversation::with_device(puller, args.all, 0),
+        Source::Capture { .. } => Conversation::of_capture(puller),
     };
+    let name = source.name();
     let mut pull = Pull {
         talk,
+        head: Vec::new(),
         report: Report::default(),
         silent: args.json || ui.quiet,
         bar: Bar::spinner("pulling", "moves"),
     };
-    if let Some(port) = &args.port {
-        pull.live(port, &args)?;
-    } else if let Some(capture) = &args.capture {
-        pull.capture(capture)?;
+    match source {
+        Source::Port {
+            port, serial, stop, ..
+        } => pull.live(&port, serial, &early, &stop, &args)?,
+        Source::Capture { path, reader } => {
+            pull.feed(&early, 0)?;
+            pull.capture(&path, reader)?;
+        }
     }
     pull.finish()?;
     pull.bar.finish();
-    if let (None, Some(capture)) = (&args.port, &args.capture) {
+    if let Some(capture) = &args.capture {
         // An empty file, or one that is no device log at all, is not a pull of nothing.
         if pull.report.nothing_received() {
             pull.report.silent = Some(format!(
                 "{} holds no frame of a device log (an empty capture, or not a capture of this firmware's log)",
                 crate::input::shown(capture)
             ));
+        }
+    }
+    if let Some(given) = &args.elf {
+        if pull.report.decoded_nothing() {
+            firmware::check_given(given, &elf, &pull.head, &name)?;
         }
     }
     pull.report.replied = pull.talk.replied();
@@ -218,6 +298,9 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
 /// it reported.
 struct Pull {
     talk: Conversation,
+    /// The first [`HEAD_BYTES`] bytes fed: what a firmware given that decoded nothing is
+    /// checked against.
+    head: Vec<u8>,
     report: Report,
     /// Nothing but the final report (--json or -q).
     silent: bool,
@@ -235,6 +318,8 @@ impl Pull {
 
     /// Feeds bytes received at `now` (milliseconds since the pull began).
     fn feed(&mut self, bytes: &[u8], now: u64) -> Result<()> {
+        let room = HEAD_BYTES.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
         // A write error names the file.
         let progress = self.talk.feed(bytes, now)?;
         self.handle(progress);
@@ -294,16 +379,8 @@ impl Pull {
         }
     }
 
-    /// Reads a whole capture file (or standard input).
-    fn capture(&mut self, path: &Path) -> Result<()> {
-        let mut source: Box<dyn Read> = if path == Path::new("-") {
-            Box::new(io::stdin().lock())
-        } else {
-            Box::new(
-                File::open(path)
-                    .with_context(|| format!("cannot read {}", crate::input::shown(path)))?,
-            )
-        };
+    /// Reads the rest of a capture file (or standard input).
+    fn capture(&mut self, path: &Path, mut source: Box<dyn Read>) -> Result<()> {
         let mut buf = vec![0u8; 64 * 1024];
         loop {
             let n = match source.read(&mut buf) {
@@ -324,13 +401,15 @@ impl Pull {
     /// (`--follow`: until Ctrl-C). Every byte received is also appended to
     /// `DIR/capture-SECONDS.bin`. If the board goes away it waits for the port to come back
     /// and asks again (without `--follow`, at most `--timeout` seconds after the last frame).
-    fn live(&mut self, port: &str, args: &PullArgs) -> Result<()> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
-            .context("cannot handle Ctrl-C")?;
-        // The port first: a port that cannot be opened leaves nothing behind in DIR.
-        let mut serial = open_port(port, args.baud())?;
+    /// `early`: bytes already read from the port (to find its firmware), fed first.
+    fn live(
+        &mut self,
+        port: &str,
+        mut serial: Box<dyn serialport::SerialPort>,
+        early: &[u8],
+        stop: &AtomicBool,
+        args: &PullArgs,
+    ) -> Result<()> {
         let out = &args.output;
         twenty48_movelog::create_dirs(out)?;
         let secs = SystemTime::now()
@@ -343,6 +422,13 @@ impl Pull {
         self.report.port = Some(port.to_string());
         let started = Instant::now();
         let now = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if !early.is_empty() {
+            if let Some(note) = raw.write(early)? {
+                self.say(&note);
+                self.report.raw_cut = Some(note);
+            }
+            self.feed(early, now())?;
+        }
         send(&mut *serial, &self.talk.outgoing())
             .with_context(|| format!("cannot write to {port}"))?;
         self.say(format!(
@@ -380,7 +466,7 @@ impl Pull {
                     ) => {}
                 Err(e) => {
                     self.say(format!("{port}: {e}; waiting for the board to come back"));
-                    let Some(back) = self.reopen(port, args, &stop, &now) else {
+                    let Some(back) = self.reopen(port, args, stop, &now) else {
                         break;
                     };
                     serial = back;

@@ -156,6 +156,12 @@ impl Report {
     /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
     /// does not count, but a capture of nothing but noise does.
     /// Whether nothing at all came: no game, no frame of the device, no damaged stretch.
+    /// Whether no frame decoded to a game or a device's frame (bytes, damage, plain log
+    /// messages at most): the mark of a log of other firmware.
+    pub(super) fn decoded_nothing(&self) -> bool {
+        self.games.total() == 0 && self.facts.total() == 0
+    }
+
     pub(super) fn nothing_received(&self) -> bool {
         self.games.total() == 0 && self.facts.total() == 0 && self.damage.total() == 0
     }

@@ -13,12 +13,18 @@ pub const LIMIT: Duration = Duration::from_secs(300);
 /// What [`Command::output`] gives (standard input empty, standard output and error
 /// captured), within [`LIMIT`]; see [`finish`].
 pub fn output(cmd: &mut Command) -> Output {
-    let child = cmd
-        .stdin(Stdio::null())
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the command");
+        .stderr(Stdio::piped());
+    // Wine's CreateProcess now and then fails with ERROR_INTERNAL_ERROR (1359) while other
+    // processes start (`just windows-test`): the start, not the command, is tried again.
+    let mut tries = 0;
+    let child = loop {
+        match cmd.spawn() {
+            Err(e) if cfg!(windows) && e.raw_os_error() == Some(1359) && tries < 5 => tries += 1,
+            started => break started.expect("start the command"),
+        }
+    };
     finish(child)
 }
 
@@ -88,4 +94,14 @@ pub fn unlocked(path: &std::path::Path) {
     let bytes = std::fs::read(path).expect("read the file");
     std::fs::remove_file(path).expect("remove the file");
     std::fs::write(path, bytes).expect("write the file again");
+}
+
+/// A path the binary prints, written with `/` here: with `\` on Windows, where the binary
+/// joins a directory and its entries with the platform's separator.
+pub fn native(path: &str) -> String {
+    if cfg!(windows) {
+        path.replace('/', "\\")
+    } else {
+        path.to_string()
+    }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod error;
+mod place;
 
 pub use error::{shown, WriteError};
 
@@ -26,7 +27,7 @@ static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
 /// A [`WriteError`] naming `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_via_temp(path, bytes, |tmp, path| {
-        fs::rename(tmp, path).map_err(WriteError::io(path, "write"))
+        place::replace(tmp, path).map_err(WriteError::io(path, "write"))
     })
 }
 
@@ -39,9 +40,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 /// A [`WriteError`] naming `path`.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_via_temp(path, bytes, |tmp, path| {
-        let linked = fs::hard_link(tmp, path);
-        let removed = fs::remove_file(tmp);
-        match linked {
+        let (placed, removed) = place::place_new(tmp, path);
+        match placed {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(WriteError::Exists {
                 path: path.to_path_buf(),
             }),
