@@ -279,6 +279,42 @@ bot-eval-long settings="default" first="1" last="30":
     SO_FAR=1 nice -n 10 target/release/examples/bot_eval {{settings}} {{first}} {{last}} 2 target/bot-eval 2>&1 | tee target/bot-eval-long.log
     {{twenty48}} verify $(for b in $(echo {{settings}} | tr , ' '); do for s in $(seq {{first}} {{last}}); do echo target/bot-eval/classic-$s-$b.t48; done; done)
 
+# The analysis's chances (issue 45, docs/analysis.md): plays the fit's games (classic seeds
+# 1-32 of the random, greedy and depth-2 expectimax bots), takes positions from them, searches
+# each as the analysis does by default and rolls each out with the depth-2 bot, writing
+# crates/analysis/calibration/fit.csv; then fits one logistic curve a tile aimed at and
+# writes it, in integers, to crates/analysis/src/calibration.rs. On two threads, a few
+# minutes on a free 2-core machine. `just calibrate fit` refits from the CSV alone.
+[doc("Refit the analysis's chances from fixed-seed bot games (fit.csv, calibration.rs)")]
+[group("long runs")]
+calibrate step="all":
+    cargo build -q --release -p twenty48-analysis --example calibrate
+    if [ "{{step}}" = all ]; then nice -n 10 target/release/examples/calibrate fit-positions; fi
+    target/release/examples/calibrate fit
+    cargo fmt -p twenty48-analysis
+
+# The reliability table of docs/analysis.md: positions of games the fit never saw (seeds
+# 1001-1032), rolled out as `calibrate` does (crates/analysis/calibration/held.csv), by tenths
+# of the chance the analysis gives them, against the share from which the bot reached the
+# tile. `just calibration-table table` prints it from the CSV alone. T48_CALIBRATION_DEPTH=6
+# searches the positions at depth 6 instead (the web page's), into target/ (how the curves,
+# fitted on the default setting's values, fit the page's).
+[doc("The analysis's chances against outcomes on held-out games, by tenths")]
+[group("long runs")]
+calibration-table step="all":
+    cargo build -q --release -p twenty48-analysis --example calibrate
+    if [ "{{step}}" = all ]; then nice -n 10 target/release/examples/calibrate held-positions; fi
+    target/release/examples/calibrate table
+
+# The three bots' game figures of docs/analysis.md: 8 games each of the expectimax (depth
+# `bot_depth`), greedy and random bots from fresh seeds (2001-2008), analysed in the bot's
+# budget, the calibration's setting (or at `depth`): moves, error rate, accuracy, classes.
+[doc("Error rate and accuracy of 8 games each of the expectimax, greedy and random bots")]
+[group("long runs")]
+analysis-ranking bot_depth="2" depth="":
+    cargo build -q --release -p twenty48-analysis --example rank
+    nice -n 10 target/release/examples/rank --bot-depth {{bot_depth}} {{ if depth == "" { "" } else { "--depth " + depth } }}
+
 # Peak memory (maximum RSS from /usr/bin/time -v) of `verify` on a generated, well-formed log
 # of 4,294,967,292 moves (1 GiB; its moves are not a legal game, so the replay stops early)
 # and of `replay --json` on a 138,904-move greedy game on the 8x8 board (issue 10, item 7):

@@ -80,15 +80,35 @@ T48.analysis = (function () {
     return () => worker.terminate();
   }
 
-  // A loss in thousandths as a percentage: "4.1%".
-  function percent(thousandths) {
-    return Math.floor(thousandths / 10) + "." + (thousandths % 10) + "%";
+  // Tenths of a percent as a percentage: "4.1%".
+  function percent(tenths) {
+    return Math.floor(tenths / 10) + "." + (tenths % 10) + "%";
+  }
+
+  // A chance in millionths as a percentage, rounded down as the CLI does: "62.4%".
+  function chance(millionths) {
+    return percent(Math.floor(millionths / 1000));
+  }
+
+  // A change of chance in millionths, in points towards zero as the CLI does: "-3.3".
+  function points(delta) {
+    const tenths = Math.trunc(delta / 1000);
+    const sign = tenths > 0 ? "+" : tenths < 0 ? "-" : "";
+    return sign + Math.floor(Math.abs(tenths) / 10) + "." + (Math.abs(tenths) % 10);
+  }
+
+  // The highest chance of a move (the board before it) and the chance of the move played.
+  function chances(r) {
+    const all = Object.values(r.chances).filter((c) => c !== null);
+    return { before: Math.max(...all), after: r.chances[r.played] };
   }
 
   return {
     DEPTH: DEPTH,
     start: start,
     percent: percent,
+    chance: chance,
+    points: points,
     // The whole analysis of `game` ({bytes} or {fragment}) at `depth`: a promise of
     // {ratings, summary, depth} (for tests and for whoever wants it all at once).
     all: function (game, depth) {
@@ -100,13 +120,26 @@ T48.analysis = (function () {
         }, (message) => reject(new Error(message)));
       });
     },
-    // What the page says of a rated move: "left: a mistake, loses 6.1% (best: up)".
+    // What the spawn after move `made` did, from the rating of the move after it (`next`): "the
+    // spawn: 98.0% -> 97.1% (-0.9 points)", or "the spawn: 98.0% -> reached 512" (its luck, as
+    // the CLI's summary counts it).
+    spawn: function (made, next) {
+      if (!made || !next || !made.best || !next.best) return "";
+      const from = made.chances[made.played];
+      if (next.tile > made.tile) return "the spawn: " + chance(from) + " -> reached " + made.tile;
+      const to = chances(next).before;
+      return "the spawn: " + chance(from) + " -> " + chance(to) + " (" + points(to - from) + " points)";
+    },
+    // What the page says of a rated move, in the CLI's words: "left: a mistake, chance to
+    // reach 512: 99.1% -> 95.7%, -3.3 points (best: up)".
     words: function (r) {
       if (!r.best) return r.played + ": not rated (a tile of 65536 or more)";
-      if (r.class === "only") return r.played + ": the only move";
-      if (r.class === "best") return r.played + ": the best move";
+      const c = chances(r);
+      const reach = "chance to reach " + r.tile + ": " + chance(c.before) + " -> " + chance(c.after);
+      if (r.class === "only") return r.played + ": the only move (" + reach + ")";
+      if (r.class === "best") return r.played + ": the best move (" + reach + ")";
       const a = r.class === "inaccuracy" ? "an " : "a ";
-      return r.played + ": " + (r.class === "good" ? "good" : a + r.class) + ", loses " + percent(r.loss) + " (best: " + r.best + ")";
+      return r.played + ": " + (r.class === "good" ? "good" : a + r.class) + ", " + reach + ", " + points(-r.error) + " points (best: " + r.best + ")";
     },
   };
 })();

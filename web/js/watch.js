@@ -138,7 +138,8 @@ T48.watch = (function () {
     if (made) {
       const span = document.createElement("span");
       span.className = made.class;
-      span.textContent = "Move " + at + ", " + T48.analysis.words(made) + ".";
+      const luck = T48.analysis.spawn(made, next);
+      span.textContent = "Move " + at + ", " + T48.analysis.words(made) + (luck ? "; " + luck : "") + ".";
       p.append(span);
     }
     if (next && next.best) p.append((made ? " " : "") + "Best from here: " + next.best + ".");
@@ -164,7 +165,7 @@ T48.watch = (function () {
     return wrap;
   }
 
-  // The strip: a bar per move (per column of pixels, its worst move), as tall as the loss,
+  // The strip: a bar per move (per column of pixels, its worst move), as tall as the error,
   // coloured by class; the move shown as a line.
   const COLOURS = { inaccuracy: "#8a6d00", mistake: "#b45309", blunder: "#b91c1c", good: "#9a8f84", best: "#9a8f84" };
   const RANK = { best: 0, only: 0, unrated: 0, good: 1, inaccuracy: 2, mistake: 3, blunder: 4 };
@@ -189,12 +190,12 @@ T48.watch = (function () {
         const r = ratings[m];
         if (!r) continue;
         const x = Math.min(columns - 1, Math.floor(((m - 1) / n) * columns));
-        if (!worst[x] || RANK[r.class] > RANK[worst[x].class] || (RANK[r.class] === RANK[worst[x].class] && r.loss > worst[x].loss)) worst[x] = r;
+        if (!worst[x] || RANK[r.class] > RANK[worst[x].class] || (RANK[r.class] === RANK[worst[x].class] && r.error > worst[x].error)) worst[x] = r;
       }
       const w = Math.max(1, width / Math.min(n, columns));
       worst.forEach((r, x) => {
-        if (!r || r.loss === 0) return;
-        const h = Math.max(2, Math.round(44 * Math.sqrt(r.loss / 1000)));
+        if (!r || r.error === 0) return;
+        const h = Math.max(2, Math.round(44 * Math.sqrt(r.error / 1000000)));
         c.fillStyle = COLOURS[r.class] || "#9a8f84";
         c.fillRect((x * width) / columns, 48 - h, w, h);
       });
@@ -219,7 +220,7 @@ T48.watch = (function () {
     el("strip").setAttribute("aria-label", "The analysis along the game: " + el("analysis-state").textContent);
     el("strip").dataset.analysed = answer.analysed;
     el("strip").dataset.done = done ? "1" : "";
-    T48.scores.accuracy(s.accuracy, "the mean accuracy of " + s.chosen + " moves with a choice");
+    T48.scores.accuracy(s.accuracy, "100% less the error rate: the mean share of the chance at stake given away over " + count(s.chosen, "decision", "decisions") + " with a real choice");
     showWorst(s.worst);
     drawStrip();
     describe();

@@ -1,5 +1,5 @@
 // The analysis board: the page's analysis (in its worker) of every fixture equals
-// `twenty48 analyse --json`, move for move; a hand-made game's blunder is marked as one; the
+// `twenty48 analyse --json`, move for move; a hand-made game's errors are marked; the
 // worst moves' links and the keys ] and [ jump; the arrow shows the bot's best move.
 
 import { test } from "node:test";
@@ -53,10 +53,10 @@ test("the page's analysis of every fixture is `twenty48 analyse --json`'s, move 
   await done(page);
 });
 
-// A game with a known blunder: the expectimax bot's first 200 moves at depth 3 under seed 7
-// (its 256 in a corner), then move 201, left, which pulls the 256 out of its
-// corner where down keeps it (8.8% of the position's value lost, at depth 3 as at 6), then
-// move 202, up, another blunder.
+// A game with known errors: the expectimax bot's first 200 moves at depth 3 under seed 7
+// (its 256 in a corner), then move 201, left, which pulls the 256 out of its corner where
+// down keeps it (an inaccuracy since issue 45: the bot would still reach the 512 from there
+// 98% of the time, against 99.1%), then move 202, up, another.
 const BLUNDER = {
   seed: 7,
   moves:
@@ -72,7 +72,7 @@ test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump
   assert.equal(rec.code, 0, rec.stderr);
   const cliSays = analyseJson(file, 3).doc;
   const rated = cliSays.ratings[BLUNDER.at - 1];
-  assert.equal(rated.class, "blunder", JSON.stringify(rated));
+  assert.ok(["inaccuracy", "mistake", "blunder"].includes(rated.class), JSON.stringify(rated));
   assert.notEqual(rated.best, rated.played);
 
   const page = await open({ viewport: { width: 1100, height: 900 } });
@@ -85,7 +85,7 @@ test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump
   assert.ok(links.length >= 1);
   const link = links.find((l) => l.move === BLUNDER.at);
   assert.ok(link, "the blunder is among the worst moves: " + JSON.stringify(links));
-  assert.match(link.text, /a blunder, loses/);
+  assert.match(link.text, /an? (inaccuracy|mistake|blunder), chance to reach 512: [0-9.]+% -> [0-9.]+%, -[0-9.]+ points/);
   assert.match(link.href, new RegExp("&m=" + (BLUNDER.at - 1) + "$"));
   await page.click(`#watch-worst a[data-move="${BLUNDER.at}"]`);
   assert.equal((await shown(page, "#watch-board")).move, String(BLUNDER.at - 1));
@@ -95,6 +95,8 @@ test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump
   assert.equal(await page.$eval(".arrow", (a) => a.dataset.best), deep.best);
   assert.equal(await page.$eval(".arrow", (a) => a.hidden), false);
   assert.match(await page.$eval("#watch-rating", (p) => p.textContent), new RegExp("Best from here: " + deep.best));
+  // The move that led here in chances, then what its spawn did (issue 45).
+  assert.match(await page.$eval("#watch-rating", (p) => p.textContent), /chance to reach [0-9]+: [0-9.]+% -> [0-9.]+%.*; the spawn: [0-9.]+% -> /);
   await page.screenshot({ path: path.join(run.shots, "web-analysis-desktop.png") });
   // ] and [: the next and the previous inaccuracy, mistake or blunder (the board before it).
   const errors = analyseJson(file, 6).doc.ratings.filter((r) => ["inaccuracy", "mistake", "blunder"].includes(r.class)).map((r) => r.move);

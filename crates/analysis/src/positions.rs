@@ -44,6 +44,13 @@ impl<I: Iterator<Item = Direction>> Positions<I> {
         &self.game
     }
 
+    /// The board after the moves yielded so far: 16 exponents, row by row.
+    pub fn cells(&self) -> [u8; 16] {
+        let mut cells = [0u8; 16];
+        cells.copy_from_slice(&self.game.cells().exponents()[..16]);
+        cells
+    }
+
     /// The game after the moves yielded so far, given back.
     pub fn into_game(self) -> Game {
         self.game

@@ -1,11 +1,12 @@
 //! One move rated: the bot's value of each move on the board before it, the move played,
-//! the best move, the loss and the class.
+//! each move's chance of the next tile, the best move, the error and the class.
 
 use twenty48_bot::{Expectimax, Setting};
 use twenty48_engine::bitboard::Packed;
 use twenty48_engine::Direction;
 
 use crate::class::Class;
+use crate::value::{chance, target_of};
 
 /// A board before a move, and the move played on it: what a [`Rater`] rates. Positions are
 /// independent of each other, so a game's can be rated in any order, on any thread.
@@ -29,15 +30,23 @@ pub struct Rating {
     /// The bot's best move (the first of [`Direction::ALL`] with the highest value); `None`
     /// when the move is [`Class::Unrated`].
     pub best: Option<Direction>,
-    /// The bot's value of each move, in [`Direction::ALL`] order (up, right, down, left):
-    /// `None` for a move that changes nothing (or for every move, when unrated).
+    /// The search's value of each move, in [`Direction::ALL`] order (up, right, down,
+    /// left): `None` for a move that changes nothing (or for every move, when unrated).
     pub values: [Option<i64>; 4],
     /// How many moves changed the board.
     pub legal: u8,
-    /// What the move played gives away against the best, in thousandths of the best
-    /// move's value (0 to 1000; docs/analysis.md).
-    pub loss: u16,
-    /// The move's class, from its loss.
+    /// The exponent of the tile aimed at: twice the largest on the board before the move
+    /// ([`crate::target_of`]).
+    pub target: u8,
+    /// Each move's chance, in millionths, that the bot reaches the tile aimed at playing on
+    /// from the board after it ([`crate::chance`]), in [`Direction::ALL`] order.
+    pub chances: [Option<u32>; 4],
+    /// The chance the move played gives away against the highest chance of a move, in
+    /// millionths.
+    pub error: u32,
+    /// The best move's chance less the worst move's: what the decision puts at stake.
+    pub stake: u32,
+    /// The move's class, from its error.
     pub class: Class,
 }
 
@@ -47,12 +56,37 @@ impl Rating {
         self.values[dir.code() as usize]
     }
 
-    /// The rating of `played` among moves of the given values (in [`Direction::ALL`]
-    /// order); `None` when `played` has no value (it changes nothing).
+    /// The chance of `dir`, if it changes the board.
+    pub fn chance(&self, dir: Direction) -> Option<u32> {
+        self.chances[dir.code() as usize]
+    }
+
+    /// The highest chance of a move (the best move's, unless another makes the tile aimed
+    /// at at once): what the board before the move is worth.
+    pub fn before(&self) -> Option<u32> {
+        self.chances.iter().flatten().max().copied()
+    }
+
+    /// The chance of the move played: what the board after it is worth, before its spawn.
+    pub fn after(&self) -> Option<u32> {
+        self.chance(self.played)
+    }
+
+    /// Whether the decision was a real choice: more than one move, and at least
+    /// [`crate::REAL_STAKE`] between the best move's chance and the worst's.
+    pub fn is_real_choice(&self) -> bool {
+        self.legal > 1 && self.stake >= crate::REAL_STAKE && self.class != Class::Unrated
+    }
+
+    /// The rating of `played` among moves of the given values and chances (in
+    /// [`Direction::ALL`] order) aiming at the tile of exponent `target`; `None` when
+    /// `played` has no value (it changes nothing).
     pub fn from_values(
         move_number: u32,
         played: Direction,
+        target: u8,
         values: [Option<i64>; 4],
+        chances: [Option<u32>; 4],
     ) -> Option<Rating> {
         let played_value = values[played.code() as usize]?;
         let mut best: Option<(Direction, i64)> = None;
@@ -65,28 +99,55 @@ impl Rating {
         }
         let (best_dir, best_value) = best?;
         let legal = values.iter().flatten().count() as u8;
-        let loss = loss(best_value, played_value);
+        let best_chance = chances.iter().flatten().max().copied()?;
+        let played_chance = chances[played.code() as usize]?;
+        let worst = chances
+            .iter()
+            .flatten()
+            .min()
+            .copied()
+            .unwrap_or(best_chance);
+        let error = best_chance.saturating_sub(played_chance);
         Some(Rating {
             move_number,
             played,
             best: Some(best_dir),
             values,
             legal,
-            loss,
-            class: Class::of(loss, legal),
+            target,
+            chances,
+            error,
+            stake: best_chance.saturating_sub(worst),
+            class: Class::of(error, legal, played_value == best_value),
         })
     }
 }
 
-/// The loss of a move worth `played` where the best is worth `best`: `(best - played) /
-/// best` in thousandths, rounded to the nearest (half up), 0 when the best is worth nothing
-/// (every move loses the game).
-pub fn loss(best: i64, played: i64) -> u16 {
-    if best <= 0 || played >= best {
-        return 0;
-    }
-    let (best, drop) = (best as i128, (best - played.max(0)) as i128);
-    ((drop * 1000 * 2 + best) / (best * 2)).min(1000) as u16
+/// What a board is worth before a move: the tile aimed at and the best move's chance of it
+/// (0 when no move is left). The analysis's first and last numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// The exponent of the tile aimed at ([`crate::target_of`] the largest).
+    pub target: u8,
+    /// The best move's chance of it, in millionths.
+    pub chance: u32,
+}
+
+/// Each move's chance of the tile of exponent `target`, from the search's values of the
+/// moves on `board` (in [`Direction::ALL`] order).
+fn chances(board: Packed, target: u8, values: [Option<i64>; 4]) -> [Option<u32>; 4] {
+    let sum: u64 = board
+        .cells()
+        .iter()
+        .filter(|&&e| e > 0)
+        .map(|&e| 1u64 << e)
+        .sum();
+    let afters = board.slide_each();
+    core::array::from_fn(|i| {
+        let value = values[i]?;
+        let reached = afters[i].is_some_and(|a| a.max_exponent() >= target);
+        Some(chance(target, value, sum, reached))
+    })
 }
 
 /// Rates positions with the expectimax bot in one setting. Each rating is a pure function of
@@ -127,6 +188,16 @@ impl Rater {
         self.search.stats().evaluated
     }
 
+    /// The search's value of each move on a board of 16 exponents (row by row), in
+    /// [`Direction::ALL`] order; `None` for a move that changes nothing, and for every move
+    /// on a board the search cannot hold (a tile of 65536 or more).
+    pub fn values(&mut self, cells: &[u8; 16]) -> [Option<i64>; 4] {
+        match Packed::from_cells(cells) {
+            Some(board) => self.search.values(board),
+            None => [None; 4],
+        }
+    }
+
     /// Rates `position`. A board with a tile the search cannot hold (65536 or more) is
     /// [`Class::Unrated`]; so is a move that changes nothing, which a replayed game never
     /// holds.
@@ -137,14 +208,43 @@ impl Rater {
             best: None,
             values: [None; 4],
             legal: 0,
-            loss: 0,
+            target: 0,
+            chances: [None; 4],
+            error: 0,
+            stake: 0,
             class: Class::Unrated,
         };
         let Some(board) = Packed::from_cells(&position.cells) else {
             return unrated;
         };
         let values = self.search.values(board);
-        Rating::from_values(position.move_number, position.played, values).unwrap_or(unrated)
+        let target = target_of(board.max_exponent());
+        let chances = chances(board, target, values);
+        Rating::from_values(
+            position.move_number,
+            position.played,
+            target,
+            values,
+            chances,
+        )
+        .unwrap_or(unrated)
+    }
+
+    /// What the board of `cells` is worth before a move ([`Standing`]): searched when a move
+    /// is left; `None` on a board the search cannot hold (a tile of 65536 or more).
+    pub fn standing(&mut self, cells: &[u8; 16]) -> Option<Standing> {
+        let board = Packed::from_cells(cells)?;
+        let target = target_of(board.max_exponent());
+        if board.is_stuck() {
+            return Some(Standing { target, chance: 0 });
+        }
+        let values = self.search.values(board);
+        let chance = chances(board, target, values)
+            .into_iter()
+            .flatten()
+            .max()
+            .unwrap_or(0);
+        Some(Standing { target, chance })
     }
 }
 
@@ -153,29 +253,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn loss_is_the_share_of_the_best_value_given_away() {
-        assert_eq!(loss(1000, 1000), 0);
-        assert_eq!(loss(1000, 1200), 0);
-        assert_eq!(loss(1000, 999), 1);
-        assert_eq!(loss(2000, 1999), 1); // 0.5 rounds up
-        assert_eq!(loss(2001, 2000), 0);
-        assert_eq!(loss(1000, 0), 1000);
-        assert_eq!(loss(1000, -5), 1000);
-        assert_eq!(loss(0, 0), 0);
-        assert_eq!(loss(i64::MAX, 0), 1000);
-        assert_eq!(loss(i64::MAX, i64::MAX / 2), 500);
-    }
-
-    #[test]
-    fn the_best_move_is_the_first_highest() {
+    fn the_best_move_is_the_first_highest_and_errors_are_chance_given_away() {
         let values = [Some(5), None, Some(7), Some(7)];
-        let r = Rating::from_values(3, Direction::Up, values).unwrap();
+        let chances = [Some(400_000), None, Some(620_000), Some(620_000)];
+        let r = Rating::from_values(3, Direction::Up, 11, values, chances).unwrap();
         assert_eq!(r.best, Some(Direction::Down));
-        assert_eq!(r.legal, 3);
-        assert_eq!(r.loss, 286);
+        assert_eq!((r.legal, r.error, r.stake), (3, 220_000, 220_000));
+        assert_eq!((r.before(), r.after()), (Some(620_000), Some(400_000)));
         assert_eq!(r.class, Class::Blunder);
-        let r = Rating::from_values(3, Direction::Left, values).unwrap();
-        assert_eq!((r.loss, r.class), (0, Class::Best));
-        assert!(Rating::from_values(3, Direction::Right, values).is_none());
+        assert!(r.is_real_choice());
+        let r = Rating::from_values(3, Direction::Left, 11, values, chances).unwrap();
+        assert_eq!((r.error, r.class), (0, Class::Best));
+        assert!(Rating::from_values(3, Direction::Right, 11, values, chances).is_none());
+        // A lower value whose chance rounds to the same is no best move: good.
+        let chances = [Some(620_000), None, Some(620_000), Some(620_000)];
+        let r = Rating::from_values(3, Direction::Up, 11, values, chances).unwrap();
+        assert_eq!((r.error, r.class), (0, Class::Good));
+        assert!(!r.is_real_choice());
     }
 }

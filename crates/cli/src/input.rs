@@ -142,6 +142,84 @@ pub fn read_log_file(path: &Path) -> Result<Vec<u8>> {
     read_log_file_within(path, u64::MAX)
 }
 
+/// [`read_log_file`] for a command that takes at most `max_moves` moves: a log whose header
+/// claims more is refused as soon as its header is in, before its moves are read (a 75-byte
+/// file may claim 4 billion moves, and a gigabyte file hold them).
+pub fn read_log_file_of_moves(path: &Path, max_moves: u32, what: &str) -> Result<Vec<u8>> {
+    let (file, _) = open(path)?;
+    let mut reader = MoveCountGuard {
+        inner: file,
+        head: Vec::new(),
+        max_moves,
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = read_log_bytes(&mut reader, &mut bytes) {
+        if let Some(claim) = e.get_ref().and_then(|e| e.downcast_ref::<TooManyMoves>()) {
+            bail!(
+                "{}: its header claims {} moves (the move count at byte {}), more than {what} takes (at most {max_moves})",
+                name(path),
+                claim.moves,
+                claim.offset
+            );
+        }
+        return Err(anyhow::Error::new(e).context(format!("cannot read {}", name(path))));
+    }
+    Ok(bytes)
+}
+
+/// A header's move count above what a command takes.
+#[derive(Debug)]
+struct TooManyMoves {
+    moves: u32,
+    offset: usize,
+}
+
+impl std::fmt::Display for TooManyMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the header claims {} moves", self.moves)
+    }
+}
+
+impl std::error::Error for TooManyMoves {}
+
+/// A reader that looks at a log's header as it passes (docs/format.md: the move count `N`
+/// at `H + 4`, `H = 29 + L + R`) and fails once it claims more than `max_moves`.
+struct MoveCountGuard<R> {
+    inner: R,
+    head: Vec<u8>,
+    max_moves: u32,
+}
+
+impl<R: Read> Read for MoveCountGuard<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.head.len() < 512 {
+            let take = n.min(512 - self.head.len());
+            self.head.extend_from_slice(&buf[..take]);
+            let h = &self.head;
+            let count_at = h.get(15).and_then(|&l| {
+                h.get(28 + usize::from(l))
+                    .map(|&r| 29 + usize::from(l) + usize::from(r) + 4)
+            });
+            if h.starts_with(&twenty48_movelog::MAGIC) {
+                if let Some(b) = count_at.and_then(|at| h.get(at..at + 4)) {
+                    let moves = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    if moves > self.max_moves {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            TooManyMoves {
+                                moves,
+                                offset: count_at.unwrap_or(0),
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
 /// [`read_log_file`], reading no more than `limit` bytes in all: a caller that takes logs
 /// of up to `limit - 1` bytes tells a larger file by its length, without reading it all (a
 /// header may claim 4 billion moves, a gigabyte).

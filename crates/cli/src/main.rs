@@ -2,6 +2,7 @@
 //! Runs on the host. One module per subcommand.
 
 mod analyse;
+mod analyse_graph;
 mod bots;
 mod completions;
 mod destination;

@@ -139,3 +139,37 @@ pub fn returned_failure() -> Option<ExitCode> {
 pub fn io_error(err: &io::Error, stream: &str) -> ExitCode {
     report(&format!("failed printing to {stream}: {err}"))
 }
+
+/// An error when standard output is closed (started with `>&-`): Rust's runtime opens
+/// `/dev/null` in its place, so a command would print nothing and exit 0. Told from an
+/// output sent to `/dev/null` on purpose (`> /dev/null`, opened write-only) by how it was
+/// opened: read-write, as the runtime opens it.
+pub fn require_stdout() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        if stdout_is_closed() {
+            anyhow::bail!("standard output is closed: nothing could be written");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn stdout_is_closed() -> bool {
+    // SAFETY: fcntl(F_GETFL) and fstat only read the descriptor's state into memory owned
+    // here; a closed descriptor answers -1.
+    unsafe {
+        let flags = libc::fcntl(1, libc::F_GETFL);
+        if flags == -1 {
+            return true;
+        }
+        if flags & libc::O_ACCMODE != libc::O_RDWR {
+            return false;
+        }
+        let mut out: libc::stat = core::mem::zeroed();
+        let mut null: libc::stat = core::mem::zeroed();
+        libc::fstat(1, &mut out) == 0
+            && libc::stat(c"/dev/null".as_ptr(), &mut null) == 0
+            && (out.st_dev, out.st_ino) == (null.st_dev, null.st_ino)
+    }
+}

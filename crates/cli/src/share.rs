@@ -33,6 +33,7 @@ pub const MAX_SHARED_BYTES: usize = twenty48_web::MAX_LINKED_BYTES;
 Examples:
   twenty48 share game.t48
   twenty48 share game.t48 --open
+  twenty48 share game.t48 --move 5        # opens at move 5 (say, a blunder analyse found)
   twenty48 share game.t48 --base https://example.org/twenty48/
   TWENTY48_WEB=https://example.org/twenty48/ twenty48 share game.t48
 
@@ -50,6 +51,9 @@ pub struct ShareArgs {
     /// Also open the link in the browser
     #[arg(long)]
     pub open: bool,
+    /// Open the game at move N (0: the opening; at most the game's moves): `&m=N` in the link
+    #[arg(long = "move", value_name = "N")]
+    pub move_number: Option<u32>,
 }
 
 pub fn run(args: ShareArgs, ui: &Ui) -> Result<ExitCode> {
@@ -66,11 +70,23 @@ pub fn run(args: ShareArgs, ui: &Ui) -> Result<ExitCode> {
             "{name} is larger than {MAX_SHARED_BYTES} bytes, the most a link carries (about 4 million moves): open the file in the page instead"
         );
     }
+    if let Some(n) = args.move_number {
+        let moves = twenty48_movelog::PackedLog::decode(&bytes)
+            .map_err(|e| anyhow::anyhow!("{name} is not a valid move log: {e}"))?
+            .move_count();
+        if n > moves {
+            bail!("--move {n} is past the end of {name}: its moves are 0 (the opening) to {moves}");
+        }
+    }
     let verdict = Viewer::open(&bytes).verdict;
     if verdict.kind != VerdictKind::Ok && !ui.quiet {
         eprintln!("note: {name}: {verdict} (the page shows the same verdict)");
     }
-    let url = format!("{base}#{}", link::fragment(&bytes));
+    let at = match args.move_number {
+        Some(n) if n > 0 => format!("&m={n}"),
+        _ => String::new(),
+    };
+    let url = format!("{base}#{}{at}", link::fragment(&bytes));
     println!("{url}");
     if args.open {
         open(&url)?;

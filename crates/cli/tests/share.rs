@@ -265,3 +265,35 @@ fn an_opener_that_keeps_running_does_not_hold_share() {
     assert!(!err.contains("opening"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn issue45_move_opens_the_link_at_a_move() {
+    let file = fixture("games/classic-expectimax-depth3-1000.t48");
+    let name = file.to_str().unwrap();
+    let base = ["--base", "https://example.org/t48/"];
+    let (code, out, err) = share(&[name, base[0], base[1], "--move", "812"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.trim_end().ends_with("&m=812"), "{out}");
+    let fragment = out
+        .trim_end()
+        .strip_prefix("https://example.org/t48/#")
+        .unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    assert_eq!(
+        twenty48_web::link::game_from_fragment(fragment).unwrap(),
+        bytes
+    );
+    // Move 0 is the opening: the link without m=; past the last move, refused.
+    let (_, out, _) = share(&[name, base[0], base[1], "--move", "0"], &[]);
+    assert!(!out.contains("&m="), "{out}");
+    let (code, out, err) = share(&[name, base[0], base[1], "--move", "1001"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("--move 1001 is past the end of ")
+            && err.contains(
+                "classic-expectimax-depth3-1000.t48: its moves are 0 (the opening) to 1000"
+            ),
+        "{err}"
+    );
+}

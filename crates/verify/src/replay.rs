@@ -82,6 +82,16 @@ impl Report {
                 .map_or(logged, |m| m.saturating_sub(1).min(logged)),
         }
     }
+
+    /// How many of the `logged` moves replay, each changing the board: the moves
+    /// [`Report::verified_moves`] counts, and when a checkpoint disagrees, the moves up to it
+    /// too (they all play; the game diverged somewhere before it). What the analysis rates.
+    pub fn replayed_moves(&self, logged: u32) -> u32 {
+        match &self.problem {
+            Some(Problem::Checkpoint { move_number, .. }) => (*move_number).min(logged),
+            _ => self.verified_moves(logged),
+        }
+    }
 }
 
 /// [`Report::summary`]: a report's verdict in words.

@@ -56,7 +56,13 @@ impl Analysing {
             self.summary.add(&rating);
             write_rating(&mut j, &rating);
         }
+        let cells = positions.cells();
         self.game = Some(positions.into_game());
+        if self.next() >= total {
+            // The last chunk: the board after the last spawn closes the luck and the tiles,
+            // as `twenty48 analyse` does.
+            self.summary.finish(self.rater.standing(&cells));
+        }
         j.close_array();
         j.field_number("analysed", self.next())
             .field_number("total", total)
@@ -68,8 +74,8 @@ impl Analysing {
     }
 }
 
-/// A rating as `twenty48 analyse --json` writes it: `{move, played, best, values: {up,
-/// right, down, left}, legal, loss, class}`.
+/// A rating as `twenty48 analyse --json` writes it: `{move, played, best, tile, values: {up,
+/// right, down, left}, chances: {...}, legal, error, stake, class}`.
 pub(crate) fn write_rating(j: &mut Json, r: &Rating) {
     j.open()
         .field_number("move", r.move_number)
@@ -79,6 +85,11 @@ pub(crate) fn write_rating(j: &mut Json, r: &Rating) {
         Some(b) => j.string(b.name()),
         None => j.null(),
     };
+    j.key("tile");
+    match r.class {
+        Class::Unrated => j.null(),
+        _ => j.number(1u64 << r.target),
+    };
     j.key("values").open();
     for dir in Direction::ALL {
         j.key(dir.name());
@@ -87,27 +98,70 @@ pub(crate) fn write_rating(j: &mut Json, r: &Rating) {
             None => j.null(),
         };
     }
+    j.close().key("chances").open();
+    for dir in Direction::ALL {
+        j.key(dir.name());
+        match r.chance(dir) {
+            Some(c) => j.number(c),
+            None => j.null(),
+        };
+    }
     j.close();
     j.field_number("legal", r.legal)
-        .field_number("loss", r.loss)
+        .field_number("error", r.error)
+        .field_number("stake", r.stake)
         .field_string("class", r.class.name())
         .close();
 }
 
-/// A summary as `twenty48 analyse --json` writes it: `{accuracy, chosen, counts, worst}`.
+/// A summary as `twenty48 analyse --json` writes it: `{accuracy, error_rate, chosen,
+/// mean_error, counts, errors, luck, worst, luckiest, unluckiest, tiles}`.
 pub(crate) fn write_summary(j: &mut Json, s: &Summary) {
-    j.open().key("accuracy");
-    match s.accuracy() {
-        Some(a) => j.number(a),
-        None => j.null(),
+    let optional = |j: &mut Json, key: &str, n: Option<u64>| {
+        j.key(key);
+        match n {
+            Some(n) => j.number(n),
+            None => j.null(),
+        };
     };
-    j.field_number("chosen", s.chosen()).key("counts").open();
+    j.open();
+    optional(j, "accuracy", s.accuracy().map(u64::from));
+    optional(j, "error_rate", s.error_rate().map(u64::from));
+    j.field_number("chosen", s.chosen());
+    optional(j, "mean_error", s.mean_error());
+    j.key("counts").open();
     for class in Class::ALL {
         j.field_number(class.name(), s.count(class));
     }
-    j.close().key("worst").open_array();
+    j.close().field_number("errors", s.errors());
+    j.key("luck").integer(s.luck());
+    j.key("worst").open_array();
     for r in s.worst() {
         j.number(r.move_number);
+    }
+    j.close_array();
+    for (key, list) in [("luckiest", s.luckiest()), ("unluckiest", s.unluckiest())] {
+        j.key(key).open_array();
+        for l in list {
+            j.open()
+                .field_number("move", l.move_number)
+                .field_number("tile", 1u64 << l.target);
+            j.key("luck").integer(l.luck);
+            j.close();
+        }
+        j.close_array();
+    }
+    j.key("tiles").open_array();
+    for g in s.segments() {
+        j.open()
+            .field_number("tile", 1u64 << g.target)
+            .field_number("first_move", g.first_move)
+            .field_number("last_move", g.last_move)
+            .field_number("start", g.start)
+            .field_number("errors", g.errors);
+        j.key("luck").integer(g.luck);
+        optional(j, "end", g.end.map(u64::from));
+        j.close();
     }
     j.close_array().close();
 }

@@ -146,9 +146,10 @@ impl Host {
             return error(format_args!("no game {id} is open"));
         };
         let log = viewer.log();
-        // The moves that verify (the viewer shows every move that plays, past a checkpoint
-        // that disagrees too): those `twenty48 analyse` rates.
-        let total = viewer.report().verified_moves(viewer.moves());
+        // The moves that replay (the viewer shows every move that plays, past a checkpoint
+        // that disagrees too; the analysis up to that checkpoint): those `twenty48 analyse`
+        // rates.
+        let total = viewer.report().replayed_moves(viewer.moves());
         let depth = depth.clamp(1, 8);
         let same = matches!(&self.analysis, Some(a) if a.id == id && a.depth == depth);
         if !same {
