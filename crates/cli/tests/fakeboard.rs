@@ -509,6 +509,32 @@ fn acks_answered_with_error_6_fail_the_pull() {
     }
 }
 
+/// A board's script for a whole pull of `count` classic games (seeds `seed + n`, `moves`
+/// moves each), every ack answered, and the check value of each game by its number.
+fn whole_pull(f: &Frames, count: u32, seed: u64, moves: usize) -> (Vec<Step>, BTreeMap<u32, u32>) {
+    let mut reply = f.hello(count + 1, count, count);
+    reply.extend(f.begin(count));
+    let mut checks = BTreeMap::new();
+    for game in 1..=count {
+        let (bytes, check) = f.game(
+            game,
+            &Rules::CLASSIC,
+            seed + u64::from(game),
+            &cycle(moves),
+            false,
+        );
+        reply.extend(bytes);
+        checks.insert(game, check);
+    }
+    reply.extend(f.done(count));
+    let script = vec![
+        Step::Await("{pull}"),
+        Step::Send(reply),
+        Step::Acks(Some(checks.clone())),
+    ];
+    (script, checks)
+}
+
 /// A board reads the host's requests only between replies, from a small receive ring (the
 /// AVR boards: 64 bytes, and what finds no room is lost on a real serial link; the Nano's
 /// USB ring: 256). The host acknowledged every game as soon as it was on disk, while the
@@ -519,20 +545,7 @@ fn acks_answered_with_error_6_fail_the_pull() {
 fn a_pull_of_many_games_never_overflows_the_boards_receive_ring() {
     let f = frames();
     let count = 12;
-    let mut reply = f.hello(count + 1, count, count);
-    reply.extend(f.begin(count));
-    let mut checks = BTreeMap::new();
-    for game in 1..=count {
-        let (bytes, check) = f.game(game, &Rules::CLASSIC, 1000 + game as u64, &cycle(8), false);
-        reply.extend(bytes);
-        checks.insert(game, check);
-    }
-    reply.extend(f.done(count));
-    let script = vec![
-        Step::Await("{pull}"),
-        Step::Send(reply),
-        Step::Acks(Some(checks.clone())),
-    ];
+    let (script, checks) = whole_pull(&f, count, 1000, 8);
     let board = Board::start_with_ring(script, f, 64);
     let dir = scratch("ring");
     let (code, _, err) = pull(&board, &dir, &["--timeout", "5"]).finish();
@@ -786,20 +799,7 @@ fn the_windows_build_pulls_from_a_com_port_under_wine() {
     let prefix = std::env::var("WINEPREFIX").expect("WINEPREFIX: the Wine prefix");
     let f = frames();
     let count = 3;
-    let mut reply = f.hello(count + 1, count, count);
-    reply.extend(f.begin(count));
-    let mut checks = BTreeMap::new();
-    for game in 1..=count {
-        let (bytes, check) = f.game(game, &Rules::CLASSIC, 500 + game as u64, &cycle(12), false);
-        reply.extend(bytes);
-        checks.insert(game, check);
-    }
-    reply.extend(f.done(count));
-    let script = vec![
-        Step::Await("{pull}"),
-        Step::Send(reply),
-        Step::Acks(Some(checks.clone())),
-    ];
+    let (script, checks) = whole_pull(&f, count, 500, 12);
     let board = Board::start(script, f);
     let com = Path::new(&prefix).join("dosdevices/com42");
     let _ = std::fs::remove_file(&com);
