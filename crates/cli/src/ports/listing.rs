@@ -62,6 +62,12 @@ fn from_system() -> Result<Vec<Port>> {
 /// The ports a `TWENTY48_PORTS` file lists.
 fn from_file(path: &Path) -> Result<Vec<Port>> {
     let shown = crate::input::shown(path);
+    // Looked at before it is opened: opening a FIFO would wait for a writer.
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {shown} ({PORTS_FILE_VAR})"))?;
+    if !meta.is_file() {
+        bail!("{shown} ({PORTS_FILE_VAR}) is not a regular file: name a JSON file of ports");
+    }
     let mut text = String::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
@@ -166,5 +172,25 @@ mod tests {
         ] {
             assert!(port_of(&entry).is_err(), "{entry}");
         }
+    }
+
+    /// A list file that is no regular file is refused before it is opened (a FIFO would
+    /// wait for a writer for ever), and one that never ends is read only up to its cap.
+    #[cfg(unix)]
+    #[test]
+    fn a_list_file_that_is_no_regular_file_is_refused_unopened() {
+        let dir = std::env::temp_dir().join(format!("t48-ports-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("ports.fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for path in [fifo.as_path(), dir.as_path()] {
+            let e = from_file(path).unwrap_err().to_string();
+            assert!(e.contains("is not a regular file"), "{e}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
