@@ -17,8 +17,9 @@
 use std::io;
 use std::path::Path;
 
-/// Moves `tmp` over `path`, replacing what is there.
-#[cfg(unix)]
+/// Moves `tmp` over `path`, replacing what is there. (Not Windows: Unix, and the targets
+/// with no file system, wasm32 for the web page, where std's calls fail as unsupported.)
+#[cfg(not(windows))]
 pub(super) fn replace(tmp: &Path, path: &Path) -> io::Result<()> {
     std::fs::rename(tmp, path)
 }
@@ -26,7 +27,7 @@ pub(super) fn replace(tmp: &Path, path: &Path) -> io::Result<()> {
 /// Puts `tmp` at `path` unless the name is taken (an [`io::ErrorKind::AlreadyExists`]
 /// error), then removes the name `tmp` if it is still there: whether it was placed, and
 /// whether the temp name is gone.
-#[cfg(unix)]
+#[cfg(not(windows))]
 pub(super) fn place_new(tmp: &Path, path: &Path) -> (io::Result<()>, io::Result<()>) {
     let linked = std::fs::hard_link(tmp, path);
     (linked, std::fs::remove_file(tmp))
