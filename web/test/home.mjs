@@ -339,3 +339,55 @@ test("issue 46, 6: a hint from `play --hint`'s bot, Compare's differing cells ma
   assert.equal(await page.evaluate(() => document.activeElement.id), "compare-forward");
   await done(page);
 });
+
+test("issue 46, 1: a game saved here gets its link in the address, which follows it; a reload goes on playing it, the link elsewhere watches it", { timeout: 90000 }, async () => {
+  const page = await open();
+  await page.goto(PAGE_URL);
+  await ready(page);
+  await page.click("#tab-play");
+  await page.fill("#play-seed", "12");
+  await page.press("#play-seed", "Enter");
+  await page.waitForSelector("#play-board[data-hash]", { timeout: WAIT });
+  // (The move played, said at once; the board's data-move waits for the slide.)
+  const playMove = () => page.$eval("#play-move", (m) => Number(m.textContent));
+  const play = async (keys) => {
+    for (const k of keys) await page.keyboard.press(k);
+  };
+  await play(["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"]);
+  // Before it is saved, the game has no link in the address.
+  assert.equal(await hash(page), "");
+  await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.click("#play-download")]);
+  const moves = await playMove();
+  const game = await page.evaluate(() => T48.engine.fragment());
+  assert.equal(await hash(page), "#" + game + "&m=" + moves);
+  // Played on, the address follows the game.
+  await page.focus("#play-board");
+  await play(["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"]);
+  const later = await playMove();
+  assert.ok(later > moves, "moves after the download: " + (later - moves));
+  const gameLater = await page.evaluate(() => T48.engine.fragment());
+  assert.equal(await hash(page), "#" + gameLater + "&m=" + later);
+  // A reload goes on playing it (Play, the same game, its link still in the address).
+  await page.reload();
+  await ready(page);
+  await page.waitForSelector("#play-board[data-hash]", { timeout: WAIT });
+  assert.equal(await page.$eval("#play", (p) => p.hidden), false);
+  assert.equal(await page.$eval("#watch", (p) => p.hidden), true);
+  assert.equal(await playMove(), later);
+  assert.equal(await hash(page), "#" + gameLater + "&m=" + later);
+  await page.focus("#play-board");
+  await play(["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"]);
+  assert.ok(await playMove() > later);
+  const address = page.url();
+  // A new game has no link until it is saved.
+  await page.click("#play-new button[type=submit]");
+  await page.waitForFunction(() => location.hash === "", null, { timeout: WAIT });
+  // The address opened in another tab (its own mode) watches the game at the move it names.
+  const other = await page.context().newPage();
+  other.on("pageerror", (e) => page.errors.push(e.message));
+  await other.goto(address);
+  await ready(other);
+  assert.equal((await verdict(other)).word, "ok");
+  assert.equal(await moveShown(other), Number(address.split("&m=")[1]));
+  await done(page);
+});
