@@ -62,12 +62,24 @@ T48.app = (function () {
     return { game: game, move: good ? Number(value) : 0, badMove: move !== undefined && !good };
   }
 
+  // A fragment whose = or & some tool percent-encoded (#g%3D...%26m%3D50: a mail or chat
+  // program, a shortener) read as it was written; base64url needs no encoding, so decoding
+  // changes nothing else. Anything else, or what is not valid percent-encoding, as it is.
+  function decoded(fragment) {
+    if (!/%3d|%26/i.test(fragment)) return fragment;
+    try {
+      return decodeURIComponent(fragment);
+    } catch (e) {
+      return fragment;
+    }
+  }
+
   // Opens the game a link carries (#g=...&m=N), if any, at its move. `reloaded`: the page
   // has just been loaded; if this tab was playing and the link names the very game it plays
   // (saved or analysed, then played on), that game resumes in Play: a reload goes on playing.
   // Any other link, and the same link opened in another tab, is watched.
   function openFragment(reloaded) {
-    const fragment = location.hash.slice(1);
+    const fragment = decoded(location.hash.slice(1));
     if (!/(^|&)g(=|&|$)/.test(fragment)) return false;
     if (reloaded === true && T48.storage.loadMode() === "play" && T48.play.resumes(parse(fragment).game)) {
       setMode("play");

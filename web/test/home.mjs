@@ -391,3 +391,19 @@ test("issue 46, 1: a game saved here gets its link in the address, which follows
   assert.equal(await moveShown(other), Number(address.split("&m=")[1]));
   await done(page);
 });
+
+test("issue 46, hostile links: a link whose = and & a tool percent-encoded opens its game at its move (the address then holds it unencoded)", { timeout: 60000 }, async () => {
+  const file = path.join(GAMES, "classic-expectimax-depth3-1000.t48");
+  const fragment = fragmentOf(file);
+  const page = await open();
+  for (const [encoded, move] of [[fragment.replace("g=", "g%3D"), 0], [fragment.replace("g=", "g%3d") + "%26m%3D50", 50], [fragment + "%26m%3D%35%30", 50]]) {
+    await page.goto(PAGE_URL + "#" + encoded);
+    await ready(page);
+    assert.equal((await verdict(page)).word, "ok", encoded.slice(0, 8));
+    assert.doesNotMatch((await verdict(page)).text, /not a move number/);
+    assert.equal(await moveShown(page), move);
+    assert.equal(await hash(page), "#" + fragment + (move ? "&m=" + move : ""));
+    await forget(page);
+  }
+  await done(page);
+});
