@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { GAMES, PAGE_URL, WAIT, cli, done, ready, replayJson, served, shown, verdict } from "./harness.mjs";
+import { GAMES, PAGE_URL, WAIT, cli, done, dropPaths, ready, replayJson, served, shown, verdict } from "./harness.mjs";
 import { open, run } from "./session.mjs";
 
 const KEY = { up: "ArrowUp", right: "ArrowRight", down: "ArrowDown", left: "ArrowLeft" };
@@ -405,5 +405,28 @@ test("issue 46, hostile links: a link whose = and & a tool percent-encoded opens
     assert.equal(await hash(page), "#" + fragment + (move ? "&m=" + move : ""));
     await forget(page);
   }
+  await done(page);
+});
+
+test("issue 46, hostile drops: Compare says a file that is not a game (5 MiB of junk, a device) in red, as Watch does; two good games not", { timeout: 60000 }, async () => {
+  const junk = path.join(run.scratch, "home-junk.bin");
+  // 5 MiB of bytes that are not a game (a fixed pattern: the same every run).
+  fs.writeFileSync(junk, Buffer.alloc(5 << 20, "\x12\x2b\x4a\x61junk"));
+  const page = await open();
+  await page.goto(PAGE_URL);
+  await ready(page);
+  const said = async () => {
+    await page.waitForSelector("#compare-verdict:not([hidden])", { timeout: WAIT });
+    return page.$eval("#compare-verdict", (p) => ({ text: p.textContent, bad: p.classList.contains("bad") }));
+  };
+  await dropPaths(page, [junk, "/dev/zero"]);
+  await page.waitForFunction(() => /Second game/.test(document.querySelector("#compare-verdict").textContent), null, { timeout: WAIT });
+  const bad = await said();
+  assert.match(bad.text, /^First game, home-junk\.bin: ERROR: not a twenty48 move log/);
+  assert.match(bad.text, /Second game, zero: ERROR: /);
+  assert.equal(bad.bad, true);
+  await dropPaths(page, [path.join(GAMES, "classic-moves.t48"), path.join(GAMES, "classic-expectimax-depth3-1000.t48")]);
+  await page.waitForFunction(() => /Second game, classic-expectimax-depth3-1000\.t48: ok/.test(document.querySelector("#compare-verdict").textContent), null, { timeout: WAIT });
+  assert.equal((await said()).bad, false);
   await done(page);
 });
