@@ -430,3 +430,34 @@ test("issue 46, hostile drops: Compare says a file that is not a game (5 MiB of 
   assert.equal((await said()).bad, false);
   await done(page);
 });
+
+test("issue 46, 1, two tabs: a saved game whose place in the browser another tab took is watched from its link after a reload, not lost", { timeout: 60000 }, async () => {
+  const a = await open();
+  await a.goto(PAGE_URL);
+  await ready(a);
+  await a.click("#tab-play");
+  await a.fill("#play-seed", "13");
+  await a.press("#play-seed", "Enter");
+  await a.waitForSelector("#play-board[data-hash]", { timeout: WAIT });
+  for (const k of ["ArrowLeft", "ArrowUp", "ArrowRight"]) await a.keyboard.press(k);
+  await Promise.all([a.waitForEvent("download", { timeout: WAIT }), a.click("#play-download")]);
+  const address = await hash(a);
+  assert.match(address, /^#g=.*&m=\d+$/);
+  // Another tab of the same browser starts a game of its own: the browser keeps that one.
+  const b = await a.context().newPage();
+  b.on("pageerror", (e) => a.errors.push(e.message));
+  await b.goto(PAGE_URL);
+  await ready(b);
+  await b.click("#tab-play");
+  await b.fill("#play-seed", "14");
+  await b.press("#play-seed", "Enter");
+  await a.waitForFunction(() => /not kept any more/.test(document.querySelector("#play-message").textContent), null, { timeout: WAIT });
+  // The first tab's reload cannot resume its game (the browser keeps the other): its link
+  // opens it in Watch, at the move it had reached.
+  await a.reload();
+  await ready(a);
+  assert.equal((await verdict(a)).word, "ok");
+  assert.equal(await moveShown(a), Number(address.split("&m=")[1]));
+  assert.equal(await hash(a), address);
+  await done(a);
+});
