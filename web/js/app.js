@@ -20,10 +20,11 @@ T48.app = (function () {
     if (mode === "play" && !T48.play.started()) T48.play.resume();
     if (!opening) {
       shown();
-      // The address names the game shown: Watch's (its link and move), or none (Play's
-      // game comes back from the browser's storage, by the tab's mode).
+      // The address names the game shown: Watch's (its link and move), Play's once it has
+      // its link (saved or analysed), else none (Play's game comes back from the browser's
+      // storage, by the tab's mode; Compare's two files have no link).
       if (mode === "watch") T48.watch.keepPlace();
-      else address(null);
+      else address(mode === "play" ? T48.play.link() : null);
     }
   }
 
@@ -61,10 +62,29 @@ T48.app = (function () {
     return { game: game, move: good ? Number(value) : 0, badMove: move !== undefined && !good };
   }
 
-  // Opens the game a link carries (#g=...&m=N), if any, at its move.
-  function openFragment() {
-    const fragment = location.hash.slice(1);
+  // A fragment whose = or & some tool percent-encoded (#g%3D...%26m%3D50: a mail or chat
+  // program, a shortener) read as it was written; base64url needs no encoding, so decoding
+  // changes nothing else. Anything else, or what is not valid percent-encoding, as it is.
+  function decoded(fragment) {
+    if (!/%3d|%26/i.test(fragment)) return fragment;
+    try {
+      return decodeURIComponent(fragment);
+    } catch (e) {
+      return fragment;
+    }
+  }
+
+  // Opens the game a link carries (#g=...&m=N), if any, at its move. `reloaded`: the page
+  // has just been loaded; if this tab was playing and the link names the very game it plays
+  // (saved or analysed, then played on), that game resumes in Play: a reload goes on playing.
+  // Any other link, and the same link opened in another tab, is watched.
+  function openFragment(reloaded) {
+    const fragment = decoded(location.hash.slice(1));
     if (!/(^|&)g(=|&|$)/.test(fragment)) return false;
+    if (reloaded === true && T48.storage.loadMode() === "play" && T48.play.resumes(parse(fragment).game)) {
+      setMode("play");
+      return true;
+    }
     setMode("watch", true);
     const link = parse(fragment);
     if (!/(^|&)g=/.test(link.game)) {
@@ -154,7 +174,7 @@ T48.app = (function () {
       T48.watch.openFile(things[0].file);
     });
     window.addEventListener("hashchange", openFragment);
-    if (!openFragment()) {
+    if (!openFragment(true)) {
       const saved = T48.storage.loadMode();
       setMode(MODES.includes(saved) ? saved : "watch");
     }

@@ -44,6 +44,10 @@ T48.compare = (function () {
     const p = el("verdict");
     p.hidden = false;
     p.dataset.diff = diffLine;
+    // Red, as Watch says an error, when a file is not a game or does not verify, or the two
+    // cannot be compared.
+    const bad = [sides.a, sides.b].some((side) => side.bad) || /^ERROR: /.test(diffLine);
+    p.className = "verdict" + (bad ? " bad" : "");
     p.textContent = [sides.a.said, sides.b.said, diffLine].filter(Boolean).join("\n");
   }
 
@@ -69,6 +73,7 @@ T48.compare = (function () {
     if (side.game) T48.engine.close(side.game.id);
     side.game = answer.id ? Object.assign(answer, { name: name }) : null;
     const word = answer.error ? "ERROR" : answer.verdict.word;
+    side.bad = word !== "ok";
     side.said = (key === "a" ? "First" : "Second") + " game, " + name + ": " + word + ": " + (answer.error || answer.verdict.message) +
       (note ? " (" + note + ")" : "");
     diffLine = "";

@@ -21,6 +21,10 @@ T48.play = (function () {
   let goingOn = false;
   // Whether this tab's game is the one the browser keeps (another tab may keep its own).
   let kept = true;
+  // Whether this game has been given its link in the address (saved or analysed): from
+  // then on, in Play, the address follows it move by move (a reload in Play still resumes
+  // it here, app.js: the link names the game kept).
+  let linked = false;
   const NOT_KEPT = "Another tab of this page has saved its game: the browser keeps one game in progress, now that tab's. " +
     "This game is not kept any more: download it to keep it, or start a new game here to keep that one instead.";
 
@@ -82,6 +86,7 @@ T48.play = (function () {
     el("seed-shown").textContent = answer.seed;
     session = answer;
     el("link").value = location.href.split("#")[0] + "#" + T48.engine.fragment();
+    if (linked && T48.app.mode() === "play") T48.app.address(link());
     if (!kept) message(NOT_KEPT, true);
     else if (frame.status === "over") message("Game over: no move changes the board. Analyse it, download it, or try again.", "note");
     else if (frame.status === "won") message("You won! These rules end the game here.", "good");
@@ -111,6 +116,12 @@ T48.play = (function () {
     if (kept && !T48.storage.saveGame(T48.engine.saved())) {
       message("This browser keeps nothing for this page (its storage is off or full): download the game to keep it.", true);
     }
+  }
+
+  // The address of the game played, once it has its link: its fragment at the move shown
+  // (opened elsewhere, it is watched there); null before.
+  function link() {
+    return linked && session ? T48.engine.fragment() + (last && last.move > 0 ? "&m=" + last.move : "") : null;
   }
 
   // A seed from the browser's random numbers: 64 bits as decimal text.
@@ -169,6 +180,9 @@ T48.play = (function () {
       if (answer.error) return message(answer.error, true);
       kept = true;
       goingOn = false;
+      // A new game has no link until it is saved or analysed.
+      linked = false;
+      if (T48.app.mode() === "play") T48.app.address(null);
       el("hint-text").textContent = "";
       show(answer, false);
       save();
@@ -211,6 +225,17 @@ T48.play = (function () {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      // Saved: the game has its link, in the address from now on.
+      linked = true;
+      T48.app.address(link());
+    },
+    link: link,
+    // Whether `game` (a link's g=..., without m=) is the game resumed here: a reload of a
+    // tab playing a game that has its link in the address.
+    resumes: function (game) {
+      if (!session && !T48.play.resume()) return false;
+      linked = kept && T48.engine.fragment() === game;
+      return linked;
     },
     started: function () {
       return session !== null;
@@ -219,6 +244,7 @@ T48.play = (function () {
     analyse: function () {
       if (!session) return message("There is no game to analyse yet: start one first.", true);
       const bytes = T48.engine.saved();
+      linked = true;
       T48.app.setMode("watch", true);
       T48.watch.opened(T48.engine.open(bytes), "your game", undefined, undefined, Number(last ? last.move : 0), bytes);
     },

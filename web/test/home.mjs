@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { GAMES, PAGE_URL, WAIT, cli, done, ready, replayJson, served, shown, verdict } from "./harness.mjs";
+import { GAMES, PAGE_URL, WAIT, cli, done, dropPaths, ready, replayJson, served, shown, verdict } from "./harness.mjs";
 import { open, run } from "./session.mjs";
 
 const KEY = { up: "ArrowUp", right: "ArrowRight", down: "ArrowDown", left: "ArrowLeft" };
@@ -338,4 +338,126 @@ test("issue 46, 6: a hint from `play --hint`'s bot, Compare's differing cells ma
   assert.equal(await page.$eval("#keys-help", (k) => k.hidden), true);
   assert.equal(await page.evaluate(() => document.activeElement.id), "compare-forward");
   await done(page);
+});
+
+test("issue 46, 1: a game saved here gets its link in the address, which follows it; a reload goes on playing it, the link elsewhere watches it", { timeout: 90000 }, async () => {
+  const page = await open();
+  await page.goto(PAGE_URL);
+  await ready(page);
+  await page.click("#tab-play");
+  await page.fill("#play-seed", "12");
+  await page.press("#play-seed", "Enter");
+  await page.waitForSelector("#play-board[data-hash]", { timeout: WAIT });
+  // (The move played, said at once; the board's data-move waits for the slide.)
+  const playMove = () => page.$eval("#play-move", (m) => Number(m.textContent));
+  const play = async (keys) => {
+    for (const k of keys) await page.keyboard.press(k);
+  };
+  await play(["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"]);
+  // Before it is saved, the game has no link in the address.
+  assert.equal(await hash(page), "");
+  await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.click("#play-download")]);
+  const moves = await playMove();
+  const game = await page.evaluate(() => T48.engine.fragment());
+  assert.equal(await hash(page), "#" + game + "&m=" + moves);
+  // Played on, the address follows the game.
+  await page.focus("#play-board");
+  await play(["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"]);
+  const later = await playMove();
+  assert.ok(later > moves, "moves after the download: " + (later - moves));
+  const gameLater = await page.evaluate(() => T48.engine.fragment());
+  assert.equal(await hash(page), "#" + gameLater + "&m=" + later);
+  // A reload goes on playing it (Play, the same game, its link still in the address).
+  await page.reload();
+  await ready(page);
+  await page.waitForSelector("#play-board[data-hash]", { timeout: WAIT });
+  assert.equal(await page.$eval("#play", (p) => p.hidden), false);
+  assert.equal(await page.$eval("#watch", (p) => p.hidden), true);
+  assert.equal(await playMove(), later);
+  assert.equal(await hash(page), "#" + gameLater + "&m=" + later);
+  await page.focus("#play-board");
+  await play(["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"]);
+  assert.ok(await playMove() > later);
+  const address = page.url();
+  // A new game has no link until it is saved.
+  await page.click("#play-new button[type=submit]");
+  await page.waitForFunction(() => location.hash === "", null, { timeout: WAIT });
+  // The address opened in another tab (its own mode) watches the game at the move it names.
+  const other = await page.context().newPage();
+  other.on("pageerror", (e) => page.errors.push(e.message));
+  await other.goto(address);
+  await ready(other);
+  assert.equal((await verdict(other)).word, "ok");
+  assert.equal(await moveShown(other), Number(address.split("&m=")[1]));
+  await done(page);
+});
+
+test("issue 46, hostile links: a link whose = and & a tool percent-encoded opens its game at its move (the address then holds it unencoded)", { timeout: 60000 }, async () => {
+  const file = path.join(GAMES, "classic-expectimax-depth3-1000.t48");
+  const fragment = fragmentOf(file);
+  const page = await open();
+  for (const [encoded, move] of [[fragment.replace("g=", "g%3D"), 0], [fragment.replace("g=", "g%3d") + "%26m%3D50", 50], [fragment + "%26m%3D%35%30", 50]]) {
+    await page.goto(PAGE_URL + "#" + encoded);
+    await ready(page);
+    assert.equal((await verdict(page)).word, "ok", encoded.slice(0, 8));
+    assert.doesNotMatch((await verdict(page)).text, /not a move number/);
+    assert.equal(await moveShown(page), move);
+    assert.equal(await hash(page), "#" + fragment + (move ? "&m=" + move : ""));
+    await forget(page);
+  }
+  await done(page);
+});
+
+test("issue 46, hostile drops: Compare says a file that is not a game (5 MiB of junk, a device) in red, as Watch does; two good games not", { timeout: 60000 }, async () => {
+  const junk = path.join(run.scratch, "home-junk.bin");
+  // 5 MiB of bytes that are not a game (a fixed pattern: the same every run).
+  fs.writeFileSync(junk, Buffer.alloc(5 << 20, "\x12\x2b\x4a\x61junk"));
+  const page = await open();
+  await page.goto(PAGE_URL);
+  await ready(page);
+  const said = async () => {
+    await page.waitForSelector("#compare-verdict:not([hidden])", { timeout: WAIT });
+    return page.$eval("#compare-verdict", (p) => ({ text: p.textContent, bad: p.classList.contains("bad") }));
+  };
+  await dropPaths(page, [junk, "/dev/zero"]);
+  await page.waitForFunction(() => /Second game/.test(document.querySelector("#compare-verdict").textContent), null, { timeout: WAIT });
+  const bad = await said();
+  assert.match(bad.text, /^First game, home-junk\.bin: ERROR: not a twenty48 move log/);
+  assert.match(bad.text, /Second game, zero: ERROR: /);
+  assert.equal(bad.bad, true);
+  await dropPaths(page, [path.join(GAMES, "classic-moves.t48"), path.join(GAMES, "classic-expectimax-depth3-1000.t48")]);
+  await page.waitForFunction(() => /Second game, classic-expectimax-depth3-1000\.t48: ok/.test(document.querySelector("#compare-verdict").textContent), null, { timeout: WAIT });
+  assert.equal((await said()).bad, false);
+  await done(page);
+});
+
+test("issue 46, 1, two tabs: a saved game whose place in the browser another tab took is watched from its link after a reload, not lost", { timeout: 60000 }, async () => {
+  const a = await open();
+  await a.goto(PAGE_URL);
+  await ready(a);
+  await a.click("#tab-play");
+  await a.fill("#play-seed", "13");
+  await a.press("#play-seed", "Enter");
+  await a.waitForSelector("#play-board[data-hash]", { timeout: WAIT });
+  for (const k of ["ArrowLeft", "ArrowUp", "ArrowRight"]) await a.keyboard.press(k);
+  await Promise.all([a.waitForEvent("download", { timeout: WAIT }), a.click("#play-download")]);
+  const address = await hash(a);
+  assert.match(address, /^#g=.*&m=\d+$/);
+  // Another tab of the same browser starts a game of its own: the browser keeps that one.
+  const b = await a.context().newPage();
+  b.on("pageerror", (e) => a.errors.push(e.message));
+  await b.goto(PAGE_URL);
+  await ready(b);
+  await b.click("#tab-play");
+  await b.fill("#play-seed", "14");
+  await b.press("#play-seed", "Enter");
+  await a.waitForFunction(() => /not kept any more/.test(document.querySelector("#play-message").textContent), null, { timeout: WAIT });
+  // The first tab's reload cannot resume its game (the browser keeps the other): its link
+  // opens it in Watch, at the move it had reached.
+  await a.reload();
+  await ready(a);
+  assert.equal((await verdict(a)).word, "ok");
+  assert.equal(await moveShown(a), Number(address.split("&m=")[1]));
+  assert.equal(await hash(a), address);
+  await done(a);
 });

@@ -98,7 +98,7 @@ pub(super) mod tables {
         let mut t = Pairs([[0; 2]; 65536]);
         let mut line = 0usize;
         while line < 65536 {
-            t.0[line] = row_pair(line as u16);
+            t.0[line] = row_pair(line_entry(line as u16));
             line += 1;
         }
         t
@@ -109,7 +109,7 @@ pub(super) mod tables {
         let mut t = Pairs([[0; 2]; 65536]);
         let mut line = 0usize;
         while line < 65536 {
-            t.0[line] = column_pair(line as u16);
+            t.0[line] = column_pair(line_entry(line as u16));
             line += 1;
         }
         t
@@ -138,13 +138,15 @@ pub(super) mod tables {
     pub(super) static LINES: LazyLock<Vec<u64>> =
         LazyLock::new(|| (0..=u16::MAX).map(line_entry).collect());
 
-    /// [`row_pair`] of every row value.
+    /// [`row_pair`](super::row_pair) of every row value, from [`LINES`]: each line is slid
+    /// once for all three tables (the page's first call builds them, in code compiled for a
+    /// first run: issue 46, the first board's time).
     pub(super) static ROWS: LazyLock<Pairs> =
-        LazyLock::new(|| Pairs((0..=u16::MAX).map(row_pair).collect()));
+        LazyLock::new(|| Pairs(LINES.iter().map(|&e| row_pair(e)).collect()));
 
-    /// [`column_pair`] of every column value.
+    /// [`column_pair`](super::column_pair) of every column value, from [`LINES`].
     pub(super) static COLUMNS: LazyLock<Pairs> =
-        LazyLock::new(|| Pairs((0..=u16::MAX).map(column_pair).collect()));
+        LazyLock::new(|| Pairs(LINES.iter().map(|&e| column_pair(e)).collect()));
 }
 
 /// Two board-sized results per line value (the run-time tables' form; loads need no
@@ -152,9 +154,9 @@ pub(super) mod tables {
 #[cfg(all(feature = "row-tables", twenty48_runtime_tables))]
 pub(super) struct Pairs(std::vec::Vec<[u64; 2]>);
 
-/// A row slid left and slid right, each in row 0 of an otherwise empty board.
-pub(super) const fn row_pair(line: u16) -> [u64; 2] {
-    let entry = line_entry(line);
+/// A row slid left and slid right, each in row 0 of an otherwise empty board, from the
+/// row's [`line_entry`].
+pub(super) const fn row_pair(entry: u64) -> [u64; 2] {
     [
         (entry >> TOWARDS_FIRST) & 0xFFFF,
         (entry >> TOWARDS_LAST) & 0xFFFF,
@@ -162,9 +164,8 @@ pub(super) const fn row_pair(line: u16) -> [u64; 2] {
 }
 
 /// A column slid up and slid down, each spread back into column 0 of an otherwise empty
-/// board.
-pub(super) const fn column_pair(line: u16) -> [u64; 2] {
-    let entry = line_entry(line);
+/// board, from the column's [`line_entry`].
+pub(super) const fn column_pair(entry: u64) -> [u64; 2] {
     [
         spread((entry >> TOWARDS_FIRST) as u16),
         spread((entry >> TOWARDS_LAST) as u16),
@@ -194,7 +195,7 @@ pub(super) fn column_slid(line: usize, up: bool) -> u64 {
     }
     #[cfg(not(feature = "row-tables"))]
     {
-        column_pair(line as u16)[!up as usize]
+        column_pair(line_entry(line as u16))[!up as usize]
     }
 }
 
@@ -333,7 +334,7 @@ pub(super) mod pairs {
         }
         #[cfg(not(feature = "row-tables"))]
         {
-            super::row_pair(line as u16)
+            super::row_pair(super::line_entry(line as u16))
         }
     }
 
@@ -345,7 +346,7 @@ pub(super) mod pairs {
         }
         #[cfg(not(feature = "row-tables"))]
         {
-            super::column_pair(line as u16)
+            super::column_pair(super::line_entry(line as u16))
         }
     }
 
