@@ -105,6 +105,10 @@ T48.analysis = (function () {
 
   return {
     DEPTH: DEPTH,
+    // The chance before a move (the best move's): the evaluation graph's value, the CLI's.
+    before: function (r) {
+      return chances(r).before;
+    },
     start: start,
     percent: percent,
     chance: chance,

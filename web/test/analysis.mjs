@@ -118,3 +118,59 @@ test("a hand-made game's blunder is marked; the worst moves' links, ] and [ jump
   await page.screenshot({ path: path.join(run.shots, "web-analysis-phone.png"), fullPage: true });
   await done(page);
 });
+
+// The evaluation graph (issue 45): the chance before each move over the game, as `twenty48
+// analyse --json` gives it, its errors marked as links to the board before each (Tab reaches
+// them, Enter and a click follow them, the address's m= follows), a click anywhere on it
+// going to that move, and its text alternative.
+test("the evaluation graph: the CLI's chances, errors marked and linked, clickable, keyboard reachable, said in words", { timeout: 90000 }, async () => {
+  const file = path.join(run.scratch, "graph.t48");
+  const rec = cli(["record", "--seed", String(BLUNDER.seed), "--moves", BLUNDER.moves, "--force", "-o", file]);
+  assert.equal(rec.code, 0, rec.stderr);
+  const doc = analyseJson(file, 6).doc;
+  const before = (r) => Math.max(...Object.values(r.chances).filter((c) => c !== null));
+  const errors = doc.ratings.filter((r) => ["inaccuracy", "mistake", "blunder"].includes(r.class));
+  assert.ok(errors.length >= 1);
+
+  const page = await open({ viewport: { width: 1100, height: 900 } });
+  await page.goto(cli(["share", file]).stdout.trim());
+  await ready(page);
+  await page.waitForSelector("#watch-strip[data-done='1']", { timeout: 60000 });
+  await page.waitForFunction((n) => document.querySelectorAll("#watch-strip a[data-move]").length === n, errors.length, { timeout: WAIT });
+  // Every error a dot at the CLI's chance, in the CLI's class.
+  const dots = await page.$$eval("#watch-strip a[data-move]", (as) => as.map((a) => ({ move: Number(a.dataset.move), chance: Number(a.dataset.chance), class: a.dataset.class, label: a.getAttribute("aria-label"), href: a.getAttribute("href") })));
+  assert.deepEqual(dots.map((d) => [d.move, d.chance, d.class]), errors.map((r) => [r.move, before(r), r.class]));
+  for (const d of dots) {
+    assert.match(d.label, new RegExp("^move " + d.move + ", [a-z]+: an? (inaccuracy|mistake|blunder), chance to reach"));
+    assert.match(d.href, new RegExp("&m=" + (d.move - 1) + "$"));
+  }
+  // The line: a point per move (this game is short), each at the CLI's chance.
+  const line = await page.$$eval("#watch-strip polyline", (ps) => ps.map((p) => p.getAttribute("points")).join(" ").trim().split(/\s+/).map((xy) => Number(xy.split(",")[1])));
+  assert.equal(line.length, doc.ratings.filter((r) => r.best).length);
+  const height = 96 - 8;
+  doc.ratings.forEach((r, i) => {
+    assert.ok(Math.abs(line[i] - (4 + height - (height * before(r)) / 1000000)) < 0.06, "move " + r.move + ": " + line[i]);
+  });
+  // Its words: the text alternative names the chances at both ends and the errors.
+  const label = await page.$eval("#watch-strip", (g) => g.getAttribute("aria-label"));
+  assert.match(label, /^The evaluation graph, the chance to reach the next tile before each move: [0-9.]+% to reach [0-9]+ at move 1, [0-9.]+% to reach [0-9]+ at move [0-9]+; [0-9]+ errors? marked/);
+  assert.ok(label.includes(errors.length + (errors.length === 1 ? " error marked" : " errors marked")), label);
+  // A click on a dot: the board before that move, the address's m= with it.
+  const last = dots[dots.length - 1];
+  await page.click(`#watch-strip a[data-move="${last.move}"]`);
+  assert.equal((await shown(page, "#watch-board")).move, String(last.move - 1));
+  await page.waitForFunction((m) => location.hash.endsWith("&m=" + m), last.move - 1, { timeout: WAIT });
+  // The keyboard: the graph, then its first dot, reached by Tab; Enter follows the dot.
+  await page.focus("#watch-strip");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.move), String(dots[0].move));
+  await page.keyboard.press("Enter");
+  assert.equal((await shown(page, "#watch-board")).move, String(dots[0].move - 1));
+  await page.waitForFunction((m) => location.hash.endsWith("&m=" + m), dots[0].move - 1, { timeout: WAIT });
+  // A click anywhere: that move (the middle of the graph, the middle of the game).
+  const box = await page.$eval("#watch-strip", (g) => { const b = g.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height }; });
+  await page.mouse.click(box.x + box.w / 2, box.y + box.h - 2);
+  const total = doc.ratings.length;
+  assert.equal((await shown(page, "#watch-board")).move, String(Math.round(total / 2)));
+  await done(page);
+});
