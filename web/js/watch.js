@@ -145,6 +145,7 @@ T48.watch = (function () {
       p.append(span);
     }
     if (next && next.best) p.append((made ? " " : "") + "Best from here: " + next.best + ".");
+    showLine();
     const best = !timer && next ? next.best : null;
     arrow.dataset.best = best || "";
     if (!best) {
@@ -154,6 +155,36 @@ T48.watch = (function () {
     arrow.hidden = false;
     arrow.querySelector("g").setAttribute("transform", "rotate(" + ARROWS[best] + " 50 50)");
     arrow.setAttribute("aria-label", "the bot's best move from here: " + best);
+  }
+
+  // The bot's line from the board shown (issue 45): its next moves, each followed by the
+  // likeliest spawn, searched by the engine (the analysis crate's Rater::line) at the
+  // analysis's depth once the replay stops and the board stays a moment (a search on the
+  // page's thread: never while it replays).
+  let lineTimer = null;
+  function showLine() {
+    if (lineTimer) clearTimeout(lineTimer);
+    lineTimer = null;
+    const p = el("line");
+    if (timer || !game || game.size !== 4) {
+      p.textContent = "";
+      p.dataset.move = "";
+      return;
+    }
+    if (p.dataset.move === String(at)) return;
+    p.dataset.move = "";
+    lineTimer = setTimeout(() => {
+      lineTimer = null;
+      if (timer || !game) return;
+      const answer = T48.engine.line(game.id, at, T48.analysis.PLIES, T48.analysis.DEPTH);
+      if (answer.error || !answer.line.length) {
+        p.textContent = "";
+        return;
+      }
+      p.textContent = "The bot's line from here, under the likeliest spawns: " + T48.analysis.line(answer, game.size) + ".";
+      p.dataset.move = String(answer.move);
+      p.dataset.line = JSON.stringify(answer.line);
+    }, 150);
   }
 
   function makeArrow() {
@@ -340,6 +371,8 @@ T48.watch = (function () {
     el("worst").textContent = "";
     worstShown = "";
     el("rating").textContent = "";
+    el("line").textContent = "";
+    el("line").dataset.move = "";
     el("analysis-state").textContent = "";
     T48.scores.accuracy(null);
   }

@@ -1,6 +1,7 @@
 // The analysis board: the page's analysis (in its worker) of every fixture equals
 // `twenty48 analyse --json`, move for move; a hand-made game's errors are marked; the
-// worst moves' links and the keys ] and [ jump; the arrow shows the bot's best move.
+// worst moves' links and the keys ] and [ jump; the arrow shows the bot's best move; the
+// evaluation graph's chances, links, clicks and words; the bot's line from the board shown.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -172,5 +173,39 @@ test("the evaluation graph: the CLI's chances, errors marked and linked, clickab
   await page.mouse.click(box.x + box.w / 2, box.y + box.h - 2);
   const total = doc.ratings.length;
   assert.equal((await shown(page, "#watch-board")).move, String(Math.round(total / 2)));
+  await done(page);
+});
+
+// The bot's line from the board shown (issue 45): its next moves under the likeliest spawns,
+// its first move and chance the CLI's best move and chance at the page's depth, the spawns a
+// 2 in the first empty cell; gone while the replay runs.
+test("the bot's line from the board shown: the CLI's best move and chance first, then the likeliest spawns", { timeout: 90000 }, async () => {
+  const file = path.join(run.scratch, "line.t48");
+  const rec = cli(["record", "--seed", String(BLUNDER.seed), "--moves", BLUNDER.moves, "--force", "-o", file]);
+  assert.equal(rec.code, 0, rec.stderr);
+  const doc = analyseJson(file, 6).doc;
+  const page = await open({ viewport: { width: 1100, height: 900 } });
+  await page.goto(cli(["share", file]).stdout.trim().replace(/&m=[0-9]+$/, "") + "&m=" + (BLUNDER.at - 1));
+  await ready(page);
+  assert.equal((await shown(page, "#watch-board")).move, String(BLUNDER.at - 1));
+  await page.waitForSelector(`#watch-line[data-move="${BLUNDER.at - 1}"]`, { timeout: WAIT });
+  const line = JSON.parse(await page.$eval("#watch-line", (p) => p.dataset.line));
+  assert.equal(line.length, 4);
+  const rated = doc.ratings[BLUNDER.at - 1];
+  assert.equal(line[0].played, rated.best);
+  assert.equal(line[0].chance, rated.chances[rated.best]);
+  assert.equal(line[0].tile, rated.tile);
+  for (const p of line) {
+    assert.equal(p.spawn.tile, 2);
+    assert.ok(p.spawn.cell >= 0 && p.spawn.cell < 16);
+  }
+  const words = await page.$eval("#watch-line", (p) => p.textContent);
+  assert.match(words, new RegExp("^The bot's line from here, under the likeliest spawns: " + rated.best + " \\(chance to reach " + rated.tile + ": [0-9.]+%\\), then a 2 in row [1-4], column [1-4]; [a-z]+ \\("));
+  assert.equal(words.split("; ").length, 4);
+  // Another move: the line follows it.
+  await page.keyboard.press("ArrowRight");
+  await page.waitForSelector(`#watch-line[data-move="${BLUNDER.at}"]`, { timeout: WAIT });
+  const next = JSON.parse(await page.$eval("#watch-line", (p) => p.dataset.line));
+  assert.equal(next[0].played, doc.ratings[BLUNDER.at].best);
   await done(page);
 });
