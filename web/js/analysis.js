@@ -10,6 +10,8 @@ window.T48 = window.T48 || {};
 T48.analysis = (function () {
   // The depth the CLI analyses at by default (twenty48-analysis's DEFAULT_DEPTH).
   const DEPTH = 6;
+  // The plies of the bot's line shown from the board (its moves, each with a spawn).
+  const PLIES = 4;
 
   // The worker's code: opens the game, then rates it a chunk at a time, each chunk sized to
   // take about a tenth of a second, and posts each.
@@ -105,6 +107,11 @@ T48.analysis = (function () {
 
   return {
     DEPTH: DEPTH,
+    PLIES: PLIES,
+    // The chance before a move (the best move's): the evaluation graph's value, the CLI's.
+    before: function (r) {
+      return chances(r).before;
+    },
     start: start,
     percent: percent,
     chance: chance,
@@ -129,6 +136,12 @@ T48.analysis = (function () {
       if (next.tile > made.tile) return "the spawn: " + chance(from) + " -> reached " + made.tile;
       const to = chances(next).before;
       return "the spawn: " + chance(from) + " -> " + chance(to) + " (" + points(to - from) + " points)";
+    },
+    // The bot's line in words: "up (chance to reach 512: 99.1%), then a 2 in row 1, column
+    // 3; left (...), then a 2 in ...".
+    line: function (answer, size) {
+      return answer.line.map((p) => p.played + " (chance to reach " + p.tile + ": " + chance(p.chance) + "), then a " + p.spawn.tile +
+        " in row " + (Math.floor(p.spawn.cell / size) + 1) + ", column " + ((p.spawn.cell % size) + 1)).join("; ");
     },
     // What the page says of a rated move, in the CLI's words: "left: a mistake, chance to
     // reach 512: 99.1% -> 95.7%, -3.3 points (best: up)".

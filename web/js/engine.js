@@ -157,6 +157,12 @@ T48.engine = (function () {
     analyse: function (id, count, depth) {
       return json(exports.t48_analyse(id, count, depth));
     },
+    // The bot's line from viewer `id`'s board after move `n`: up to `plies` of its moves at
+    // largest depth `depth`, each followed by the likeliest spawn: {move, depth, line:
+    // [{played, tile, chance, spawn: {cell, tile}}...]} (crates/web's Host::line).
+    line: function (id, n, plies, depth) {
+      return json(exports.t48_line(id, n, plies, depth));
+    },
     // The move `twenty48 play --hint` gives for the game being played: {best: "up" or null}.
     hint: function () {
       return json(exports.t48_hint());

@@ -131,6 +131,8 @@ T48.watch = (function () {
   // move from it, as words and (stopped) as an arrow on the board.
   function describe() {
     if (!game) return;
+    const mark = el("strip").querySelector("rect.at");
+    if (mark) mark.setAttribute("x", Math.min(GRAPH.width - 2, (at / Math.max(1, game.moves)) * GRAPH.width).toFixed(1));
     const made = ratings[at];
     const next = ratings[at + 1];
     const p = el("rating");
@@ -143,6 +145,7 @@ T48.watch = (function () {
       p.append(span);
     }
     if (next && next.best) p.append((made ? " " : "") + "Best from here: " + next.best + ".");
+    showLine();
     const best = !timer && next ? next.best : null;
     arrow.dataset.best = best || "";
     if (!best) {
@@ -152,6 +155,36 @@ T48.watch = (function () {
     arrow.hidden = false;
     arrow.querySelector("g").setAttribute("transform", "rotate(" + ARROWS[best] + " 50 50)");
     arrow.setAttribute("aria-label", "the bot's best move from here: " + best);
+  }
+
+  // The bot's line from the board shown (issue 45): its next moves, each followed by the
+  // likeliest spawn, searched by the engine (the analysis crate's Rater::line) at the
+  // analysis's depth once the replay stops and the board stays a moment (a search on the
+  // page's thread: never while it replays).
+  let lineTimer = null;
+  function showLine() {
+    if (lineTimer) clearTimeout(lineTimer);
+    lineTimer = null;
+    const p = el("line");
+    if (timer || !game || game.size !== 4) {
+      p.textContent = "";
+      p.dataset.move = "";
+      return;
+    }
+    if (p.dataset.move === String(at)) return;
+    p.dataset.move = "";
+    lineTimer = setTimeout(() => {
+      lineTimer = null;
+      if (timer || !game) return;
+      const answer = T48.engine.line(game.id, at, T48.analysis.PLIES, T48.analysis.DEPTH);
+      if (answer.error || !answer.line.length) {
+        p.textContent = "";
+        return;
+      }
+      p.textContent = "The bot's line from here, under the likeliest spawns: " + T48.analysis.line(answer, game.size) + ".";
+      p.dataset.move = String(answer.move);
+      p.dataset.line = JSON.stringify(answer.line);
+    }, 150);
   }
 
   function makeArrow() {
@@ -165,43 +198,97 @@ T48.watch = (function () {
     return wrap;
   }
 
-  // The strip: a bar per move (per column of pixels, its worst move), as tall as the error,
-  // coloured by class; the move shown as a line.
-  const COLOURS = { inaccuracy: "#8a6d00", mistake: "#b45309", blunder: "#b91c1c", good: "#9a8f84", best: "#9a8f84" };
-  const RANK = { best: 0, only: 0, unrated: 0, good: 1, inaccuracy: 2, mistake: 3, blunder: 4 };
+  // The evaluation graph (issue 45), as `twenty48 analyse --svg` draws it: the chance of
+  // the tile aimed at before each move (the best move's, as the CLI's `before`), a line per
+  // tile's stretch, each inaccuracy, mistake and blunder a dot that is a link to the board
+  // before it (Tab reaches it, Enter follows it), the board shown as a blue line. A click
+  // anywhere goes to that move. At most MOST_POINTS points a line (a longer game drawn every
+  // nth move, its errors all marked).
+  const COLOURS = { inaccuracy: "#8a6d00", mistake: "#b45309", blunder: "#b91c1c" };
+  const GRAPH = { width: 480, height: 96, top: 4, bottom: 4 };
+  const MOST_POINTS = 1000;
+  const SVG = "http://www.w3.org/2000/svg";
   let drawQueued = false;
+  function svg(name, attributes) {
+    const e = document.createElementNS(SVG, name);
+    for (const k in attributes) e.setAttribute(k, attributes[k]);
+    return e;
+  }
+  function graphX(m) {
+    const n = Math.max(1, game ? game.moves : 1);
+    return (((m - 1) / n) * GRAPH.width).toFixed(1);
+  }
+  function graphY(chance) {
+    const span = GRAPH.height - GRAPH.top - GRAPH.bottom;
+    return (GRAPH.top + span - (span * Math.min(chance, 1000000)) / 1000000).toFixed(1);
+  }
   function drawStrip() {
     if (drawQueued) return;
     drawQueued = true;
     requestAnimationFrame(() => {
       drawQueued = false;
-      const canvas = el("strip");
-      const width = canvas.clientWidth || 480;
-      const scale = window.devicePixelRatio || 1;
-      canvas.width = Math.round(width * scale);
-      canvas.height = Math.round(48 * scale);
-      const c = canvas.getContext("2d");
-      c.scale(scale, scale);
-      c.clearRect(0, 0, width, 48);
-      const n = Math.max(1, game ? game.moves : 1);
-      const columns = Math.max(1, Math.floor(width));
-      const worst = new Array(columns).fill(null);
-      for (let m = 1; m < ratings.length; m++) {
-        const r = ratings[m];
-        if (!r) continue;
-        const x = Math.min(columns - 1, Math.floor(((m - 1) / n) * columns));
-        if (!worst[x] || RANK[r.class] > RANK[worst[x].class] || (RANK[r.class] === RANK[worst[x].class] && r.error > worst[x].error)) worst[x] = r;
+      const graph = el("strip");
+      GRAPH.width = Math.max(100, Math.round(graph.clientWidth || 480));
+      graph.setAttribute("viewBox", "0 0 " + GRAPH.width + " " + GRAPH.height);
+      // Not under the focus: a dot that vanished while focused would lose it.
+      const focused = graph.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+      graph.textContent = "";
+      for (const pct of [25, 50, 75]) {
+        const y = graphY(pct * 10000);
+        graph.append(svg("line", { x1: 0, y1: y, x2: GRAPH.width, y2: y, class: "grid" }));
       }
-      const w = Math.max(1, width / Math.min(n, columns));
-      worst.forEach((r, x) => {
-        if (!r || r.error === 0) return;
-        const h = Math.max(2, Math.round(44 * Math.sqrt(r.error / 1000000)));
-        c.fillStyle = COLOURS[r.class] || "#9a8f84";
-        c.fillRect((x * width) / columns, 48 - h, w, h);
+      const moves = [];
+      for (let m = 1; m < ratings.length; m++) if (ratings[m] && ratings[m].best) moves.push(m);
+      const step = Math.max(1, Math.ceil(moves.length / MOST_POINTS));
+      let line = [];
+      let tile = null;
+      const flush = () => {
+        if (line.length) graph.append(svg("polyline", { points: line.join(" "), class: "value" }));
+        line = [];
+      };
+      moves.forEach((m, i) => {
+        const r = ratings[m];
+        if (r.tile !== tile) {
+          flush();
+          tile = r.tile;
+          graph.append(svg("line", { x1: graphX(m), y1: 0, x2: graphX(m), y2: GRAPH.height, class: "tile" }));
+        }
+        if (i % step === 0 || i === moves.length - 1 || ratings[moves[i + 1]].tile !== tile) line.push(graphX(m) + "," + graphY(T48.analysis.before(r)));
       });
-      c.fillStyle = "#1a56db";
-      c.fillRect(Math.min(width - 2, (at / n) * width), 0, 2, 48);
+      flush();
+      const n = Math.max(1, game ? game.moves : 1);
+      graph.append(svg("rect", { x: Math.min(GRAPH.width - 2, (at / n) * GRAPH.width).toFixed(1), y: 0, width: 2, height: GRAPH.height, class: "at" }));
+      for (const m of errors) {
+        const r = ratings[m];
+        const a = svg("a", { href: "#" + (link !== null ? link + "&" : "") + "m=" + (m - 1), "aria-label": "move " + m + ", " + T48.analysis.words(r), class: "error " + r.class });
+        a.dataset.move = m;
+        a.dataset.chance = T48.analysis.before(r);
+        a.dataset.class = r.class;
+        const dot = svg("circle", { cx: graphX(m), cy: graphY(T48.analysis.before(r)), r: 4, fill: COLOURS[r.class] });
+        const title = svg("title", {});
+        title.textContent = "move " + m + ": " + r.class;
+        dot.append(title);
+        a.append(dot);
+        graph.append(a);
+      }
+      if (focused) {
+        const again = graph.querySelector('a[data-move="' + focused + '"]');
+        if (again) again.focus();
+      }
     });
+  }
+
+  // The graph in words (its text alternative): where the chance stood at the first and the
+  // last move analysed, and the errors.
+  function graphWords() {
+    const rated = ratings.filter((r) => r && r.best);
+    if (!rated.length) return "The evaluation graph: no move rated yet.";
+    const first = rated[0];
+    const last = rated[rated.length - 1];
+    return "The evaluation graph, the chance to reach the next tile before each move: " +
+      T48.analysis.chance(T48.analysis.before(first)) + " to reach " + first.tile + " at move " + first.move + ", " +
+      T48.analysis.chance(T48.analysis.before(last)) + " to reach " + last.tile + " at move " + last.move + "; " +
+      count(errors.length, "error marked", "errors marked") + " (Tab reaches each; a click on the graph goes to that move).";
   }
 
   // The analysis so far: the strip, the worst moves (each a link to the board before it),
@@ -217,7 +304,7 @@ T48.watch = (function () {
     el("strip-wrap").hidden = false;
     el("analysis-state").textContent = (done ? "Analysed at depth " + answer.depth : "Analysing at depth " + answer.depth + ": " + answer.analysed + " of " + answer.total + " moves") +
       ": " + count(c.inaccuracy, "inaccuracy", "inaccuracies") + ", " + count(c.mistake, "mistake", "mistakes") + ", " + count(c.blunder, "blunder", "blunders") + ".";
-    el("strip").setAttribute("aria-label", "The analysis along the game: " + el("analysis-state").textContent);
+    el("strip").setAttribute("aria-label", graphWords() + " " + el("analysis-state").textContent);
     el("strip").dataset.analysed = answer.analysed;
     el("strip").dataset.done = done ? "1" : "";
     T48.scores.accuracy(s.accuracy, "100% less the error rate: the mean share of the chance at stake given away over " + count(s.chosen, "decision", "decisions") + " with a real choice");
@@ -284,6 +371,8 @@ T48.watch = (function () {
     el("worst").textContent = "";
     worstShown = "";
     el("rating").textContent = "";
+    el("line").textContent = "";
+    el("line").dataset.move = "";
     el("analysis-state").textContent = "";
     T48.scores.accuracy(null);
   }
@@ -312,6 +401,13 @@ T48.watch = (function () {
       });
       el("strip").addEventListener("click", (e) => {
         if (!game) return;
+        const dot = e.target.closest("a[data-move]");
+        if (dot) {
+          e.preventDefault();
+          setPlaying(false);
+          go(Number(dot.dataset.move) - 1, false);
+          return;
+        }
         const box = el("strip").getBoundingClientRect();
         setPlaying(false);
         go(Math.round(((e.clientX - box.left) / box.width) * game.moves), false);

@@ -17,7 +17,8 @@
 // - firstsight.mjs: the landing, no empty or stale board, per-tab modes, links to a move,
 //   the win and the end over the board, the module fetched as binary over http;
 // - analysis.mjs: the analysis in the page against `twenty48 analyse --json`, a known
-//   blunder, the worst moves' links and the keys between mistakes;
+//   blunder, the worst moves' links and the keys between mistakes, the evaluation graph,
+//   the bot's line;
 // - access.mjs: keyboard, names, contrast, the board as text, reduced motion, phone widths,
 //   and the screenshots in docs/;
 // - home.mjs: issue 46's findings: the address names the game shown, every state change

@@ -50,7 +50,7 @@ mod value;
 pub use class::{counted, Class, Thresholds, THRESHOLDS};
 pub use error::AnalysisError;
 pub use positions::Positions;
-pub use rating::{Position, Rater, Rating, Standing};
+pub use rating::{likelier_spawn, Ply, Position, Rater, Rating, Standing};
 pub use summary::{Luck, Segment, Summary, LUCKIEST, REAL_STAKE, WORST};
 pub use value::{chance, logistic, logit, percent, points, progress, target_of, ONE};
 

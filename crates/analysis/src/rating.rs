@@ -248,9 +248,125 @@ impl Rater {
     }
 }
 
+/// One ply of the bot's line from a board ([`Rater::line`]): the bot's move, its chance of
+/// the tile aimed at, and the spawn the line takes after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The bot's move (the first of the highest values, as [`Rating::best`]).
+    pub played: Direction,
+    /// The tile aimed at (exponent) on the board before the move.
+    pub target: u8,
+    /// The move's chance of reaching it, in millionths.
+    pub chance: u32,
+    /// The spawn taken after the move: its cell (0-15, row by row) and exponent (1: a 2,
+    /// 2: a 4).
+    pub spawn: (u8, u8),
+}
+
+/// The exponent of the likelier spawn under `rules`: a 2 (1), unless the rules make a 4 more
+/// likely than a 2 (2). Integers only.
+pub fn likelier_spawn(rules: &twenty48_engine::Rules) -> u8 {
+    let four = rules.four_chance;
+    if u64::from(four.numerator) * 2 > u64::from(four.denominator) {
+        2
+    } else {
+        1
+    }
+}
+
+impl Rater {
+    /// The bot's line from the board of `cells` (before a move): up to `plies` of its moves,
+    /// each followed by the likeliest spawn, `spawn` (see [`likelier_spawn`]), in the first
+    /// empty cell row by row (every empty cell is as likely as the others: the line takes
+    /// the first). Shorter when the board ends (no move left) or holds a tile the search
+    /// cannot (65536 or more). A pure function of the board, the rules and the setting.
+    pub fn line(&mut self, cells: &[u8; 16], spawn: u8, plies: usize) -> Vec<Ply> {
+        let mut line = Vec::new();
+        let Some(mut board) = Packed::from_cells(cells) else {
+            return line;
+        };
+        while line.len() < plies {
+            let values = self.search.values(board);
+            let target = target_of(board.max_exponent());
+            let chances = chances(board, target, values);
+            let mut best: Option<(Direction, i64)> = None;
+            for (dir, value) in Direction::ALL.into_iter().zip(values) {
+                if let Some(v) = value {
+                    if best.is_none_or(|(_, b)| v > b) {
+                        best = Some((dir, v));
+                    }
+                }
+            }
+            let Some((dir, _)) = best else { break };
+            let Some(after) = board.slide_board(dir) else {
+                break;
+            };
+            let mut next = after.cells();
+            // A move that changes the board leaves an empty cell (a merge frees one; a slide
+            // moves into one and leaves one behind).
+            let Some(cell) = next.iter().position(|&e| e == 0) else {
+                break;
+            };
+            next[cell] = spawn;
+            line.push(Ply {
+                played: dir,
+                target,
+                chance: chances[dir.code() as usize].unwrap_or(0),
+                spawn: (cell as u8, spawn),
+            });
+            match Packed::from_cells(&next) {
+                Some(b) => board = b,
+                None => break,
+            }
+        }
+        line
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_is_the_bots_moves_under_the_likeliest_spawns() {
+        let rules = twenty48_engine::Rules::CLASSIC;
+        assert_eq!(likelier_spawn(&rules), 1);
+        let mut rater = Rater::new(&rules, 2);
+        // A 2 and a 4 in the top row; the rest empty.
+        let mut cells = [0u8; 16];
+        cells[0] = 1;
+        cells[1] = 2;
+        let line = rater.line(&cells, 1, 4);
+        assert_eq!(line.len(), 4);
+        // Each ply: the rater's best move on the board the line reached, its chance, then a 2
+        // in the first empty cell.
+        let mut board = cells;
+        for ply in &line {
+            let r = rater.rate(&Position {
+                move_number: 1,
+                cells: board,
+                played: ply.played,
+            });
+            assert_eq!(r.best, Some(ply.played));
+            assert_eq!(r.after(), Some(ply.chance));
+            assert_eq!(r.target, ply.target);
+            let mut next = Packed::from_cells(&board)
+                .unwrap()
+                .slide_board(ply.played)
+                .unwrap()
+                .cells();
+            let first = next.iter().position(|&e| e == 0).unwrap();
+            assert_eq!(ply.spawn, (first as u8, 1));
+            next[first] = 1;
+            board = next;
+        }
+        // The same line every time (no floats, no state between calls).
+        assert_eq!(Rater::new(&rules, 2).line(&cells, 1, 4), line);
+        // A board with no move left has no line; a line is at most as long as asked.
+        let stuck: [u8; 16] = [1, 2, 1, 2, 2, 1, 2, 1, 1, 2, 1, 2, 2, 1, 2, 1];
+        assert!(rater.line(&stuck, 1, 4).is_empty());
+        assert_eq!(rater.line(&cells, 1, 2)[..], line[..2]);
+    }
 
     #[test]
     fn the_best_move_is_the_first_highest_and_errors_are_chance_given_away() {

@@ -74,6 +74,14 @@ pub extern "C" fn t48_analyse(id: u32, count: u32, depth: u32) -> u32 {
     reply(with_host(|h| h.analyse(id, count, depth)).into_bytes())
 }
 
+/// The bot's line from viewer `id`'s board after move `n`: up to `plies` of its moves at
+/// largest depth `depth`, each followed by the likeliest spawn ([`Host::line`]).
+#[no_mangle]
+pub extern "C" fn t48_line(id: u32, n: u32, plies: u32, depth: u32) -> u32 {
+    let depth = u8::try_from(depth).unwrap_or(u8::MAX);
+    reply(with_host(|h| h.line(id, n, plies, depth)).into_bytes())
+}
+
 /// Closes viewer `id` (one closed already, or never opened, is let be).
 #[no_mangle]
 pub extern "C" fn t48_close(id: u32) {

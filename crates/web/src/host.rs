@@ -38,6 +38,9 @@ pub struct Host {
     /// The bot that gives hints in Play (`twenty48 play --hint`'s), made for a game's rules
     /// when first asked.
     hinter: Option<(Rules, Bot)>,
+    /// The rater behind the bot's line ([`Host::line`]), made for a game's rules and depth
+    /// when first asked.
+    liner: Option<(Rules, u8, twenty48_analysis::Rater)>,
 }
 
 /// The JSON of an answer that is an error: `{"error": message}`.
@@ -190,6 +193,47 @@ impl Host {
             (v.frame(n), Vec::new())
         };
         answer(&frame, &events)
+    }
+
+    /// The bot's line from viewer `id`'s board after move `n` (clamped to the moves shown),
+    /// searched at largest depth `depth` (clamped to 1-8) as the analysis searches: up to
+    /// `plies` (clamped to 1-8) of its moves, each followed by the likeliest spawn
+    /// ([`twenty48_analysis::Rater::line`]): `{move, depth, line: [{played, tile, chance,
+    /// spawn: {cell, tile}}...]}`, `chance` in millionths; an empty line on a board other
+    /// than 4x4 or with no move left.
+    pub fn line(&mut self, id: u32, n: u32, plies: u32, depth: u8) -> String {
+        let Some(v) = self.viewer(id) else {
+            return error(format_args!("no game {id} is open"));
+        };
+        let frame = v.frame(n);
+        let rules = v.log().rules;
+        let depth = depth.clamp(1, 8);
+        let mut j = Json::new();
+        j.open()
+            .field_number("move", frame.move_number)
+            .field_number("depth", depth);
+        j.key("line").open_array();
+        if let Ok(cells) = <[u8; 16]>::try_from(frame.cells.exponents()) {
+            if !matches!(&self.liner, Some((r, d, _)) if *r == rules && *d == depth) {
+                self.liner = Some((rules, depth, twenty48_analysis::Rater::new(&rules, depth)));
+            }
+            let (_, _, rater) = self.liner.as_mut().expect("made above");
+            let spawn = twenty48_analysis::likelier_spawn(&rules);
+            for ply in rater.line(&cells, spawn, plies.clamp(1, 8) as usize) {
+                j.open()
+                    .field_string("played", ply.played.name())
+                    .field_number("tile", 1u64 << ply.target)
+                    .field_number("chance", ply.chance);
+                j.key("spawn")
+                    .open()
+                    .field_number("cell", ply.spawn.0)
+                    .field_number("tile", 1u64 << ply.spawn.1)
+                    .close();
+                j.close();
+            }
+        }
+        j.close_array().close();
+        j.finish()
     }
 
     /// What `twenty48 diff` says of games `a` and `b`, named `labels` (as the CLI names
@@ -413,6 +457,37 @@ mod tests {
         host.close(1);
         assert_eq!(parse(&host.show(1, 0, false))["error"], "no game 1 is open");
         assert!(parse(&host.show(0, 0, false))["error"].is_string());
+    }
+
+    #[test]
+    fn the_line_is_the_raters_from_the_board_shown() {
+        let mut host = Host::new();
+        assert_eq!(parse(&host.open(&game(42, "LURDLLUR")))["id"], 1);
+        let answer = parse(&host.line(1, 3, 4, 3));
+        assert_eq!(
+            (answer["move"].clone(), answer["depth"].clone()),
+            (Value::from(3), Value::from(3))
+        );
+        let line = answer["line"].as_array().unwrap();
+        assert_eq!(line.len(), 4);
+        // The same plies as the analysis crate's line from the board after move 3.
+        let frame = parse(&host.show(1, 3, false));
+        let cells: Vec<u8> = frame["frame"]["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap() as u8)
+            .collect();
+        let cells: [u8; 16] = cells.try_into().unwrap();
+        let plies = twenty48_analysis::Rater::new(&Rules::CLASSIC, 3).line(&cells, 1, 4);
+        for (ply, said) in plies.iter().zip(line) {
+            assert_eq!(said["played"], ply.played.name());
+            assert_eq!(said["chance"], ply.chance);
+            assert_eq!(said["tile"], 1u64 << ply.target);
+            assert_eq!(said["spawn"]["cell"], ply.spawn.0);
+            assert_eq!(said["spawn"]["tile"], 2);
+        }
+        assert!(parse(&host.line(9, 0, 4, 3))["error"].is_string());
     }
 
     #[test]
