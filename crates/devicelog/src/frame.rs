@@ -5,7 +5,7 @@
 use defmt_decoder::Frame;
 use defmt_parser::Fragment;
 use twenty48_engine::{
-    Direction, FourChance, Opening, OpeningSpawn, Rules, Scoring, Status, Win, MAX_OPENING,
+    packed, Direction, FourChance, Opening, OpeningSpawn, Rules, Scoring, Status, Win, MAX_OPENING,
 };
 
 use twenty48_deviceproto::{check as crc, StartFields, PROTOCOL_VERSION};
@@ -449,15 +449,13 @@ fn moves3(v: &[String]) -> Result<LogFrame, String> {
             twenty48_deviceproto::MOVES_PER_FRAME
         ));
     }
-    let used = count % 4;
-    if used != 0 && packed.last().is_some_and(|&b| b >> (2 * used) != 0) {
+    if packed::check_padding(&packed, usize::from(count)).is_err() {
         return Err(format!(
             "bits set past move {count} in the last byte of directions"
         ));
     }
-    let dirs = (0..usize::from(count))
-        .map(|i| Direction::ALL[usize::from(packed[i / 4] >> ((i % 4) * 2) & 3)])
-        .collect();
+    let mut dirs = vec![Direction::Up; usize::from(count)];
+    packed::unpack_into(&packed, 0, &mut dirs);
     Ok(LogFrame::Moves3 { game, first, dirs })
 }
 
