@@ -6,6 +6,8 @@
 //! - Every top-level folder, and every harness folder of C or JavaScript inside a crate, is
 //!   named.
 //! - Every path the map names exists.
+//! - Every module of the CLI (a file or folder in crates/cli/src) and every file or folder in
+//!   scripts/ is named (issue 47): the parts a test of the crates cannot see.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -314,5 +316,46 @@ fn every_path_the_map_names_exists() {
     assert!(
         gone.is_empty(),
         "docs/architecture.md names paths that do not exist: {gone:?}"
+    );
+}
+
+/// The names of the entries of `dir` (folders end with `/`), hidden ones aside.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() {
+                format!("{name}/")
+            } else {
+                name
+            }
+        })
+        .filter(|name| !name.starts_with('.'))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_cli_module_and_script_is_named() {
+    let root = root();
+    let map = map();
+    let named: BTreeSet<&str> = ticked(&map).into_iter().collect();
+    let mut missing = Vec::new();
+    for (dir, what) in [("crates/cli/src", "CLI module"), ("scripts", "script")] {
+        let entries = listing(&root.join(dir));
+        assert!(entries.len() >= 7, "{dir} is read: {entries:?}");
+        for name in entries {
+            if !named.contains(name.as_str()) {
+                missing.push(format!("{what} {dir}/{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md does not name: {}",
+        missing.join(", ")
     );
 }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use twenty48_engine::{Direction, Rules};
+use twenty48_engine::{packed, Direction, Rules};
 use twenty48_movelog::{MoveLog, DEFAULT_CHECKPOINT_INTERVAL};
 
 use crate::check::{GameCheck, Replay};
@@ -12,8 +12,8 @@ use crate::game::{DeviceGame, DeviceMove, GameEnd};
 use crate::record::sealed::{Assemble, Start};
 use crate::record::GameRecord;
 
-/// Directions packed four to a byte (move `i` in byte `i / 4` at bits `2 * (i % 4)`), as
-/// `.t48` files and `t48 moves` frames keep them.
+/// Directions packed four to a byte ([`packed`], as `.t48` files and `t48 moves` frames keep
+/// them), growing one move at a time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Packed {
     bytes: Vec<u8>,
@@ -22,19 +22,15 @@ struct Packed {
 
 impl Packed {
     fn push(&mut self, dir: Direction) {
-        let slot = self.len % 4;
-        if slot == 0 {
+        if self.len % 4 == 0 {
             self.bytes.push(0);
         }
-        if let Some(last) = self.bytes.last_mut() {
-            *last |= dir.code() << (2 * slot);
-        }
+        packed::put(&mut self.bytes, self.len as usize, dir);
         self.len += 1;
     }
 
     fn iter(&self) -> impl ExactSizeIterator<Item = Direction> + '_ {
-        (0..self.len as usize)
-            .map(|i| Direction::ALL[usize::from(self.bytes[i / 4] >> (2 * (i % 4))) & 0b11])
+        (0..self.len as usize).map(|i| packed::move_at(&self.bytes, i))
     }
 }
 

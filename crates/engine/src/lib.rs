@@ -59,6 +59,7 @@ pub mod bitboard;
 mod direction;
 mod game;
 pub mod hash;
+pub mod packed;
 pub mod reference;
 mod rules;
 pub mod spawn;

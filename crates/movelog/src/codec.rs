@@ -1,5 +1,6 @@
 //! `MoveLog` to bytes and back, exactly as docs/format.md lays them out.
 
+use twenty48_engine::packed::{check_padding, pack, packed_len};
 use twenty48_engine::{
     FourChance, Opening, OpeningSpawn, Rules, RulesError, Scoring, Status, Win, MAX_OPENING,
     RNG_NAME,
@@ -12,7 +13,6 @@ use crate::header::{
     FLAG_HINTED, MAGIC,
 };
 use crate::log::{checkpoint_count, MoveLog};
-use crate::moves::{check_padding, pack, packed_len};
 use crate::packed::PackedLog;
 use crate::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 
@@ -105,7 +105,7 @@ impl MoveLog {
                     | if self.hinted { FLAG_HINTED } else { 0 },
             },
         );
-        pack(&self.moves, &mut out);
+        out.extend(pack(&self.moves));
         for cp in &self.checkpoints {
             out.extend_from_slice(&cp.to_le_bytes());
         }

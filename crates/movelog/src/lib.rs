@@ -41,7 +41,6 @@ mod error;
 mod file;
 mod header;
 mod log;
-mod moves;
 mod packed;
 mod recorder;
 

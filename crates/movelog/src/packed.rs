@@ -2,11 +2,11 @@
 //! and are unpacked only as a reader walks them, so reading a log takes no memory beyond
 //! the file's own bytes however many moves it holds.
 
+use twenty48_engine::packed::{move_at, unpack_into};
 use twenty48_engine::{Direction, Rules};
 
 use crate::claims::Claims;
 use crate::log::MoveLog;
-use crate::moves::{move_at, unpack_into};
 
 /// A decoded log whose moves and checkpoints are borrowed, still packed, from the file's
 /// bytes. [`PackedLog::decode`] checks exactly what [`MoveLog::decode`] checks (that is

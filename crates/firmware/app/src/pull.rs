@@ -8,6 +8,7 @@
 //! computed from the store alone.
 
 use twenty48_deviceproto::{ErrorCode, Request, MOVES_PER_FRAME};
+use twenty48_engine::packed;
 use twenty48_devicestore::{Closing, Ending, GameEntry, GameStore, StoreError};
 
 use crate::board::Board;
@@ -134,7 +135,7 @@ fn send_game<B: Board, S: GameStore>(
     let (mut first, mut n) = (0u32, 0u32);
     store
         .read_moves(entry, |dir| {
-            dirs[(n / 4) as usize] |= dir.code() << ((n % 4) * 2);
+            packed::put(&mut dirs, n as usize, dir);
             n += 1;
             if n == MOVES_PER_FRAME {
                 pace.make_room(board, log);

@@ -1,16 +1,22 @@
 //! The frames of the firmware's log protocol (version 1: start, move, end; version 2: those
 //! with identity and a check, and the store's frames; version 3: a stored game's moves in
 //! `t48 moves` frames and a shorter partial frame), read back from decoded defmt frames.
+//!
+//! Each version's frames are a module of their own (`v1`, `v2`, `v3`: their shapes and their
+//! readers); this one holds [`LogFrame`], the dispatch on a frame's shape and the readers of
+//! values the versions share.
 
 use defmt_decoder::Frame;
 use defmt_parser::Fragment;
-use twenty48_engine::{
-    Direction, FourChance, Opening, OpeningSpawn, Rules, Scoring, Status, Win, MAX_OPENING,
-};
+use twenty48_engine::{Direction, Rules};
 
-use twenty48_deviceproto::{check as crc, StartFields, PROTOCOL_VERSION};
+use twenty48_deviceproto::PROTOCOL_VERSION;
 
 use crate::game::{DeviceMove, GameEnd};
+
+mod v1;
+mod v2;
+mod v3;
 
 /// The log format version of protocol v1 captures (`v=1` in their game-start frame); this
 /// crate reads those, version 2 and [`PROTOCOL_VERSION`] (3).
@@ -18,25 +24,6 @@ pub const LOG_FORMAT_VERSION: u8 = 1;
 
 /// The versions with identity and checks this host reads (`v=` of hello and start frames).
 const CHECKED_VERSIONS: [u8; 2] = [2, PROTOCOL_VERSION];
-
-const HELLO2: &str = "t48 hello v={} dev={} next={} stored={} unpulled={} crc={}";
-const START2: &str = "t48 start v={} dev={} game={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={} crc={}";
-const MOVE2: &str = "t48 move game={} seq={} dir={} score={} hash={} crc={}";
-const END2: &str = "t48 end game={} result={} score={} moves={} hash={} start={} crc={}";
-const PARTIAL2: &str = "t48 partial game={} moves={} score={} hash={} start={} crc={}";
-const MOVES3: &str = "t48 moves game={} first={} count={} dirs={} crc={}";
-const PARTIAL3: &str = "t48 partial game={} moves={} start={} crc={}";
-const LOST2: &str = "t48 lost game={} move={} frames={} crc={}";
-const FULL2: &str = "t48 full game={} move={} crc={}";
-const BEGIN2: &str = "t48 pull begin dev={} games={} crc={}";
-const DONE2: &str = "t48 pull done dev={} sent={} crc={}";
-const ACKED2: &str = "t48 acked game={} crc={}";
-const ERROR2: &str = "t48 error code={} game={} crc={}";
-
-const START: &str =
-    "t48 start v={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={}";
-const MOVE: &str = "t48 move seq={} dir={} score={} hash={}";
-const END: &str = "t48 end result={} score={} moves={} hash={}";
 
 /// One frame of the log, as the host understands it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,65 +134,22 @@ pub(crate) fn read(frame: &Frame<'_>) -> LogFrame {
 /// shape is none of the protocol's.
 fn fields(shape: &str, values: &[String]) -> Option<Result<LogFrame, String>> {
     Some(match shape {
-        START => start(values),
-        MOVE => moved(values),
-        END => end(values),
-        HELLO2 => hello2(values),
-        START2 => start2(values),
-        MOVE2 => move2(values),
-        END2 => end2(values),
-        PARTIAL2 => partial2(values),
-        MOVES3 => moves3(values),
-        PARTIAL3 => small(values, |v| {
-            let (game, moves, start) =
-                (num(v, 0, "game")?, num(v, 1, "moves")?, num(v, 2, "start")?);
-            let check = crc::interrupted(game, moves, start);
-            let end = GameEnd {
-                status: Status::Playing,
-                score: None,
-                moves,
-                hash: None,
-                partial: true,
-                start: Some(start),
-                check: Some(check),
-            };
-            Ok((check, LogFrame::End2 { game, end }))
-        }),
-        LOST2 => small(values, |v| {
-            let (game, at_move, frames) =
-                (num(v, 0, "game")?, num(v, 1, "move")?, num(v, 2, "frames")?);
-            Ok((
-                crc::lost(game, at_move, frames),
-                LogFrame::Lost {
-                    game,
-                    at_move,
-                    frames,
-                },
-            ))
-        }),
-        FULL2 => small(values, |v| {
-            let (game, at_move) = (num(v, 0, "game")?, num(v, 1, "move")?);
-            Ok((crc::full(game, at_move), LogFrame::Full { game, at_move }))
-        }),
-        BEGIN2 => small(values, |v| {
-            let (dev, games) = (num(v, 0, "dev")?, num(v, 1, "games")?);
-            Ok((
-                crc::pull_begin(dev, games),
-                LogFrame::PullBegin { dev, games },
-            ))
-        }),
-        DONE2 => small(values, |v| {
-            let (dev, sent) = (num(v, 0, "dev")?, num(v, 1, "sent")?);
-            Ok((crc::pull_done(dev, sent), LogFrame::PullDone { dev, sent }))
-        }),
-        ACKED2 => small(values, |v| {
-            let game = num(v, 0, "game")?;
-            Ok((crc::acked(game), LogFrame::Acked { game }))
-        }),
-        ERROR2 => small(values, |v| {
-            let (code, game) = (num(v, 0, "code")?, num(v, 1, "game")?);
-            Ok((crc::error(code, game), LogFrame::Error { code, game }))
-        }),
+        v1::START => v1::start(values),
+        v1::MOVE => v1::moved(values),
+        v1::END => v1::end(values),
+        v2::HELLO2 => v2::hello2(values),
+        v2::START2 => v2::start2(values),
+        v2::MOVE2 => v2::move2(values),
+        v2::END2 => v2::end2(values),
+        v2::PARTIAL2 => v2::partial2(values),
+        v2::LOST2 => v2::lost(values),
+        v2::FULL2 => v2::full(values),
+        v2::BEGIN2 => v2::pull_begin(values),
+        v2::DONE2 => v2::pull_done(values),
+        v2::ACKED2 => v2::acked(values),
+        v2::ERROR2 => v2::error(values),
+        v3::MOVES3 => v3::moves3(values),
+        v3::PARTIAL3 => v3::partial3(values),
         _ => return None,
     })
 }
@@ -215,84 +159,6 @@ fn num<T: std::str::FromStr>(values: &[String], i: usize, name: &str) -> Result<
         .get(i)
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| format!("field {name} is not a number"))
-}
-
-fn start(v: &[String]) -> Result<LogFrame, String> {
-    let version: u8 = num(v, 0, "v")?;
-    if version != LOG_FORMAT_VERSION {
-        return Err(format!(
-            "log format version {version} (this host reads version {LOG_FORMAT_VERSION})"
-        ));
-    }
-    let seed = num(v, 1, "seed")?;
-    let size = num(v, 2, "size")?;
-    let four = FourChance::new(num(v, 3, "four")?, num(v, 4, "four")?);
-    let len: usize = num(v, 5, "opening")?;
-    let twos: u8 = num(v, 6, "twos")?;
-    if len == 0 || len > MAX_OPENING {
-        return Err(format!("opening of {len} spawns"));
-    }
-    let spawns: Vec<OpeningSpawn> = (0..len)
-        .map(|i| {
-            if twos & (1 << i) != 0 {
-                OpeningSpawn::Two
-            } else {
-                OpeningSpawn::Normal
-            }
-        })
-        .collect();
-    let opening = Opening::new(&spawns).ok_or_else(|| format!("opening of {len} spawns"))?;
-    let exponent: u8 = num(v, 7, "win")?;
-    let ends = match v.get(8).map(String::as_str) {
-        Some("true") => true,
-        Some("false") => false,
-        _ => return Err("field ends is not a bool".into()),
-    };
-    let scoring = match num::<u8>(v, 9, "scoring")? {
-        0 => Scoring::MergedValues,
-        1 => Scoring::MergeCount,
-        s => return Err(format!("scoring code {s}")),
-    };
-    let rules = Rules {
-        size,
-        four_chance: four,
-        opening,
-        win: (exponent != 0).then_some(Win {
-            exponent,
-            ends_game: ends,
-        }),
-        scoring,
-    };
-    Ok(LogFrame::Start { rules, seed })
-}
-
-fn moved(v: &[String]) -> Result<LogFrame, String> {
-    let code: u8 = num(v, 1, "dir")?;
-    let dir = Direction::from_code(code).ok_or_else(|| format!("direction code {code}"))?;
-    Ok(LogFrame::Move(DeviceMove {
-        seq: num(v, 0, "seq")?,
-        dir,
-        score: Some(num(v, 2, "score")?),
-        hash: Some(num(v, 3, "hash")?),
-    }))
-}
-
-fn end(v: &[String]) -> Result<LogFrame, String> {
-    let status = match num::<u8>(v, 0, "result")? {
-        0 => Status::Playing,
-        1 => Status::Won,
-        2 => Status::Over,
-        r => return Err(format!("result code {r}")),
-    };
-    Ok(LogFrame::End(GameEnd {
-        status,
-        score: Some(num(v, 1, "score")?),
-        moves: num(v, 2, "moves")?,
-        hash: Some(num(v, 3, "hash")?),
-        partial: false,
-        start: None,
-        check: None,
-    }))
 }
 
 /// The frame's own check value: its last parameter.
@@ -325,89 +191,6 @@ fn boolean(v: &[String], i: usize, name: &str) -> Result<bool, String> {
     }
 }
 
-fn hello2(v: &[String]) -> Result<LogFrame, String> {
-    let version: u8 = num(v, 0, "v")?;
-    let (dev, next, stored, unpulled) = (
-        num(v, 1, "dev")?,
-        num(v, 2, "next")?,
-        num(v, 3, "stored")?,
-        num(v, 4, "unpulled")?,
-    );
-    let computed = crc::hello(version, dev, next, stored, unpulled);
-    if check_value(v)? != computed {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    if !CHECKED_VERSIONS.contains(&version) {
-        return Err(format!(
-            "protocol version {version} in a hello frame (this host reads 2 and {PROTOCOL_VERSION})"
-        ));
-    }
-    Ok(LogFrame::Hello {
-        dev,
-        next,
-        stored,
-        unpulled,
-    })
-}
-
-fn start2(v: &[String]) -> Result<LogFrame, String> {
-    let fields = StartFields {
-        version: num(v, 0, "v")?,
-        dev: num(v, 1, "dev")?,
-        game: num(v, 2, "game")?,
-        seed: num(v, 3, "seed")?,
-        size: num(v, 4, "size")?,
-        four_numerator: num(v, 5, "four")?,
-        four_denominator: num(v, 6, "four")?,
-        opening: num(v, 7, "opening")?,
-        twos: num(v, 8, "twos")?,
-        win: num(v, 9, "win")?,
-        ends: boolean(v, 10, "ends")?,
-        scoring: num(v, 11, "scoring")?,
-    };
-    let computed = crc::start(&fields);
-    if check_value(v)? != computed {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    if !CHECKED_VERSIONS.contains(&fields.version) {
-        return Err(format!(
-            "protocol version {} in a game-start frame (this host reads 2 and {PROTOCOL_VERSION})",
-            fields.version
-        ));
-    }
-    let rules = fields.rules().map_err(str::to_string)?;
-    Ok(LogFrame::Start2 {
-        dev: fields.dev,
-        game: fields.game,
-        rules,
-        seed: fields.seed,
-        check: computed,
-    })
-}
-
-fn move2(v: &[String]) -> Result<LogFrame, String> {
-    let (game, seq, code, score, hash) = (
-        num(v, 0, "game")?,
-        num(v, 1, "seq")?,
-        num::<u8>(v, 2, "dir")?,
-        num(v, 3, "score")?,
-        num(v, 4, "hash")?,
-    );
-    if check_value(v)? != crc::moved(game, seq, code, score, hash) {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    let dir = Direction::from_code(code).ok_or_else(|| format!("direction code {code}"))?;
-    Ok(LogFrame::Move2 {
-        game,
-        mv: DeviceMove {
-            seq,
-            dir,
-            score: Some(score),
-            hash: Some(hash),
-        },
-    })
-}
-
 /// The bytes of a `[u8]` parameter as defmt-decoder shows it: `[1, 2, 3]`.
 fn bytes(v: &[String], i: usize, name: &str) -> Result<Vec<u8>, String> {
     let bad = || format!("field {name} is not a list of bytes");
@@ -425,104 +208,14 @@ fn bytes(v: &[String], i: usize, name: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn moves3(v: &[String]) -> Result<LogFrame, String> {
-    let (game, first, count, packed) = (
-        num(v, 0, "game")?,
-        num::<u32>(v, 1, "first")?,
-        num::<u16>(v, 2, "count")?,
-        bytes(v, 3, "dirs")?,
-    );
-    if check_value(v)? != crc::moves(game, first, count, &packed) {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    if packed.len() != usize::from(count).div_ceil(4) {
-        return Err(format!(
-            "{} bytes of directions for {count} moves",
-            packed.len()
-        ));
-    }
-    // The firmware sends at most a full frame of moves and leaves the bits past the last
-    // move clear: anything else is no frame of a game it stored.
-    if u32::from(count) > twenty48_deviceproto::MOVES_PER_FRAME {
-        return Err(format!(
-            "{count} moves in one frame, more than the {} a frame holds",
-            twenty48_deviceproto::MOVES_PER_FRAME
-        ));
-    }
-    let used = count % 4;
-    if used != 0 && packed.last().is_some_and(|&b| b >> (2 * used) != 0) {
-        return Err(format!(
-            "bits set past move {count} in the last byte of directions"
-        ));
-    }
-    let dirs = (0..usize::from(count))
-        .map(|i| Direction::ALL[usize::from(packed[i / 4] >> ((i % 4) * 2) & 3)])
-        .collect();
-    Ok(LogFrame::Moves3 { game, first, dirs })
-}
-
-fn end2(v: &[String]) -> Result<LogFrame, String> {
-    let (game, result, score, moves, hash, start) = (
-        num(v, 0, "game")?,
-        num::<u8>(v, 1, "result")?,
-        num(v, 2, "score")?,
-        num(v, 3, "moves")?,
-        num(v, 4, "hash")?,
-        num(v, 5, "start")?,
-    );
-    let computed = crc::end(game, result, score, moves, hash, start);
-    if check_value(v)? != computed {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    let status = match result {
-        0 => Status::Playing,
-        1 => Status::Won,
-        2 => Status::Over,
-        r => return Err(format!("result code {r}")),
-    };
-    Ok(LogFrame::End2 {
-        game,
-        end: GameEnd {
-            status,
-            score: Some(score),
-            moves,
-            hash: Some(hash),
-            partial: false,
-            start: Some(start),
-            check: Some(computed),
-        },
-    })
-}
-
-fn partial2(v: &[String]) -> Result<LogFrame, String> {
-    let (game, moves, score, hash, start) = (
-        num(v, 0, "game")?,
-        num(v, 1, "moves")?,
-        num(v, 2, "score")?,
-        num(v, 3, "hash")?,
-        num(v, 4, "start")?,
-    );
-    let computed = crc::partial(game, moves, score, hash, start);
-    if check_value(v)? != computed {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    Ok(LogFrame::End2 {
-        game,
-        end: GameEnd {
-            status: Status::Playing,
-            score: Some(score),
-            moves,
-            hash: Some(hash),
-            partial: true,
-            start: Some(start),
-            check: Some(computed),
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::v1::*;
+    use super::v2::*;
+    use super::v3::*;
     use super::*;
+    use twenty48_deviceproto::{check as crc, StartFields};
+    use twenty48_engine::{Opening, OpeningSpawn, Status, MAX_OPENING};
 
     /// Reads `shape` with `values` shown as text: the frame, or `Invalid`.
     fn read_shown(shape: &str, values: &[&dyn std::fmt::Display]) -> LogFrame {

@@ -1,22 +1,46 @@
-//! Moves packed four to a byte: move `i` (0-based) is in byte `i / 4` at bits
-//! `2 * (i % 4)` and `2 * (i % 4) + 1`, least significant first, as its direction code.
+//! Moves packed four to a byte, the one packing of every `.t48` file, every `t48 moves`
+//! frame of the firmware's log and every game a pull keeps: move `i` (0-based) is in byte
+//! `i / 4` at bits `2 * (i % 4)` and `2 * (i % 4) + 1`, least significant first, as its
+//! [direction code](Direction::code); the unused bits of the last byte are zero.
+//!
+//! ```
+//! use twenty48_engine::{packed, Direction};
+//!
+//! let moves = [Direction::Right, Direction::Down, Direction::Left, Direction::Up, Direction::Left];
+//! let bytes: Vec<u8> = packed::pack(&moves).collect();
+//! assert_eq!(bytes, [0b00_11_10_01, 0b11]);
+//! assert_eq!(packed::move_at(&bytes, 4), Direction::Left);
+//! assert_eq!(packed::check_padding(&bytes, 5), Ok(()));
+//! ```
 
-use twenty48_engine::Direction;
+use crate::Direction;
 
 /// Bytes needed for `n` moves.
 pub const fn packed_len(n: u64) -> u64 {
     n.div_ceil(4)
 }
 
-/// Packs directions; the unused bits of the last byte are zero.
-pub fn pack(moves: &[Direction], out: &mut Vec<u8>) {
-    for chunk in moves.chunks(4) {
+/// The bytes of `moves` packed, [`packed_len`] of them; the unused bits of the last byte are
+/// zero.
+pub fn pack(moves: &[Direction]) -> impl ExactSizeIterator<Item = u8> + '_ {
+    moves.chunks(4).map(|chunk| {
         let mut byte = 0u8;
         for (j, d) in chunk.iter().enumerate() {
             byte |= d.code() << (2 * j);
         }
-        out.push(byte);
-    }
+        byte
+    })
+}
+
+/// Sets move `index` of the packed moves `bytes` to `dir`, as one move at a time is packed
+/// (the firmware's frames, a pull's kept moves). Its slot must still be zero, as a fresh
+/// byte's are: the bits are or-ed in.
+///
+/// # Panics
+/// When `bytes` is shorter than `index / 4 + 1`.
+#[inline]
+pub fn put(bytes: &mut [u8], index: usize, dir: Direction) {
+    bytes[index / 4] |= dir.code() << (2 * (index % 4));
 }
 
 /// The four directions each byte holds, first move first: one table look-up unpacks a
@@ -75,46 +99,52 @@ pub fn check_padding(bytes: &[u8], n: usize) -> Result<(), usize> {
     }
 }
 
-/// Unpacks `n` moves from exactly `packed_len(n)` bytes (the plain unpacking the tests hold
-/// [`unpack_into`] and [`check_padding`] to). Returns the moves, or `Err(j)`
-/// with the 0-based index of the first unused slot (`j >= n`) whose bits are not zero.
-///
-/// Whole bytes are unpacked four moves at a time through a table; only the last byte's
-/// slots are looked at one by one.
-#[cfg(test)]
-pub fn unpack(bytes: &[u8], n: usize) -> Result<Vec<Direction>, usize> {
-    debug_assert_eq!(bytes.len() as u64, packed_len(n as u64));
-    let full = (n / 4).min(bytes.len());
-    // At most four moves a byte, whatever `n` says.
-    let mut moves = Vec::with_capacity(n.min(4 * bytes.len()));
-    moves.resize(4 * full, Direction::Up);
-    for (four, &byte) in moves.chunks_exact_mut(4).zip(&bytes[..full]) {
-        four.copy_from_slice(&BYTE_MOVES[byte as usize]);
-    }
-    // The rest: the last moves of a partial byte, then every unused slot, which must be 0.
-    for (i, &byte) in bytes.iter().enumerate().skip(full) {
-        for (slot, &direction) in BYTE_MOVES[byte as usize].iter().enumerate() {
-            let j = 4 * i + slot;
-            if j < n {
-                moves.push(direction);
-            } else if direction.code() != 0 {
-                return Err(j);
-            }
-        }
-    }
-    Ok(moves)
-}
-
 #[cfg(test)]
 mod tests {
+    extern crate std;
+    use std::{vec, vec::Vec};
+
     use super::*;
     use Direction::*;
 
+    /// Unpacks `n` moves from exactly `packed_len(n)` bytes (the plain unpacking the tests hold
+    /// [`unpack_into`] and [`check_padding`] to). Returns the moves, or `Err(j)`
+    /// with the 0-based index of the first unused slot (`j >= n`) whose bits are not zero.
+    ///
+    /// Whole bytes are unpacked four moves at a time through a table; only the last byte's
+    /// slots are looked at one by one.
+    fn unpack(bytes: &[u8], n: usize) -> Result<Vec<Direction>, usize> {
+        debug_assert_eq!(bytes.len() as u64, packed_len(n as u64));
+        let full = (n / 4).min(bytes.len());
+        // At most four moves a byte, whatever `n` says.
+        let mut moves = Vec::with_capacity(n.min(4 * bytes.len()));
+        moves.resize(4 * full, Direction::Up);
+        for (four, &byte) in moves.chunks_exact_mut(4).zip(&bytes[..full]) {
+            four.copy_from_slice(&BYTE_MOVES[byte as usize]);
+        }
+        // The rest: the last moves of a partial byte, then every unused slot, which must be 0.
+        for (i, &byte) in bytes.iter().enumerate().skip(full) {
+            for (slot, &direction) in BYTE_MOVES[byte as usize].iter().enumerate() {
+                let j = 4 * i + slot;
+                if j < n {
+                    moves.push(direction);
+                } else if direction.code() != 0 {
+                    return Err(j);
+                }
+            }
+        }
+        Ok(moves)
+    }
+
     #[test]
     fn first_move_is_in_the_low_bits() {
-        let mut out = Vec::new();
-        pack(&[Right, Down, Left, Up, Left], &mut out);
+        let out: Vec<u8> = pack(&[Right, Down, Left, Up, Left]).collect();
         assert_eq!(out, [0b00_11_10_01, 0b11]);
+        let mut one_at_a_time = [0u8; 2];
+        for (i, &d) in [Right, Down, Left, Up, Left].iter().enumerate() {
+            put(&mut one_at_a_time, i, d);
+        }
+        assert_eq!(one_at_a_time[..], out[..]);
         assert_eq!(unpack(&out, 5), Ok(vec![Right, Down, Left, Up, Left]));
         assert_eq!(unpack(&[0b0100_0011], 1), Err(3));
         assert_eq!(packed_len(0), 0);
