@@ -8,8 +8,8 @@
 //! computed from the store alone.
 
 use twenty48_deviceproto::{ErrorCode, Request, MOVES_PER_FRAME};
-use twenty48_engine::packed;
 use twenty48_devicestore::{Closing, Ending, GameEntry, GameStore, StoreError};
+use twenty48_engine::packed;
 
 use crate::board::Board;
 use crate::log_ring::{drain, free_bytes, pending_bytes, LOG_CAPACITY};
