@@ -48,8 +48,8 @@ pub use claims::{checkpoint_hash, Claims};
 pub use error::{DecodeError, EncodeError, RecordError};
 #[cfg(feature = "std")]
 pub use file::{
-    create_dirs, create_free, free_name, holds, shown, write_atomic, write_free, write_free_except,
-    write_new, Placed, WriteError, MAX_FREE_NAMES,
+    create_dirs, create_free, free_file_name, free_name, holds, shown, write_atomic, write_free,
+    write_free_except, write_new, write_unless_taken, Placed, WriteError, MAX_FREE_NAMES,
 };
 pub use header::{version_for, MAGIC};
 pub use log::{checkpoint_count, MoveLog};

@@ -101,26 +101,40 @@ pub fn write_free_except(
         if reserved(&candidate) {
             continue;
         }
-        if holds(&candidate, bytes) {
-            return Ok(Placed::Identical(candidate));
-        }
-        if fs::symlink_metadata(&candidate).is_ok() {
-            continue;
-        }
-        match write_new(&candidate, bytes) {
-            Ok(()) => return Ok(Placed::New(candidate)),
-            // Taken since the look: it may be these bytes, written by another pull.
-            Err(WriteError::Exists { .. }) if holds(&candidate, bytes) => {
-                return Ok(Placed::Identical(candidate))
-            }
-            Err(WriteError::Exists { .. }) => continue,
-            Err(e) => return Err(e),
+        if let Some(placed) = write_unless_taken(&candidate, bytes)? {
+            return Ok(placed);
         }
     }
     Err(WriteError::NamesTaken {
         path: path.to_path_buf(),
         tried: MAX_FREE_NAMES,
     })
+}
+
+/// Writes `bytes` as a new file at `path` unless the name is taken: [`Placed::New`], or
+/// [`Placed::Identical`] when a regular file there (not a link) already holds these very
+/// bytes, or `None` when anything else is there (a file of other contents, a link, a
+/// folder). Never replaces anything, never writes through a link. One step of
+/// [`write_free`], for a caller that numbers the names itself.
+///
+/// # Errors
+/// A [`WriteError`] naming `path`.
+pub fn write_unless_taken(path: &Path, bytes: &[u8]) -> Result<Option<Placed>, WriteError> {
+    if holds(path, bytes) {
+        return Ok(Some(Placed::Identical(path.to_path_buf())));
+    }
+    if fs::symlink_metadata(path).is_ok() {
+        return Ok(None);
+    }
+    match write_new(path, bytes) {
+        Ok(()) => Ok(Some(Placed::New(path.to_path_buf()))),
+        // Taken since the look: it may be these bytes, written by another pull.
+        Err(WriteError::Exists { .. }) if holds(path, bytes) => {
+            Ok(Some(Placed::Identical(path.to_path_buf())))
+        }
+        Err(WriteError::Exists { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Creates a new, empty file at `path` or the first free name after it ([`free_name`]),
@@ -162,13 +176,22 @@ pub fn free_name(path: &Path, n: u32) -> PathBuf {
     if n <= 1 {
         return path.to_path_buf();
     }
-    let stem = path
-        .file_stem()
+    let name = path
+        .file_name()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let ext = path
-        .extension()
-        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
-    path.with_file_name(format!("{stem}-{n}{ext}"))
+    path.with_file_name(free_file_name(&name, n))
+}
+
+/// [`free_name`] of a bare file name: `name` itself for 1, then `STEM-n.EXT`
+/// (`game.t48`, `game-2.t48`, ...; `x.partial.t48`, `x.partial-2.t48`; `.hidden-2`).
+pub fn free_file_name(name: &str, n: u32) -> String {
+    if n <= 1 {
+        return name.to_string();
+    }
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => format!("{stem}-{n}.{ext}"),
+        _ => format!("{name}-{n}"),
+    }
 }
 
 /// Whether `path` is a regular file (not a symbolic link to one) holding exactly `bytes`.
