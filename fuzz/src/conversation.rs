@@ -6,31 +6,28 @@
 //! - a port's conversation sends its request first, then only acknowledgements, each of a
 //!   copy pulled that asked for it, at most `ACKS_IN_FLIGHT` unanswered at once; a
 //!   capture's sends nothing;
-//! - no file is written outside DIR (a file beside it and the target of a link planted in
-//!   it are unchanged, and nothing new appears beside DIR);
-//! - no file already in DIR is replaced or changed;
-//! - no acknowledgement is for a game not on disk: each names the closing frame's check of
-//!   a copy received whose every move is in a file in DIR (the copy, or a longer verified
-//!   copy it begins), never another check;
+//! - the pull writes only through its folder (`twenty48_testkit::folder::Memory`, names
+//!   planted in it as files and links): no entry already there is replaced or changed;
+//! - no acknowledgement is for a game not in the folder: each names the closing frame's
+//!   check of a copy received whose every move is in a file there (the copy, or a longer
+//!   verified copy it begins), never another check;
 //! - what the pull holds stays within its caps: at most `MAX_OPEN_GAMES` games open, the
 //!   copies waiting for a deferred decision within `DEFER_BYTES`, every list of the report
 //!   within `LISTED` entries and a line counting the rest.
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use twenty48_devicelog::pull::{
-    Conversation, Outcome, Progress, PullOptions, Pulled, Puller, ACKS_IN_FLIGHT, DEFER_BYTES,
-    LISTED,
+    Conversation, Outcome, PortOptions, Progress, Pulled, ACKS_IN_FLIGHT, DEFER_BYTES, LISTED,
 };
 use twenty48_devicelog::MAX_OPEN_GAMES;
 use twenty48_deviceproto::{Ack, Request};
 use twenty48_engine::{Direction, Preset, Rules};
 use twenty48_movelog::MoveLog;
 
+use twenty48_testkit::folder::{Entry, Memory};
 use twenty48_testkit::frames::Frames;
 
 const DEV: u64 = 0x7e57_0000_0000_0001;
@@ -86,8 +83,8 @@ fn moves(v: u8, n: usize) -> Vec<Direction> {
     pattern.iter().copied().cycle().take(n).collect()
 }
 
-/// What the script plants in DIR before the pull: (name, contents, or a link to the file
-/// beside DIR).
+/// What the script plants in the folder before the pull: (name, contents, or a link to a
+/// file outside it).
 enum Plant {
     File(String, Vec<u8>),
     Link(String),
@@ -165,41 +162,6 @@ fn stream(s: &mut Script) -> (Vec<u8>, Vec<Plant>) {
     (out, plants)
 }
 
-/// A scratch root (tmpfs when there is one: the writer syncs every file), new per run.
-fn scratch() -> PathBuf {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let base = match Path::new("/dev/shm") {
-        p if p.is_dir() => p.to_path_buf(),
-        _ => std::env::temp_dir(),
-    };
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let root = base.join(format!("t48-fuzz-pull-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
-    fs::create_dir_all(root.join("games")).expect("a scratch directory");
-    root
-}
-
-/// Every entry of `dir` (not following links) with its bytes (a link: its target's name).
-fn listing(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for e in fs::read_dir(dir).expect("a listing").flatten() {
-        let path = e.path();
-        let meta = fs::symlink_metadata(&path).expect("metadata");
-        let bytes = if meta.file_type().is_symlink() {
-            fs::read_link(&path)
-                .expect("a link")
-                .into_os_string()
-                .into_encoded_bytes()
-        } else if meta.is_file() {
-            fs::read(&path).expect("a file")
-        } else {
-            b"<dir>".to_vec()
-        };
-        out.insert(e.file_name().to_string_lossy().into_owned(), bytes);
-    }
-    out
-}
-
 /// The acknowledgements in bytes the conversation sent: every request in them must be an
 /// `{ack N C}` (the request itself was taken before).
 fn requests(bytes: &[u8]) -> Vec<Ack> {
@@ -219,36 +181,30 @@ fn requests(bytes: &[u8]) -> Vec<Ack> {
 pub fn pull_conversation(data: &[u8]) {
     let mut s = Script(data);
     let mode = s.byte();
-    let options = PullOptions {
-        keep_partial: mode & 1 == 1,
-        defer: mode & 2 == 2,
-    };
-    let (bytes, plants) = stream(&mut s);
-    let root = scratch();
-    let dir = root.join("games");
-    let beside = root.join("beside");
-    fs::write(&beside, b"not the pull's").expect("the file beside");
-    for plant in &plants {
-        let _ = match plant {
-            Plant::File(name, bytes) => fs::write(dir.join(name), bytes),
-            #[cfg(unix)]
-            Plant::Link(name) => std::os::unix::fs::symlink(&beside, dir.join(name)),
-            // No symbolic links without privileges on Windows: a file in the link's place.
-            #[cfg(not(unix))]
-            Plant::Link(name) => fs::write(dir.join(name), b"in a link's place"),
-        };
-    }
-    let before_root = listing(&root);
-    let before = listing(&dir);
-    let puller = Puller::with_options(v2_elf(), &dir, options).expect("the v2 ELF");
+    let keep_partial = mode & 1 == 1;
     // As `twenty48 pull` does: a port's conversation writes games as they close and
-    // acknowledges them; a capture's is deferred and acknowledges nothing.
-    let port = !options.defer;
+    // acknowledges them; a capture's decides when the bytes end and acknowledges nothing.
+    let port = mode & 2 == 0;
+    let (bytes, plants) = stream(&mut s);
+    let folder = Memory::new();
+    for plant in &plants {
+        match plant {
+            Plant::File(name, bytes) => folder.plant(name, Entry::File(bytes.clone())),
+            Plant::Link(name) => folder.plant(name, Entry::Link("../beside".to_string())),
+        }
+    }
+    let before = folder.entries();
+    let elf = v2_elf();
     let mut talk = if port {
-        Conversation::with_device(puller, mode & 0x80 != 0, 0)
+        let options = PortOptions {
+            all: mode & 0x80 != 0,
+            keep_partial,
+        };
+        Conversation::port(elf, Box::new(folder.clone()), options, 0)
     } else {
-        Conversation::of_capture(puller)
-    };
+        Conversation::capture(elf, Box::new(folder.clone()), keep_partial)
+    }
+    .expect("the v2 ELF");
     let mut sent = talk.outgoing();
     if port {
         let asked = if mode & 0x80 != 0 {
@@ -268,9 +224,7 @@ pub fn pull_conversation(data: &[u8]) {
     let chunk = usize::from(mode >> 2 & 0x1f).max(1);
     let mut progress = Vec::new();
     for (now, piece) in (0u64..).zip(bytes.chunks(chunk)) {
-        let steps = talk
-            .feed(piece, now)
-            .expect("writes in a scratch directory");
+        let steps = talk.feed(piece, now).expect("writes in memory");
         for step in &steps {
             match step {
                 Progress::Pulled(p) => offered.extend(p.ack),
@@ -299,15 +253,14 @@ pub fn pull_conversation(data: &[u8]) {
             in_flight <= ACKS_IN_FLIGHT,
             "{in_flight} acknowledgements unanswered at once"
         );
-        let (waiting, open) = talk.puller().in_flight();
+        let (waiting, open) = talk.in_flight();
         assert!(open <= MAX_OPEN_GAMES, "{open} games open");
         assert!(waiting <= DEFER_BYTES, "{waiting} bytes of copies waiting");
     }
-    progress.extend(talk.finish().expect("writes in a scratch directory"));
+    progress.extend(talk.finish().expect("writes in memory"));
     assert!(talk.outgoing().is_empty(), "nothing sent after the end");
-    let puller = talk.puller();
     assert_eq!(
-        puller.in_flight(),
+        talk.in_flight(),
         (0, 0),
         "nothing held once the pull is done"
     );
@@ -318,7 +271,7 @@ pub fn pull_conversation(data: &[u8]) {
             }
         }
     }
-    let summary = puller.summary();
+    let summary = talk.summary();
     for list in [
         &summary.failed,
         &summary.lost,
@@ -331,29 +284,20 @@ pub fn pull_conversation(data: &[u8]) {
     assert!(summary.duplicates.len() <= LISTED && summary.conflicts.len() <= LISTED);
     assert!(summary.gaps.len() <= LISTED);
 
-    // Nothing outside DIR: the root holds what it held (DIR's own entry aside).
-    let mut after_root = listing(&root);
-    let mut was = before_root.clone();
-    after_root.remove("games");
-    was.remove("games");
-    assert_eq!(after_root, was, "a file outside DIR changed");
-    // Nothing in DIR replaced or changed.
-    let after = listing(&dir);
-    for (name, bytes) in &before {
+    // Nothing in the folder replaced or changed.
+    let after = folder.entries();
+    for (name, entry) in &before {
         assert_eq!(
             after.get(name),
-            Some(bytes),
+            Some(entry),
             "{name} was replaced or changed"
         );
     }
-    // Every ack names a copy whose moves are in a file in DIR.
-    let logs: Vec<MoveLog> = after
-        .iter()
-        .filter(|(name, _)| !before.contains_key(*name) || name.ends_with(".t48"))
-        .filter(|(name, _)| {
-            fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.file_type().is_file())
-        })
-        .filter_map(|(_, bytes)| MoveLog::decode(bytes).ok())
+    // Every ack names a copy whose moves are in a file in the folder.
+    let logs: Vec<MoveLog> = folder
+        .files()
+        .values()
+        .filter_map(|bytes| MoveLog::decode(bytes).ok())
         .collect();
     for p in &pulled {
         let Some(Ack { game, check }) = p.ack else {
@@ -382,5 +326,4 @@ pub fn pull_conversation(data: &[u8]) {
             "game {game} acknowledged ({check}) with no file holding it"
         );
     }
-    let _ = fs::remove_dir_all(&root);
 }

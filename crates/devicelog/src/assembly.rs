@@ -16,6 +16,7 @@ use crate::event::{Damage, DamageKind, Event, StrayFrame};
 use crate::game::{DeviceMove, GameEnd};
 use crate::record::sealed::Start;
 use crate::record::GameRecord;
+use crate::reply::Replies;
 
 /// The most games open at once, over all devices (each device has at most two: its live
 /// game and the stored game a pull reply is sending).
@@ -49,8 +50,8 @@ pub(crate) struct Assembly<G> {
     dev: Option<u64>,
     /// The game the last frame named, for damage reports.
     last_game: Option<u32>,
-    /// The device whose pull reply is under way (between its pull begin and done).
-    reply: Option<u64>,
+    /// The devices' pull replies: which is under way, what arrived.
+    replies: Replies,
 }
 
 impl<G: GameRecord> Assembly<G> {
@@ -61,7 +62,7 @@ impl<G: GameRecord> Assembly<G> {
             open2: BTreeMap::new(),
             dev: None,
             last_game: None,
-            reply: None,
+            replies: Replies::default(),
         }
     }
 
@@ -119,6 +120,7 @@ impl<G: GameRecord> Assembly<G> {
             rules,
             seed,
             offset,
+            stored: false,
         }));
         out.push(Event::GameStarted {
             dev: None,
@@ -150,16 +152,28 @@ impl<G: GameRecord> Assembly<G> {
         }
     }
 
-    /// A hello of `dev`: the device (re)started or was asked; no reply is under way.
-    pub(crate) fn hello(&mut self, dev: u64) {
+    /// A hello of `dev`: the device (re)started or was asked; a reply of its is over.
+    pub(crate) fn hello(&mut self, dev: u64, out: &mut Vec<Event<G>>) {
         self.dev = Some(dev);
-        self.reply = None;
+        let mut replies = Vec::new();
+        self.replies.hello(dev, &mut replies);
+        out.extend(replies.into_iter().map(Event::Reply));
     }
 
-    /// A pull reply of `dev` begins (`true`) or is done (`false`).
-    pub(crate) fn reply(&mut self, dev: u64, begins: bool) {
+    /// A pull reply of `dev` begins, announcing `games`.
+    pub(crate) fn reply_begins(&mut self, dev: u64, games: u32, out: &mut Vec<Event<G>>) {
         self.dev = Some(dev);
-        self.reply = begins.then_some(dev);
+        let mut replies = Vec::new();
+        self.replies.begin(dev, games, &mut replies);
+        out.extend(replies.into_iter().map(Event::Reply));
+    }
+
+    /// A pull reply of `dev` is done, the device having sent `sent` games.
+    pub(crate) fn reply_done(&mut self, dev: u64, sent: u32, out: &mut Vec<Event<G>>) {
+        self.dev = Some(dev);
+        let mut replies = Vec::new();
+        self.replies.done(dev, sent, &mut replies);
+        out.extend(replies.into_iter().map(Event::Reply));
     }
 
     /// Protocol v2: the start frame of game `number` of `dev`.
@@ -168,7 +182,7 @@ impl<G: GameRecord> Assembly<G> {
         let number = start.number;
         self.dev = Some(dev);
         self.last_game = Some(number);
-        let stored = self.reply == Some(dev);
+        let stored = self.replies.of(dev);
         // The same game again (a live game cut short, now from the store), and the game of
         // the same kind still open on the device: neither can go on.
         let ended: Vec<(u64, u32)> = self
@@ -192,7 +206,7 @@ impl<G: GameRecord> Assembly<G> {
         self.open2.insert(
             (dev, number),
             Open {
-                game: G::start(start),
+                game: G::start(Start { stored, ..start }),
                 stored,
             },
         );
@@ -290,7 +304,10 @@ impl<G: GameRecord> Assembly<G> {
         self.last_game = Some(game);
         let key = (self.dev.unwrap_or(0), game);
         match self.open2.remove(&key) {
-            Some(open) => out.push(Event::GameClosed(Box::new(closed(open.game, Some(end))))),
+            Some(open) => {
+                self.replies.closed(key.0);
+                out.push(Event::GameClosed(Box::new(closed(open.game, Some(end)))))
+            }
             None => self.stray(game, at, StrayFrame::End(end), out),
         }
     }
@@ -302,6 +319,9 @@ impl<G: GameRecord> Assembly<G> {
         }
         let keys = self.open2.keys().copied().collect();
         self.close_all(keys, out);
+        let mut replies = Vec::new();
+        self.replies.finish(&mut replies);
+        out.extend(replies.into_iter().map(Event::Reply));
     }
 }
 

@@ -190,13 +190,13 @@ impl<G: GameRecord> CaptureDecoder<G> {
                 stored,
                 unpulled,
             } => {
-                games.hello(dev);
                 events.push(Event::Device(DeviceFact::Hello {
                     dev,
                     next,
                     stored,
                     unpulled,
                 }));
+                games.hello(dev, events);
             }
             LogFrame::Start2 {
                 dev,
@@ -212,6 +212,7 @@ impl<G: GameRecord> CaptureDecoder<G> {
                     rules,
                     seed,
                     offset,
+                    stored: false,
                 },
                 events,
             ),
@@ -236,12 +237,12 @@ impl<G: GameRecord> CaptureDecoder<G> {
                 at_move,
             })),
             LogFrame::PullBegin { dev, games: n } => {
-                games.reply(dev, true);
                 events.push(Event::Device(DeviceFact::PullBegin { dev, games: n }));
+                games.reply_begins(dev, n, events);
             }
             LogFrame::PullDone { dev, sent } => {
-                games.reply(dev, false);
                 events.push(Event::Device(DeviceFact::PullDone { dev, sent }));
+                games.reply_done(dev, sent, events);
             }
             LogFrame::Acked { game } => events.push(Event::Device(DeviceFact::Acked {
                 dev: games.dev(),
@@ -290,7 +291,8 @@ pub fn decode_capture(elf: &[u8], capture: &[u8]) -> Result<Capture, DeviceLogEr
             Event::GameStarted { .. }
             | Event::Moved { .. }
             | Event::StoredMoves { .. }
-            | Event::Stray { .. } => {}
+            | Event::Stray { .. }
+            | Event::Reply(_) => {}
         }
     }
     Ok(out)

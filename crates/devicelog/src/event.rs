@@ -8,6 +8,7 @@ use twenty48_engine::Rules;
 
 use crate::fact::{DeviceFact, Message};
 use crate::game::{DeviceGame, DeviceMove, GameEnd};
+use crate::reply::Reply;
 use crate::rzcobs::MAX_FRAME_BYTES;
 
 /// What was wrong with a stretch of the capture.
@@ -123,6 +124,9 @@ pub enum Event<G = DeviceGame> {
     Message(Message),
     /// Protocol v2: a frame of the device about itself, its store or a request.
     Device(DeviceFact),
+    /// Protocol v2: a pull reply began or ended (after the frame that did it): the one
+    /// account of the device's replies.
+    Reply(Reply),
     /// Protocol v2 and v3: a move, moves or end frame of game `game` of device `dev` with
     /// no such game open. It comes with its [`DamageKind::Orphan`] damage, and says what
     /// the frame held, so that a pull can hold it against a copy of that game it kept.

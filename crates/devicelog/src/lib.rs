@@ -48,6 +48,8 @@
 mod assembly;
 mod capture;
 mod check;
+#[cfg(feature = "directory")]
+mod directory;
 mod error;
 mod event;
 mod fact;
@@ -57,11 +59,14 @@ mod probe;
 pub mod pull;
 mod received;
 mod record;
+mod reply;
 mod rzcobs;
 
 pub use assembly::MAX_OPEN_GAMES;
 pub use capture::{decode_capture, Capture, CaptureDecoder};
 pub use check::{check, GameCheck, Problem};
+#[cfg(feature = "directory")]
+pub use directory::Directory;
 pub use error::DeviceLogError;
 pub use event::{Damage, DamageKind, Event, StrayFrame};
 pub use fact::{DeviceFact, Message};
@@ -70,5 +75,6 @@ pub use game::{DeviceGame, DeviceMove, GameEnd};
 pub use probe::Probe;
 pub use received::ReceivedGame;
 pub use record::GameRecord;
+pub use reply::{Reply, MAX_REPLY_DEVICES};
 pub use rzcobs::MAX_FRAME_BYTES;
 pub use twenty48_deviceproto::{ErrorCode, PROTOCOL_VERSION};

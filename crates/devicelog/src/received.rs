@@ -55,6 +55,9 @@ pub struct ReceivedGame {
     pub end: Option<GameEnd>,
     /// Byte offset of the game-start frame in the capture.
     pub offset: usize,
+    /// Protocol v2 and v3: started inside a pull reply of its device (a stored game), not
+    /// live.
+    stored: bool,
     received: u32,
     verified: Packed,
     /// While the game is open, the host's replay of it; once closed, its result.
@@ -68,6 +71,11 @@ enum State {
 }
 
 impl ReceivedGame {
+    /// Whether the game came inside a pull reply of its device (a stored game), not live.
+    pub fn is_stored(&self) -> bool {
+        self.stored
+    }
+
     /// Whether the game came with a partial frame: a stored game that was interrupted.
     pub fn is_partial(&self) -> bool {
         self.end.is_some_and(|e| e.partial)
@@ -141,6 +149,7 @@ impl From<&DeviceGame> for ReceivedGame {
             rules: game.rules,
             seed: game.seed,
             offset: game.offset,
+            stored: false,
         });
         for mv in &game.moves {
             received.push(mv);
@@ -205,6 +214,7 @@ impl Assemble for ReceivedGame {
             seed: s.seed,
             end: None,
             offset: s.offset,
+            stored: s.stored,
             received: 0,
             verified: Packed::default(),
             state: State::Open(Box::new(Replay::new(s.number, s.rules, s.seed))),

@@ -34,6 +34,8 @@ pub(crate) mod sealed {
         pub seed: u64,
         /// The start frame's byte offset.
         pub offset: usize,
+        /// v2: started inside a pull reply of its device (a stored game), not live.
+        pub stored: bool,
     }
 
     /// How the decoder builds a game record.

@@ -7,6 +7,7 @@
 
 mod v2 {
     pub mod plan;
+    pub mod pulls;
 }
 
 use std::collections::BTreeMap;
@@ -19,13 +20,14 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use embedded_storage::nor_flash::{ErrorType, NorFlash, ReadNorFlash};
-use twenty48_devicelog::pull::{Outcome, Progress, PullOptions, Pulled, Puller};
+use twenty48_devicelog::pull::{Outcome, Progress, Pulled};
 use twenty48_devicelog::{check, decode_capture, Capture, DamageKind, DeviceFact, DeviceGame};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_devicestore::{GameStart, MemFlash, Store};
 use twenty48_engine::{Direction, Game, Rules};
 use twenty48_movelog::MoveLog;
 use v2::plan::{plan, quick_win, stalled_link_games, Planned};
+use v2::pulls::PullOptions;
 
 /// How long one QEMU session may take before the test calls it hung.
 const QEMU_TIMEOUT: Duration = Duration::from_secs(60);
@@ -296,11 +298,11 @@ fn pull_writes_each_game_once_named_by_device_and_number() {
         keep_partial: false,
         defer: false,
     };
-    let mut puller = Puller::with_options(firmware_elf(), &dir, options).unwrap();
+    let mut puller = v2::pulls::open(firmware_elf(), &dir, options);
     // Fed in small pieces, as from a serial port.
     let mut pulled = Vec::new();
     for chunk in bytes.chunks(7) {
-        pulled.extend(games_pulled(puller.feed(chunk).unwrap()));
+        pulled.extend(games_pulled(puller.feed(chunk, 0).unwrap()));
     }
     pulled.extend(games_pulled(puller.finish().unwrap()));
     let summary = puller.summary();
@@ -329,8 +331,8 @@ fn pull_writes_each_game_once_named_by_device_and_number() {
         assert_eq!(c, planned[game as usize - 1].end_check(game));
     }
     // A second pull of the same bytes writes nothing and says so.
-    let mut again = Puller::with_options(firmware_elf(), &dir, options).unwrap();
-    let mut pulled = games_pulled(again.feed(bytes).unwrap());
+    let mut again = v2::pulls::open(firmware_elf(), &dir, options);
+    let mut pulled = games_pulled(again.feed(bytes, 0).unwrap());
     pulled.extend(games_pulled(again.finish().unwrap()));
     assert!(pulled
         .iter()
@@ -850,16 +852,15 @@ fn a_stalled_link_loses_nothing_that_a_pull_cannot_bring_back() {
         .sum();
     assert!(lost > 0, "the stalled ring dropped frames and said so");
     let dir = scratch("stall-out");
-    let mut puller = Puller::with_options(
+    let mut puller = v2::pulls::open(
         firmware_elf(),
         &dir,
         PullOptions {
             keep_partial: false,
             defer: true,
         },
-    )
-    .unwrap();
-    puller.feed(&run.capture).unwrap();
+    );
+    puller.feed(&run.capture, 0).unwrap();
     puller.finish().unwrap();
     let summary = puller.summary();
     println!(
@@ -957,8 +958,8 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
         for acks_lost in [false, true] {
             cuts += 1;
             let dir = scratch(&format!("cutpull-{cut}-{acks_lost}"));
-            let mut first = Puller::with_options(firmware_elf(), &dir, options).unwrap();
-            let mut first_pulled = games_pulled(first.feed(&bytes[..cut]).unwrap());
+            let mut first = v2::pulls::open(firmware_elf(), &dir, options);
+            let mut first_pulled = games_pulled(first.feed(&bytes[..cut], 0).unwrap());
             first_pulled.extend(games_pulled(first.finish().unwrap()));
             let acks: Vec<(u32, u32)> = if acks_lost {
                 Vec::new()
@@ -979,8 +980,8 @@ fn a_pull_cut_off_anywhere_loses_nothing_and_writes_nothing_twice() {
             next.push_str("{pull}q");
             let run = qemu(next.as_bytes(), &copy, 8, None);
             assert_eq!(run.status, 0);
-            let mut second = Puller::with_options(firmware_elf(), &dir, options).unwrap();
-            let mut second_pulled = games_pulled(second.feed(&run.capture).unwrap());
+            let mut second = v2::pulls::open(firmware_elf(), &dir, options);
+            let mut second_pulled = games_pulled(second.feed(&run.capture, 0).unwrap());
             second_pulled.extend(games_pulled(second.finish().unwrap()));
             let summary = second.summary();
             assert!(summary.is_ok(), "cut at byte {cut}: {summary:?}");

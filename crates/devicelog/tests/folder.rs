@@ -1,63 +1,15 @@
-//! Issue 34: the pull touches no file but through its `Folder`. A pull into a folder held
+//! Issues 34 and 47: the pull touches no file but through its `Folder`, which works on
+//! names. A pull into a folder held
 //! in memory keeps there what a pull into a directory writes on disk, name for name and
 //! byte for byte, with the same report; a longer copy's place-taking and the removal of a
 //! prefix go through it too.
 
-use std::collections::BTreeMap;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 
-use twenty48_devicelog::pull::{Folder, PullOptions, Puller};
-use twenty48_movelog::Placed;
+use twenty48_devicelog::pull::{Conversation, PortOptions};
+use twenty48_devicelog::Directory;
+use twenty48_testkit::folder::Memory;
 use twenty48_testkit::frames::{cycle, Frames};
-
-/// A folder in memory: file paths and their bytes.
-#[derive(Debug, Default)]
-struct Memory {
-    files: Arc<Mutex<BTreeMap<PathBuf, Vec<u8>>>>,
-}
-
-impl Folder for Memory {
-    fn path(&self) -> &Path {
-        Path::new("/memory")
-    }
-    fn write_free(&mut self, name: &str, bytes: &[u8]) -> io::Result<Placed> {
-        let mut files = self.files.lock().unwrap();
-        for n in 1..=twenty48_movelog::MAX_FREE_NAMES {
-            let path = twenty48_movelog::free_name(&self.path().join(name), n);
-            match files.get(&path) {
-                Some(b) if b == bytes => return Ok(Placed::Identical(path)),
-                Some(_) => continue,
-                None => {
-                    files.insert(path.clone(), bytes.to_vec());
-                    return Ok(Placed::New(path));
-                }
-            }
-        }
-        Err(io::Error::other("every name taken"))
-    }
-    fn replace(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        let mut files = self.files.lock().unwrap();
-        files.insert(path.to_path_buf(), bytes.to_vec());
-        Ok(())
-    }
-    fn remove(&mut self, path: &Path) -> bool {
-        self.files.lock().unwrap().remove(path).is_some()
-    }
-    fn read(&self, path: &Path, limit: u64) -> Option<Vec<u8>> {
-        let files = self.files.lock().unwrap();
-        files.get(path).filter(|b| b.len() as u64 <= limit).cloned()
-    }
-    fn exists(&self, path: &Path) -> bool {
-        self.files.lock().unwrap().contains_key(path)
-    }
-    fn names(&self, found: &mut dyn FnMut(&str)) {
-        for path in self.files.lock().unwrap().keys() {
-            found(path.file_name().unwrap().to_str().unwrap());
-        }
-    }
-}
 
 /// The files of `dir` on disk, by name.
 fn on_disk(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -94,26 +46,16 @@ fn a_pull_in_memory_keeps_what_a_pull_on_disk_writes() {
     );
     let dir = std::env::temp_dir().join(format!("t48-folder-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let options = PullOptions::default();
-    let mut disk = Puller::with_options(&elf, &dir, options).unwrap();
-    disk.feed(&capture).unwrap();
+    let options = PortOptions::default();
+    let folder = Box::new(Directory::new(&dir));
+    let mut disk = Conversation::port(&elf, folder, options, 0).unwrap();
+    disk.feed(&capture, 0).unwrap();
     disk.finish().unwrap();
-    let memory = Memory::default();
-    let files = Arc::clone(&memory.files);
-    let mut mem = Puller::with_folder(&elf, Box::new(memory), options).unwrap();
-    mem.feed(&capture).unwrap();
+    let memory = Memory::new();
+    let mut mem = Conversation::port(&elf, Box::new(memory.clone()), options, 0).unwrap();
+    mem.feed(&capture, 0).unwrap();
     mem.finish().unwrap();
-    let kept: Vec<(String, Vec<u8>)> = files
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|(p, b)| {
-            (
-                p.file_name().unwrap().to_str().unwrap().to_string(),
-                b.clone(),
-            )
-        })
-        .collect();
+    let kept: Vec<(String, Vec<u8>)> = memory.files().into_iter().collect();
     let written = on_disk(&dir);
     assert!(written
         .iter()

@@ -1,6 +1,6 @@
 //! Issue 26, item 3: a pull's memory is bounded by the games in flight plus a fixed cap,
 //! whatever the device sends. A counting allocator measures the live heap while the fake
-//! board's worst streams go through [`Puller`], as a port pull (each game written as it
+//! board's worst streams go through [`Conversation`], as a port pull (each game written as it
 //! closes) and as a capture file (deferred), in protocols v1, v2 and v3:
 //! - a million game starts that never end;
 //! - two conflicting copies of each of many games;
@@ -12,6 +12,7 @@
 
 #[allow(dead_code)]
 mod v2 {
+    pub mod pulls;
     pub mod scratch;
 }
 
@@ -20,10 +21,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Mutex;
 
-use twenty48_devicelog::pull::{PullOptions, Puller, Summary, DEFER_BYTES, LISTED};
+use twenty48_devicelog::pull::{Summary, DEFER_BYTES, LISTED};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_engine::{Direction, Rules};
 use twenty48_testkit::frames::Frames;
+use v2::pulls::PullOptions;
 use v2::scratch::Scratch;
 
 /// Counts the bytes live on the heap, and the most there were since the last reset.
@@ -101,9 +103,9 @@ fn peak_of(
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let summary = {
-        let mut puller = Puller::with_options(elf, &dir.0, options).unwrap();
+        let mut puller = v2::pulls::open(elf, &dir.0, options);
         while let Some(bytes) = next() {
-            drop(puller.feed(&bytes).unwrap());
+            drop(puller.feed(&bytes, 0).unwrap());
         }
         drop(puller.finish().unwrap());
         puller.summary()
@@ -271,12 +273,12 @@ fn huge_and_scattered_game_numbers_take_a_fixed_amount_of_memory() {
 fn held_in_flight(elf: &[u8], in_flight: &[u8], end: &[u8]) -> (usize, Summary) {
     let dir = Scratch::in_memory("in-flight");
     let before = LIVE.load(Ordering::Relaxed);
-    let mut puller = Puller::with_options(elf, &dir.0, LIVE_PULL).unwrap();
+    let mut puller = v2::pulls::open(elf, &dir.0, LIVE_PULL);
     for piece in in_flight.chunks(4096) {
-        drop(puller.feed(piece).unwrap());
+        drop(puller.feed(piece, 0).unwrap());
     }
     let held = LIVE.load(Ordering::Relaxed) - before;
-    drop(puller.feed(end).unwrap());
+    drop(puller.feed(end, 0).unwrap());
     drop(puller.finish().unwrap());
     (held.max(0) as usize, puller.summary())
 }

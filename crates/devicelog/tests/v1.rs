@@ -7,6 +7,7 @@
 #[allow(dead_code)]
 mod v2 {
     pub mod plan;
+    pub mod pulls;
     pub mod scratch;
 }
 
@@ -14,7 +15,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use twenty48_devicelog::pull::Puller;
 use twenty48_devicelog::{check, decode_capture, Capture, CaptureDecoder, DeviceGame, Problem};
 use twenty48_engine::{Direction, Preset, Rules, Status};
 use twenty48_movelog::MoveLog;
@@ -200,11 +200,11 @@ fn pull_writes_one_verified_log_per_game() {
     let (planned, bytes) = session();
     let scratch = Scratch::new("pull");
     let dir = &scratch.0;
-    let mut puller = Puller::new(firmware_elf(), dir, false).unwrap();
+    let mut puller = v2::pulls::open(firmware_elf(), dir, v2::pulls::PullOptions::default());
     // Fed in small pieces, as from a serial port.
     let mut pulled = Vec::new();
     for chunk in bytes.chunks(7) {
-        for progress in puller.feed(chunk).unwrap() {
+        for progress in puller.feed(chunk, 0).unwrap() {
             if let twenty48_devicelog::pull::Progress::Pulled(p) = progress {
                 pulled.push(*p);
             }
@@ -218,8 +218,8 @@ fn pull_writes_one_verified_log_per_game() {
     assert_eq!(pulled.len(), planned.len());
     for (p, plan) in pulled.iter().zip(planned) {
         assert!(p.is_verified());
-        let path = p.path.as_ref().expect("a verified game is written");
-        let log = MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
+        let path = dir.join(p.file.as_ref().expect("a verified game is written"));
+        let log = MoveLog::decode(&std::fs::read(&path).unwrap()).unwrap();
         assert!(log.complete);
         assert_eq!(log.moves, plan.moves);
         assert_eq!(log.seed, plan.seed);
@@ -495,8 +495,12 @@ fn a_pull_summary_counts_each_v1_game_received_or_failed() {
     damaged.extend_from_slice(&bytes[b + 3..]);
     for (capture, received) in [(bytes, planned.len()), (&damaged, planned.len() - 1)] {
         let scratch = Scratch::new("v1-summary");
-        let mut puller = Puller::new(firmware_elf(), &scratch.0, false).unwrap();
-        puller.feed(capture).unwrap();
+        let mut puller = v2::pulls::open(
+            firmware_elf(),
+            &scratch.0,
+            v2::pulls::PullOptions::default(),
+        );
+        puller.feed(capture, 0).unwrap();
         puller.finish().unwrap();
         let summary = puller.summary();
         assert_eq!(summary.received, received);

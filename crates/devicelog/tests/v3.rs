@@ -15,6 +15,7 @@ const VERSION: u8 = 3;
 mod v2 {
     pub mod edit;
     pub mod plan;
+    pub mod pulls;
     pub mod scratch;
     pub mod session;
 }

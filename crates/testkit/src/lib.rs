@@ -1,6 +1,6 @@
 //! What the project's tests share, so that no test includes another crate's test file by its
 //! path: pseudo-terminals ([`pty`]), the frames a board sends, built with the firmware's own
-//! defmt table and checks ([`frames`]), and a fake board on a pseudo-terminal that plays a
+//! defmt table and checks ([`frames`]), a pull's folder held in memory ([`folder`]), and a fake board on a pseudo-terminal that plays a
 //! script of them and answers the host's requests ([`board`]). Host only, never published; a
 //! dev-dependency of the crates whose tests use it (the emulator crates, which are test
 //! harnesses themselves, depend on it for their serial ports). The frames and buttons build
@@ -25,6 +25,7 @@
 #[cfg(unix)]
 pub mod board;
 pub mod button;
+pub mod folder;
 pub mod frames;
 #[cfg(unix)]
 pub mod harness;

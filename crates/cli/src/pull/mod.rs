@@ -12,10 +12,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
-use twenty48_devicelog::pull::{
-    Conversation, Directory, Outcome, Progress, PullOptions, Puller, State,
-};
-use twenty48_devicelog::Event;
+use twenty48_devicelog::pull::{Conversation, Outcome, PortOptions, Progress, State};
+use twenty48_devicelog::{Directory, Event};
 
 use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
@@ -223,26 +221,28 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
         .elf
         .as_deref()
         .map_or_else(|| "the firmware ELF".to_string(), input::shown);
-    let options = PullOptions {
-        keep_partial: args.keep_partial,
-        // A capture is seen whole before anything is written: two copies of one game that
-        // differ are then both left out.
-        defer: args.capture.is_some(),
-    };
     // The pull's files go through a folder of the file system: the CLI's choice.
     let folder = Box::new(Directory::new(&args.output));
-    let puller = Puller::with_folder(&elf, folder, options)
-        .with_context(|| format!("cannot use {elf_name} as the firmware ELF"))?;
     let talk = match &source {
-        // The clock of the conversation starts at 0; live() passes it on.
-        Source::Port { .. } => Conversation::with_device(puller, args.all, 0),
-        Source::Capture { .. } => Conversation::of_capture(puller),
-    };
+        // Each game written as it closes, then acknowledged. The clock of the conversation
+        // starts at 0; live() passes it on.
+        Source::Port { .. } => {
+            let options = PortOptions {
+                all: args.all,
+                keep_partial: args.keep_partial,
+            };
+            Conversation::port(&elf, folder, options, 0)
+        }
+        // A capture is seen whole before anything is written: two copies of one game that
+        // differ are then both left out.
+        Source::Capture { .. } => Conversation::capture(&elf, folder, args.keep_partial),
+    }
+    .with_context(|| format!("cannot use {elf_name} as the firmware ELF"))?;
     let name = source.name();
     let mut pull = Pull {
         talk,
         head: Vec::new(),
-        report: Report::default(),
+        report: Report::new(&args.output),
         silent: args.json || ui.quiet,
         bar: Bar::spinner("pulling", "moves"),
     };
@@ -273,7 +273,7 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     }
     pull.report.replied = pull.talk.replied();
     pull.report.no_store = pull.talk.no_store();
-    let summary = pull.talk.puller().summary();
+    let summary = pull.talk.summary();
     let acks = pull.talk.acks();
     let ok = pull.report.ok(&summary, acks);
     if args.json {
@@ -357,7 +357,7 @@ impl Pull {
                 }
                 Progress::Pulled(pulled) if pulled.outcome == Outcome::Deferred => {}
                 Progress::Pulled(pulled) => {
-                    self.say(describe(&pulled));
+                    self.say(describe(&pulled, &self.report.dir));
                     self.report.add_game(*pulled);
                 }
                 Progress::Damaged(damage) => {
@@ -484,7 +484,7 @@ impl Pull {
         }
         self.say(format!(
             "stopped after {}",
-            crate::style::count(self.talk.puller().bytes_fed() as u64, "byte", "bytes")
+            crate::style::count(self.talk.bytes_fed() as u64, "byte", "bytes")
         ));
         Ok(())
     }

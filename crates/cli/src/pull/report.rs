@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use twenty48_devicelog::pull::{Listed, Outcome, Pulled, Summary};
 use twenty48_devicelog::{Damage, DeviceFact};
@@ -24,7 +25,8 @@ fn moves(n: impl Into<u64>) -> String {
     count(n, "move", "moves")
 }
 
-pub(super) fn describe(pulled: &Pulled) -> String {
+/// The line for people of one copy received, its file in `dir`.
+pub(super) fn describe(pulled: &Pulled, dir: &Path) -> String {
     if pulled.outcome == Outcome::InProgress {
         return format!(
             "{}: still being played, {} so far, verified; it is in the device's store and the next pull brings it",
@@ -48,7 +50,10 @@ pub(super) fn describe(pulled: &Pulled) -> String {
         ),
         Some(problem) => format!("{problem}"),
     };
-    let path = pulled.path.as_ref().map(|p| crate::input::shown(p));
+    let path = pulled
+        .file
+        .as_ref()
+        .map(|f| crate::input::shown(&dir.join(f)));
     let path = path.as_deref().unwrap_or("?");
     match &pulled.outcome {
         Outcome::Written => {
@@ -78,8 +83,9 @@ pub(super) fn describe(pulled: &Pulled) -> String {
 
 /// Everything a pull found, as printed. Each list keeps its first [`LISTED`](twenty48_devicelog::pull::LISTED) entries and
 /// counts the rest, so that the report takes the same room however much a device sends.
-#[derive(Default)]
 pub(super) struct Report {
+    /// The folder the files are in (the pull's file names are in it).
+    pub(super) dir: PathBuf,
     /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) games received (copies), and those of them whose
     /// acknowledgement the device confirmed (by number).
     games: Listed<Pulled>,
@@ -114,6 +120,23 @@ struct Counts {
 }
 
 impl Report {
+    /// The report of a pull into `dir`.
+    pub(super) fn new(dir: &Path) -> Report {
+        Report {
+            dir: dir.to_path_buf(),
+            games: Listed::default(),
+            acked: BTreeSet::new(),
+            counts: Counts::default(),
+            damage: Listed::default(),
+            facts: Listed::default(),
+            silent: None,
+            port: None,
+            replied: false,
+            no_store: false,
+            raw_cut: None,
+        }
+    }
+
     /// A game received: counted, and listed while there is room.
     pub(super) fn add_game(&mut self, pulled: Pulled) {
         let c = &mut self.counts;
@@ -123,12 +146,12 @@ impl Report {
             Outcome::Written | Outcome::DamagedPrefix
         ));
         c.already += usize::from(pulled.outcome == Outcome::AlreadyPulled);
-        if let (Some(old), Some(new)) = (&pulled.replaces, &pulled.path) {
+        if let (Some(old), Some(new)) = (&pulled.replaces, &pulled.file) {
             // A longer copy took the place of a prefix this pull wrote: the earlier copies'
             // entries name the file that holds their moves now.
             for earlier in &mut self.games.items {
-                if earlier.path.as_ref() == Some(old) {
-                    earlier.path = Some(new.clone());
+                if earlier.file.as_ref() == Some(old) {
+                    earlier.file = Some(new.clone());
                 }
             }
         }
@@ -305,8 +328,8 @@ impl Report {
                     "verified_moves": p.check.verified_moves,
                     "verified": p.is_verified(),
                     "problem": p.check.problem.as_ref().map(|e| e.to_string()),
-                    "file": p.path.as_ref().map(|f| f.display().to_string()),
-                    "complete": p.path.is_some() && p.is_verified() && !g.is_partial(),
+                    "file": p.file.as_ref().map(|f| self.dir.join(f).display().to_string()),
+                    "complete": p.file.is_some() && p.is_verified() && !g.is_partial(),
                     "partial": g.is_partial(),
                     "outcome": outcome_name(&p.outcome),
                     "acked": acked,
@@ -390,7 +413,7 @@ mod tests {
         Pulled {
             check: game.check(),
             game,
-            path: None,
+            file: None,
             outcome: Outcome::Written,
             ack: Some(twenty48_deviceproto::Ack {
                 game: number,
@@ -404,17 +427,17 @@ mod tests {
     /// earlier copy's entry names the file that holds its moves now, not one that is gone.
     #[test]
     fn an_entry_names_the_file_that_replaced_its_own() {
-        let mut report = Report::default();
-        let old = std::path::PathBuf::from("d/7e57000000000001-g000001.partial.t48");
-        let new = std::path::PathBuf::from("d/7e57000000000001-g000001.t48");
+        let mut report = Report::new(Path::new("d"));
+        let old = "7e57000000000001-g000001.partial.t48".to_string();
+        let new = "7e57000000000001-g000001.t48".to_string();
         let mut first = written(1);
-        first.path = Some(old.clone());
+        first.file = Some(old.clone());
         report.add_game(first);
         let mut whole = written(1);
-        whole.path = Some(new.clone());
+        whole.file = Some(new.clone());
         whole.replaces = Some(old);
         report.add_game(whole);
-        let paths: Vec<_> = report.games.items.iter().map(|p| p.path.clone()).collect();
+        let paths: Vec<_> = report.games.items.iter().map(|p| p.file.clone()).collect();
         assert_eq!(paths, [Some(new.clone()), Some(new)]);
     }
 
@@ -422,7 +445,7 @@ mod tests {
     /// It keeps the first LISTED of each, counts every one, and says how many it left out.
     #[test]
     fn the_report_keeps_the_first_games_and_frames_and_counts_every_one() {
-        let mut report = Report::default();
+        let mut report = Report::new(Path::new("d"));
         for n in 1..=3 * LISTED as u32 {
             report.add_game(written(n));
             report.add_fact(DeviceFact::Acked { dev: None, game: n });

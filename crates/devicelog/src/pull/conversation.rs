@@ -5,12 +5,14 @@
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use std::path::Path;
-//! use twenty48_devicelog::pull::{Conversation, Puller, State};
+//! # fn folder() -> Box<dyn twenty48_devicelog::pull::Folder> { unimplemented!() }
+//! # fn firmware() -> Vec<u8> { unimplemented!() }
+//! use twenty48_devicelog::pull::{Conversation, PortOptions, State};
 //!
-//! let elf = std::fs::read("twenty48-nano-rp2040")?;
-//! let puller = Puller::new(&elf, Path::new("games"), false)?;
-//! let mut talk = Conversation::with_device(puller, false, 0);
+//! // The bytes of the firmware's ELF (`twenty48-nano-rp2040`), and where the files go: a
+//! // `Folder` (the CLI's is a directory).
+//! let elf = firmware();
+//! let mut talk = Conversation::port(&elf, folder(), PortOptions::default(), 0)?;
 //! # let mut port: Vec<u8> = Vec::new();
 //! # let mut now = 0;
 //! loop {
@@ -31,8 +33,13 @@ use std::io;
 use twenty48_deviceproto::{ErrorCode, Request};
 
 use super::acks::AckWindow;
-use super::{Progress, Puller};
+use super::folder::Folder;
+use super::ledger::Summary;
+use super::pulled::Progress;
+use super::puller::{Mode, Puller};
+use crate::error::DeviceLogError;
 use crate::fact::DeviceFact;
+use crate::reply::Reply;
 
 /// Where a conversation stands, at a given time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +54,20 @@ pub enum State {
     Silent,
 }
 
-/// A pull's conversation: a [`Puller`] and, with a device to talk to, the request sent, the
-/// reply's state and the acknowledgements ([`AckWindow`]).
+/// What a pull from a board on a port asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PortOptions {
+    /// Every stored game, acknowledged before or not (`{pull all}`), not only those not yet
+    /// acknowledged (`{pull}`).
+    pub all: bool,
+    /// Also write damaged or unfinished games: their verified moves, marked incomplete.
+    pub keep_partial: bool,
+}
+
+/// A pull's conversation: the pull of a board on a port ([`Conversation::port`]: the
+/// request sent, the reply's state, the acknowledgements, [`AckWindow`]), or of a capture's
+/// bytes ([`Conversation::capture`]: nothing sent, nothing acknowledged, every game decided
+/// with all its copies in view).
 ///
 /// Its promises (docs/firmware.md, "Threat model"): a game is acknowledged only once it is
 /// safely on disk, and only by the check of the copy on disk; at most
@@ -79,23 +98,48 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    /// A conversation with a board: `{hello}` and `{pull}` (`all`: `{pull all}`) wait in
-    /// [`Conversation::outgoing`]. `now` is the caller's clock in milliseconds (any
-    /// origin; it only has to grow).
-    pub fn with_device(puller: Puller, all: bool, now: u64) -> Conversation {
-        let mut talk = Conversation::of_capture(puller);
-        talk.puller.asked = true;
-        talk.request = Some(Request::Pull { all });
+    /// A pull from a board on a port, decoding its log with the firmware `elf` and keeping
+    /// the games in `folder`: `{hello}` and `{pull}` (`options.all`: `{pull all}`) wait in
+    /// [`Conversation::outgoing`]; each game is written as it closes and then acknowledged.
+    /// `now` is the caller's clock in milliseconds (any origin; it only has to grow).
+    ///
+    /// # Errors
+    /// When `elf` is not a firmware ELF with a defmt table.
+    pub fn port(
+        elf: &[u8],
+        folder: Box<dyn Folder>,
+        options: PortOptions,
+        now: u64,
+    ) -> Result<Conversation, DeviceLogError> {
+        let puller = Puller::new(elf, folder, options.keep_partial, Mode::Port)?;
+        let mut talk = Conversation::with(puller, Some(Request::Pull { all: options.all }));
         talk.last_frame = now;
         talk.ask();
-        talk
+        Ok(talk)
     }
 
-    /// A capture's bytes, with no one to talk to: nothing is ever sent or acknowledged.
-    pub fn of_capture(puller: Puller) -> Conversation {
+    /// A pull of a capture's bytes, decoded with the firmware `elf`, its games kept in
+    /// `folder` (`keep_partial`: with the verified moves of damaged or unfinished games,
+    /// marked incomplete). No one to talk to: nothing is ever sent or acknowledged, and
+    /// nothing is written until the bytes end (or
+    /// [`DEFER_BYTES`](super::DEFER_BYTES) of copies wait), so that every game is decided
+    /// with all its copies in view: two copies of one game that differ are both left out.
+    ///
+    /// # Errors
+    /// When `elf` is not a firmware ELF with a defmt table.
+    pub fn capture(
+        elf: &[u8],
+        folder: Box<dyn Folder>,
+        keep_partial: bool,
+    ) -> Result<Conversation, DeviceLogError> {
+        let puller = Puller::new(elf, folder, keep_partial, Mode::Capture)?;
+        Ok(Conversation::with(puller, None))
+    }
+
+    fn with(puller: Puller, request: Option<Request>) -> Conversation {
         Conversation {
             puller,
-            request: None,
+            request,
             begun: false,
             done: false,
             no_store: false,
@@ -131,8 +175,9 @@ impl Conversation {
         Ok(out)
     }
 
-    /// The end of the bytes: the games still open are checked and handed over
-    /// ([`Puller::finish`]). Nothing is acknowledged after it.
+    /// The end of the bytes: the games still open are checked and written as far as they
+    /// are certain; a capture's copies waiting are decided and written. Nothing is
+    /// acknowledged after it.
     ///
     /// # Errors
     /// When a `.t48` file cannot be written.
@@ -187,9 +232,27 @@ impl Conversation {
         &self.acks
     }
 
-    /// The pull: its summary, the bytes fed.
-    pub fn puller(&self) -> &Puller {
-        &self.puller
+    /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes.
+    pub fn summary(&self) -> Summary {
+        self.puller.summary()
+    }
+
+    /// The device's own frames (hello, lost, full, pull, acked, error), the first
+    /// [`LISTED`](super::LISTED) of them.
+    pub fn facts(&self) -> &[DeviceFact] {
+        self.puller.facts()
+    }
+
+    /// Bytes read so far.
+    pub fn bytes_fed(&self) -> usize {
+        self.puller.bytes_fed()
+    }
+
+    /// What the pull holds beyond its fixed parts: the copies waiting for a decision, in
+    /// bytes, and the games open in the decoder. Both are bounded
+    /// ([`DEFER_BYTES`](super::DEFER_BYTES), [`MAX_OPEN_GAMES`](crate::MAX_OPEN_GAMES)).
+    pub fn in_flight(&self) -> (usize, usize) {
+        self.puller.in_flight()
     }
 
     fn send_acks(&mut self) {
@@ -210,16 +273,18 @@ impl Conversation {
                         self.acks.queue(ack);
                     }
                 }
-                Progress::Device(fact) => match *fact {
-                    DeviceFact::PullBegin { .. } => self.begun = true,
-                    // The end of a reply whose begin came before this pull was listening
-                    // (an earlier pull's, cut off): not this pull's answer.
-                    DeviceFact::PullDone { .. } if talking && !self.begun => {
+                Progress::Reply(Reply::Began { .. }) => self.begun = true,
+                Progress::Reply(reply) if reply.is_done() => {
+                    if talking && !self.begun {
+                        // The end of a reply whose begin came before this pull was
+                        // listening (an earlier pull's, cut off): not this pull's answer.
                         out.push(step);
                         out.push(Progress::EarlierReplyEnded);
                         continue;
                     }
-                    DeviceFact::PullDone { .. } => self.done = true,
+                    self.done = true;
+                }
+                Progress::Device(fact) => match *fact {
                     DeviceFact::Error { code, game, .. } if code == ErrorCode::NoStore as u8 => {
                         if !self.begun && game == 0 {
                             // The answer to the request (it names no game): nothing to pull

@@ -1,15 +1,11 @@
-//! The files a pull writes: their names, where each game is kept among them, and the
-//! reading and writing of them through the pull's [`Folder`].
+//! The names of the files a pull writes, read back from a listing of its folder, and the
+//! move logs read back from them.
 
-use std::io;
-use std::path::{Path, PathBuf};
-
-use twenty48_movelog::{free_name, MoveLog, Placed, EXTENSION};
+use twenty48_movelog::{MoveLog, EXTENSION};
 
 use crate::received::ReceivedGame;
 
-use super::folder::{Directory, Folder};
-use super::{Outcome, Pulled};
+use super::folder::Folder;
 
 /// The file name of a pulled v1 game: `game-NNN-seed-SEED.t48`, or `...partial.t48` for an
 /// incomplete log.
@@ -67,122 +63,14 @@ pub(super) fn on_disk(folder: &dyn Folder, mut found: impl FnMut(u64, u32)) {
     });
 }
 
-/// Where a pull keeps a game: the `index`th name (1: the name itself, 2: `NAME-2`, ...) of
-/// its whole or (`complete` false) interrupted name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Kept {
-    complete: bool,
-    index: u16,
-    /// This pull wrote the file (it was not in the directory before).
-    ours: bool,
-}
-
-impl Kept {
-    /// Whether the copy kept is a whole game (not an interrupted game's prefix).
-    pub(super) fn is_whole(&self) -> bool {
-        self.complete
-    }
-
-    /// The `index`th name of the whole or interrupted game's name.
-    pub(super) fn at(complete: bool, index: usize) -> Kept {
-        Kept {
-            complete,
-            index: u16::try_from(index).unwrap_or(u16::MAX),
-            ours: false,
-        }
-    }
-
-    /// The same place, a file this pull wrote.
-    pub(super) fn written_here(self) -> Kept {
-        Kept { ours: true, ..self }
-    }
-
-    /// Whether this pull wrote the file.
-    pub(super) fn is_ours(&self) -> bool {
-        self.ours
-    }
-
-    /// The file of game `number` of `dev` in `dir`.
-    pub(super) fn path(self, dir: &Path, dev: u64, number: u32) -> PathBuf {
-        free_name(
-            &dir.join(file_name_v2(dev, number, self.complete)),
-            u32::from(self.index),
-        )
-    }
-}
-
-/// Where `path`, written for `name` in `dir`, is among the names tried for it.
-pub(super) fn kept_at(dir: &Path, name: &str, complete: bool, path: &Path) -> Kept {
-    let base = dir.join(name);
-    let index = (1..=twenty48_movelog::MAX_FREE_NAMES)
-        .find(|&n| free_name(&base, n) == path)
-        .unwrap_or(1);
-    Kept::at(complete, index as usize)
-}
-
-/// Writes `log` into `dir` under `name`, or the first free name after it when that holds
-/// another file; the directory (and every directory made on the way) is made durably
-/// first. The path written, and whether it is new or was there with these very bytes.
-pub(super) fn place(folder: &mut dyn Folder, name: &str, log: &MoveLog) -> io::Result<Placed> {
-    folder.write_free(name, &log.encode())
-}
-
-/// The files in `dir` at `name` and the free names after it, in order, up to the first
-/// name that is not there: where an earlier pull may have put a game of that name.
-pub(super) fn taken_names(folder: &dyn Folder, name: &str) -> Vec<PathBuf> {
-    let base = folder.path().join(name);
-    (1..=twenty48_movelog::MAX_FREE_NAMES)
-        .map(|n| free_name(&base, n))
-        .take_while(|p| folder.exists(p))
-        .collect()
-}
-
 /// The largest file read back as an earlier pull's game: a device game's log is far smaller;
 /// anything larger planted under a game's name is not read.
 const MAX_LOG_READ: u64 = 16 << 20;
 
-/// The move log in the regular file `path` (not a link), if it is one.
-pub(super) fn read_log(folder: &dyn Folder, path: &Path) -> Option<MoveLog> {
-    let bytes = folder.read(path, MAX_LOG_READ)?;
+/// The move log in the regular file `name` (not a link), if it is one.
+pub(super) fn read_log(folder: &dyn Folder, name: &str) -> Option<MoveLog> {
+    let bytes = folder.read(name, MAX_LOG_READ)?;
     MoveLog::decode(&bytes).ok()
-}
-
-/// Checks a game and writes what is certain of it into `dir`: the v1 path, one file per
-/// game received, never over another file (a name taken by other contents sends the game
-/// to a free name).
-///
-/// # Errors
-/// When the directory or the file cannot be written (the error names it).
-pub fn save(game: ReceivedGame, dir: &Path, keep_partial: bool) -> io::Result<Pulled> {
-    save_in(game, &mut Directory::new(dir), keep_partial)
-}
-
-/// [`save`] into `folder`.
-pub(super) fn save_in(
-    game: ReceivedGame,
-    folder: &mut dyn Folder,
-    keep_partial: bool,
-) -> io::Result<Pulled> {
-    let check = game.check();
-    let mut path = None;
-    let mut outcome = Outcome::NotWritten;
-    if let Some(log) = game.to_movelog(keep_partial) {
-        let placed = place(folder, &file_name(&game, log.complete), &log)?;
-        outcome = match (&placed, check.is_verified()) {
-            (_, false) => Outcome::DamagedPrefix,
-            (Placed::Identical(_), true) => Outcome::AlreadyPulled,
-            (_, true) => Outcome::Written,
-        };
-        path = Some(placed.path().to_path_buf());
-    }
-    Ok(Pulled {
-        game,
-        check,
-        path,
-        outcome,
-        ack: None,
-        replaces: None,
-    })
 }
 
 #[cfg(test)]

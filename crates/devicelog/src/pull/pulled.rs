@@ -1,11 +1,11 @@
-//! What a pull reports: each game's outcome, gaps, and the summary.
-
-use std::path::PathBuf;
+//! What became of each copy of a game a pull received, and the pull's progress step by
+//! step.
 
 use crate::check::GameCheck;
 use crate::event::{Damage, Event};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
+use crate::reply::Reply;
 
 /// What became of one game received.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,10 +42,11 @@ pub struct Pulled {
     pub game: ReceivedGame,
     /// Its host replay.
     pub check: GameCheck,
-    /// The file written (or already there), if any: the whole game when it verified, a
-    /// stored interrupted game as a verified prefix marked incomplete (`.partial.t48`),
-    /// else (with `keep_partial`) the verified moves of a damaged game marked incomplete.
-    pub path: Option<PathBuf>,
+    /// The file written (or already there), its name in the pull's
+    /// [`Folder`](super::Folder), if any: the whole game when it verified, a stored
+    /// interrupted game as a verified prefix marked incomplete (`.partial.t48`), else (with
+    /// `keep_partial`) the verified moves of a damaged game marked incomplete.
+    pub file: Option<String>,
     /// What was done with it.
     pub outcome: Outcome,
     /// Protocol v2: the acknowledgement to send the device once the game is safely on disk
@@ -54,7 +55,7 @@ pub struct Pulled {
     /// The file of a shorter prefix of the same game that this pull wrote before, and that
     /// this copy's file now stands for (replaced by it, or removed once the whole game was
     /// written): an earlier report of that copy names it.
-    pub replaces: Option<PathBuf>,
+    pub replaces: Option<String>,
 }
 
 impl Pulled {
@@ -94,77 +95,12 @@ pub enum Progress {
     Damaged(Damage),
     /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
     Device(DeviceFact),
+    /// Protocol v2: a pull reply of the device began or ended (after the frame that did it).
+    Reply(Reply),
     /// The device answered an acknowledgement this pull sent (a
     /// [`Conversation`](super::Conversation)'s): it marked this game pulled.
     Acked(u32),
     /// The `pull done` just received ends a reply that began before this pull was
     /// listening (an earlier pull's, cut off): the pull waits for its own.
     EarlierReplyEnded,
-}
-
-/// A run of game numbers of one device never received complete.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Gap {
-    /// Device id.
-    pub dev: u64,
-    /// First missing number.
-    pub first: u32,
-    /// Last missing number.
-    pub last: u32,
-}
-
-/// Everything a pull found, in the terms of the report: what was received, what was lost.
-///
-/// Each list holds at most its first [`LISTED`](super::LISTED) entries (and the sentence
-/// lists a last line counting the rest): a hostile stream takes no more memory for them.
-/// [`Summary::totals`] has the full counts of the lists of games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Games (v2: distinct device and number) received and safely in the directory.
-    pub received: usize,
-    /// Of those, stored games that were interrupted (partial, verified prefixes) and never
-    /// came whole.
-    pub partial: usize,
-    /// Copies of a game received again with the same content: `(device, game)`.
-    pub duplicates: Vec<(u64, u32)>,
-    /// Games received with different contents under the same number.
-    pub conflicts: Vec<(u64, u32, String)>,
-    /// Game numbers never seen complete (between numbers seen, and up to the hello's
-    /// `next`).
-    pub gaps: Vec<Gap>,
-    /// Games that arrived damaged or unfinished and never arrived whole; and what the pull
-    /// could not account for (more devices or runs of game numbers than it keeps).
-    pub failed: Vec<String>,
-    /// Frames the device said it dropped, whose game never arrived whole: failures.
-    pub lost: Vec<String>,
-    /// Facts that do not fail the pull: live losses of games that arrived whole from the
-    /// store, full stores, damage of games that arrived whole later, errors.
-    pub notes: Vec<String>,
-    /// Damage not accounted for by a game (after the first frame): failures.
-    pub damage: Vec<String>,
-    /// How many entries the lists of games have in all, listed or not.
-    pub totals: Totals,
-}
-
-/// The full counts of a [`Summary`]'s lists of games (which list only their first
-/// [`LISTED`](super::LISTED)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Totals {
-    /// Duplicates.
-    pub duplicates: usize,
-    /// Games in conflict.
-    pub conflicts: usize,
-    /// Runs of game numbers never received.
-    pub gaps: usize,
-}
-
-impl Summary {
-    /// Whether every game arrived and verified (notes allowed).
-    pub fn is_ok(&self) -> bool {
-        self.conflicts.is_empty()
-            && self.gaps.is_empty()
-            && self.failed.is_empty()
-            && self.lost.is_empty()
-            && self.damage.is_empty()
-    }
 }

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use twenty48_devicelog::pull::{Gap, Outcome, Progress, PullOptions, Pulled, Puller, Summary};
+use v2::pulls::PullOptions;
+use twenty48_devicelog::pull::{Gap, Outcome, Progress, Pulled, Conversation, Summary};
 use twenty48_devicelog::{check, decode_capture, Capture, DamageKind, DeviceFact, Problem};
 use twenty48_deviceproto::QEMU_DEVICE_ID;
 use twenty48_engine::Status;
@@ -29,18 +30,22 @@ const DEFER: PullOptions = PullOptions {
 
 /// A pull of `bytes` into `dir`, fed in pieces of 7 bytes as from a serial port; every
 /// game closed, with what became of it (from the progress).
-fn pull(bytes: &[u8], dir: &Path, options: PullOptions) -> (Puller, Vec<Pulled>) {
-    let mut puller = Puller::with_options(firmware_elf(), dir, options).unwrap();
+fn pull(bytes: &[u8], dir: &Path, options: PullOptions) -> (Conversation, Vec<Pulled>) {
+    let mut puller = v2::pulls::open(firmware_elf(), dir, options);
     let mut progress = Vec::new();
     for chunk in bytes.chunks(7) {
-        progress.extend(puller.feed(chunk).unwrap());
+        progress.extend(puller.feed(chunk, 0).unwrap());
     }
     assert_eq!(puller.bytes_fed(), bytes.len());
     progress.extend(puller.finish().unwrap());
     let pulled: Vec<Pulled> = progress
         .into_iter()
         .filter_map(|p| match p {
-            Progress::Pulled(p) if p.outcome != Outcome::Deferred => Some(*p),
+            Progress::Pulled(mut p) if p.outcome != Outcome::Deferred => {
+                // The file as a path, for the checks on disk.
+                p.file = p.file.map(|f| dir.join(f).to_string_lossy().into_owned());
+                Some(*p)
+            }
             _ => None,
         })
         .collect();
@@ -96,7 +101,7 @@ fn outcomes(pulled: &[Pulled], number: u32) -> Vec<Outcome> {
 /// Every ack is of a copy now on disk, and names that copy's end frame check.
 fn assert_acks_only_what_is_on_disk(pulled: &[Pulled]) {
     for p in pulled {
-        let on_disk = p.is_received() && p.path.as_ref().is_some_and(|path| path.exists());
+        let on_disk = p.is_received() && p.file.as_ref().is_some_and(|f| Path::new(f).exists());
         match p.ack {
             Some(twenty48_deviceproto::Ack { game, check: c }) => {
                 assert!(on_disk, "game {game} acknowledged but not on disk: {p:?}");
@@ -331,8 +336,8 @@ fn a_deferred_pull_writes_each_game_once_when_the_capture_ends() {
     let dir = Scratch::new("defer");
     let mut both = capture("session").to_vec();
     both.extend_from_slice(capture("restart"));
-    let mut puller = Puller::with_options(firmware_elf(), &dir.0, DEFER).unwrap();
-    let progress = puller.feed(&both).unwrap();
+    let mut puller = v2::pulls::open(firmware_elf(), &dir.0, DEFER);
+    let progress = puller.feed(&both, 0).unwrap();
     let deferred = progress
         .iter()
         .filter(|p| matches!(p, Progress::Pulled(p) if p.outcome == Outcome::Deferred))
@@ -348,7 +353,10 @@ fn a_deferred_pull_writes_each_game_once_when_the_capture_ends() {
         .unwrap()
         .into_iter()
         .filter_map(|p| match p {
-            Progress::Pulled(p) => Some(*p),
+            Progress::Pulled(mut p) => {
+                p.file = p.file.map(|f| dir.0.join(f).to_string_lossy().into_owned());
+                Some(*p)
+            }
             _ => None,
         })
         .collect();
@@ -400,7 +408,7 @@ fn a_game_that_differs_from_its_pulled_copy_goes_to_a_free_name_and_nothing_is_o
             .filter(|p| p.game.number == n && p.outcome == Outcome::Written)
             .collect();
         assert_eq!(written.len(), 1, "game {n}: {:?}", outcomes(&pulled, n));
-        assert_eq!(written[0].path.as_deref(), Some(&*free));
+        assert_eq!(written[0].file.as_deref().map(Path::new), Some(&*free));
         assert!(written[0].ack.is_some(), "game {n}");
     }
     assert_eq!(std::fs::read(dir.0.join(name(2, true))).unwrap(), before);
@@ -604,7 +612,7 @@ fn a_flipped_bit_in_a_game_without_another_copy_fails_it_and_says_where() {
         let game1 = pulled.iter().find(|p| p.game.number == 1).expect("game 1");
         assert_eq!(game1.outcome, Outcome::DamagedPrefix, "byte {at}");
         assert!(game1.ack.is_none());
-        let path = game1.path.as_ref().unwrap();
+        let path = Path::new(game1.file.as_ref().unwrap());
         assert!(path.ends_with("7e57000000000001-g000001.damaged.t48"));
         let log = MoveLog::decode(&std::fs::read(path).unwrap()).unwrap();
         assert!(!log.complete && log.moves.len() <= 4, "byte {at}");
@@ -759,7 +767,7 @@ fn an_interrupted_game_and_its_whole_copy_are_one_game_two_different_ends_a_conf
     let partial: Vec<&Pulled> = pulled.iter().filter(|p| p.game.number == 6).collect();
     assert_eq!(partial[0].outcome, Outcome::AlreadyPulled);
     for p in &partial {
-        assert_eq!(p.path.as_deref(), Some(&*dir.0.join(name(6, true))));
+        assert_eq!(p.file.as_deref().map(Path::new), Some(&*dir.0.join(name(6, true))));
         assert_eq!(
             p.ack.map(|a| (a.game, a.check)),
             Some((6, p.game.end.unwrap().check.unwrap()))
@@ -822,8 +830,8 @@ fn line_noise_before_the_first_frame_is_no_failure() {
     let mut bytes = noise.to_vec();
     bytes.extend_from_slice(capture("session"));
     let dir = Scratch::new("noise");
-    let mut puller = Puller::with_options(firmware_elf(), &dir.0, LIVE).unwrap();
-    let progress = puller.feed(&bytes).unwrap();
+    let mut puller = v2::pulls::open(firmware_elf(), &dir.0, LIVE);
+    let progress = puller.feed(&bytes, 0).unwrap();
     assert!(matches!(&progress[0], Progress::Damaged(d) if d.offset == 0));
     puller.finish().unwrap();
     let summary = puller.summary();

@@ -4,10 +4,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::event::Damage;
 use crate::fact::DeviceFact;
 
-use super::runs::{key, Runs};
+use crate::event::{Damage, DamageKind};
+use crate::pull::runs::{key, parts, Runs};
+use crate::reply::Reply;
+
+mod summary;
+
+pub use summary::{Gap, Summary, Totals};
 
 /// Each list of a pull's report keeps its first this many entries and counts the rest.
 pub const LISTED: usize = 1000;
@@ -67,71 +72,74 @@ impl<T> Listed<T> {
 /// A copy of a game that did not come safely into the directory, or one still being played:
 /// what the report says of it, once it knows whether another copy made it good.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct CopyNote {
+struct CopyNote {
     /// Protocol v2: the game's key (v1 games have none: their failures stand).
-    pub(super) key: Option<u128>,
+    key: Option<u128>,
     /// The problem, by game and move (or the note, for a game in progress).
-    pub(super) text: String,
+    text: String,
     /// A live game still being played when a port pull ended: a note, never a failure.
-    pub(super) in_progress: bool,
+    in_progress: bool,
 }
 
 /// Everything a pull has seen that its report needs.
 #[derive(Debug, Default)]
-pub(super) struct Ledger {
+pub(in crate::pull) struct Ledger {
     /// v2: games safely in the directory (written, already pulled, or a copy contained in
     /// such a one), by key and by number alone (for frames that name no device).
-    pub(super) received: Runs,
-    pub(super) received_numbers: Runs,
+    received: Runs,
+    received_numbers: Runs,
     /// v2: of those, games received in a whole copy (not only interrupted ones).
-    pub(super) whole: Runs,
+    whole: Runs,
     /// v1: games received and verified.
-    pub(super) received_v1: u64,
+    received_v1: u64,
     /// v2: every game number seen (started, or named by a lost frame), by key.
-    pub(super) seen: Runs,
+    seen: Runs,
     /// v2: the highest `next` each device's hello announced (at most [`MAX_DEVICES`]).
-    pub(super) next: BTreeMap<u64, u32>,
+    next: BTreeMap<u64, u32>,
     /// A hello of a device past [`MAX_DEVICES`] came.
-    pub(super) devices_overflowed: bool,
-    pub(super) duplicates: Listed<(u64, u32)>,
-    pub(super) conflicts: Listed<(u64, u32, String)>,
+    devices_overflowed: bool,
+    duplicates: Listed<(u64, u32)>,
+    conflicts: Listed<(u64, u32, String)>,
     /// v2: the games listed (or counted) as conflicts.
-    pub(super) conflicted: Runs,
+    conflicted: Runs,
     /// Copies that failed or are in progress, in closing order.
-    pub(super) copies: Listed<CopyNote>,
+    copies: Listed<CopyNote>,
     /// Of the copies past the listed ones: v2 failures by key, v1 failures and games in
     /// progress counted.
-    pub(super) failed_unlisted: Runs,
-    pub(super) failed_unlisted_v1: usize,
-    pub(super) in_progress_unlisted: usize,
+    failed_unlisted: Runs,
+    failed_unlisted_v1: usize,
+    in_progress_unlisted: usize,
     /// The device's own frames, in order.
-    pub(super) facts: Listed<DeviceFact>,
+    facts: Listed<DeviceFact>,
     /// Of the lost frames past the listed facts: their games, by key or (no device known)
     /// by number, and how many named no game; the full and error frames past them.
-    pub(super) lost_unlisted: Runs,
-    pub(super) lost_unlisted_numbers: Runs,
-    pub(super) lost_unlisted_no_game: usize,
-    pub(super) notes_unlisted: usize,
+    lost_unlisted: Runs,
+    lost_unlisted_numbers: Runs,
+    lost_unlisted_no_game: usize,
+    notes_unlisted: usize,
     /// Pull replies that did not hold what they announced, or what the device says it
     /// sent.
-    pub(super) short_replies: Listed<String>,
+    short_replies: Listed<String>,
+    /// On a port, replies cut off (a reconnection, a restart) and not yet followed by a
+    /// whole reply: losses unless one follows, whose games are every one not acknowledged.
+    cut_replies: Listed<String>,
     /// On a port, ends of replies to an earlier request that arrived short (notes: their
     /// games not acknowledged come again).
-    pub(super) earlier_replies: Listed<String>,
+    earlier_replies: Listed<String>,
     /// Damaged stretches after the first frame.
-    pub(super) damage: Listed<Damage>,
+    damage: Listed<Damage>,
     /// Names that held other contents, and where the game went instead.
-    pub(super) free_names: Listed<String>,
+    free_names: Listed<String>,
 }
 
 impl Ledger {
     /// Game `number` of `dev` was seen.
-    pub(super) fn seen(&mut self, dev: u64, number: u32) {
+    pub(in crate::pull) fn seen(&mut self, dev: u64, number: u32) {
         self.seen.add(key(dev, number));
     }
 
     /// A hello of `dev` announced `next`.
-    pub(super) fn hello(&mut self, dev: u64, next: u32) {
+    pub(in crate::pull) fn hello(&mut self, dev: u64, next: u32) {
         if let Some(n) = self.next.get_mut(&dev) {
             *n = (*n).max(next);
         } else if self.next.len() < MAX_DEVICES {
@@ -143,7 +151,7 @@ impl Ledger {
 
     /// A v2 copy of game `k` came safely into the directory (`whole`: not an interrupted
     /// game's prefix).
-    pub(super) fn received(&mut self, k: u128, whole: bool) {
+    pub(in crate::pull) fn received(&mut self, k: u128, whole: bool) {
         self.received.add(k);
         self.received_numbers.add(u128::from(k as u32));
         if whole {
@@ -153,7 +161,7 @@ impl Ledger {
 
     /// A copy of game `k` (v1: `None`) that failed, or (`in_progress`) is still being
     /// played, with what the report says of it.
-    pub(super) fn copy(&mut self, k: Option<u128>, text: String, in_progress: bool) {
+    pub(in crate::pull) fn copy(&mut self, k: Option<u128>, text: String, in_progress: bool) {
         let note = CopyNote {
             key: k,
             text,
@@ -171,17 +179,17 @@ impl Ledger {
     }
 
     /// Game `k` is in conflict (`reason`); listed once.
-    pub(super) fn conflict(&mut self, k: u128, reason: &str) {
+    pub(in crate::pull) fn conflict(&mut self, k: u128, reason: &str) {
         if self.conflicted.contains(k) {
             return;
         }
         self.conflicted.add(k);
-        let (dev, number) = super::runs::parts(k);
+        let (dev, number) = parts(k);
         self.conflicts.push((dev, number, reason.to_string()));
     }
 
     /// A frame of the device about itself.
-    pub(super) fn fact(&mut self, fact: DeviceFact) {
+    pub(in crate::pull) fn fact(&mut self, fact: DeviceFact) {
         if self.facts.push(fact) {
             return;
         }
@@ -202,9 +210,109 @@ impl Ledger {
         }
     }
 
+    /// A copy of game `dev`/`number` was received again with the same content.
+    pub(in crate::pull) fn duplicate(&mut self, dev: u64, number: u32) {
+        self.duplicates.push((dev, number));
+    }
+
+    /// A protocol v1 game was received and verified.
+    pub(in crate::pull) fn received_v1(&mut self) {
+        self.received_v1 += 1;
+    }
+
+    /// A damaged stretch of the bytes; what comes before the first frame decoded is line
+    /// noise, not damage (`decoded_any`).
+    pub(in crate::pull) fn damage(&mut self, damage: &Damage, decoded_any: bool) {
+        let noise = !decoded_any
+            && matches!(
+                damage.kind,
+                DamageKind::Malformed | DamageKind::Unterminated | DamageKind::Oversized
+            );
+        if !noise {
+            self.damage.push(damage.clone());
+        }
+    }
+
+    /// A game went to a free name instead of `wanted`: the note saying so.
+    pub(in crate::pull) fn free_name(&mut self, note: String) {
+        self.free_names.push(note);
+    }
+
+    /// The device's own frames, the first [`LISTED`] of them.
+    pub(in crate::pull) fn facts(&self) -> &[DeviceFact] {
+        &self.facts.items
+    }
+
+    /// A pull reply ended ([`Reply`]): one that held less than it should is a loss, or
+    /// (`asked`: this pull asked the device, so a reply whose pull begin it never saw
+    /// answered an earlier request, and the games of it not acknowledged come again) a note.
+    pub(in crate::pull) fn reply(&mut self, reply: Reply, asked: bool) {
+        if asked && reply.is_short() == Some(false) && matches!(reply, Reply::Ended { .. }) {
+            // A whole reply after cut ones (the pull asked again): it held every game not
+            // acknowledged, so what the cut ones did not bring came in it.
+            let cut = std::mem::take(&mut self.cut_replies);
+            for c in cut.items {
+                self.earlier_replies.push(format!(
+                    "{c}; a later reply held every game not acknowledged"
+                ));
+            }
+            self.earlier_replies.more += cut.more;
+            return;
+        }
+        if reply.is_short() != Some(true) {
+            return;
+        }
+        match reply {
+            Reply::Ended {
+                announced,
+                sent: None,
+                arrived,
+                ..
+            } => {
+                let cut = format!(
+                    "a pull reply announced {announced} games and was cut off after {arrived}"
+                );
+                if asked {
+                    self.cut_replies.push(cut);
+                } else {
+                    self.short_replies.push(cut);
+                }
+            }
+            Reply::Ended {
+                announced,
+                sent: Some(sent),
+                arrived,
+                ..
+            } => {
+                self.short_replies.push(format!(
+                    "a pull reply announced {announced} games, the device sent {sent}, {arrived} arrived"
+                ));
+            }
+            Reply::Headless { dev, sent, arrived } => {
+                if arrived.is_none() {
+                    // Past the devices counted: the reply may be reported short although
+                    // it was not, and the report says it lost track.
+                    self.devices_overflowed = true;
+                }
+                let short = format!(
+                    "a pull reply of device {dev:016x} whose pull begin did not arrive ended: the device says it sent {sent} games, {} arrived",
+                    arrived.unwrap_or(0)
+                );
+                if asked {
+                    self.earlier_replies.push(format!(
+                        "{short} (a reply to an earlier request: the games of it not acknowledged come again in this pull's reply)"
+                    ));
+                } else {
+                    self.short_replies.push(short);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Whether any set ran out of room: what the report says of the games is then
     /// uncertain, and it says so.
-    pub(super) fn overflowed(&self) -> bool {
+    pub(in crate::pull) fn overflowed(&self) -> bool {
         [
             &self.received,
             &self.received_numbers,
@@ -218,5 +326,58 @@ impl Ledger {
         .iter()
         .any(|r| r.overflowed())
             || self.devices_overflowed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pull::folder::{Created, Folder};
+
+    /// A folder with nothing in it.
+    #[derive(Debug)]
+    struct Empty;
+
+    impl Folder for Empty {
+        fn create(&mut self, _: &str, _: &[u8]) -> std::io::Result<Created> {
+            Ok(Created::Taken)
+        }
+        fn replace(&mut self, _: &str, _: &[u8]) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn remove(&mut self, _: &str) -> bool {
+            false
+        }
+        fn read(&self, _: &str, _: u64) -> Option<Vec<u8>> {
+            None
+        }
+        fn exists(&self, _: &str) -> bool {
+            false
+        }
+        fn names(&self, _: &mut dyn FnMut(&str)) {}
+        fn shown(&self, name: &str) -> String {
+            name.to_string()
+        }
+    }
+
+    /// Frames lost outside any game (a lost frame naming game 0) are no game number: they
+    /// make no gap below the games the device did send.
+    #[test]
+    fn frames_lost_outside_a_game_make_no_gap() {
+        let mut ledger = Ledger::default();
+        let dev = 0x7e57_0000_0000_0001;
+        // The device sent games 5 and 6 (their copies did not verify: no files), and said
+        // it lost frames outside any game.
+        ledger.seen(dev, 5);
+        ledger.seen(dev, 6);
+        let lost = DeviceFact::Lost {
+            dev: Some(dev),
+            game: 0,
+            at_move: 0,
+            frames: 3,
+        };
+        ledger.fact(lost);
+        assert_eq!(ledger.summary(&Empty, false).gaps, []);
+        assert_eq!(ledger.facts(), [lost]);
     }
 }

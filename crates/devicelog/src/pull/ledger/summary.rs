@@ -1,22 +1,23 @@
-//! What a pull found, gathered from what it kept of every copy closed: received games,
-//! duplicates, conflicts, gaps, losses, notes. Runs in time proportional to the runs and
-//! lists kept (each bounded) and one listing of the directory, never to the game numbers
-//! they name.
+//! What a pull found ([`Summary`]), gathered from what its [`Ledger`] kept of every copy
+//! closed: received games, duplicates, conflicts, gaps, losses, notes. Runs in time
+//! proportional to the runs and lists kept (each bounded) and one listing of the folder,
+//! never to the game numbers they name.
 
 use std::collections::BTreeMap;
 
 use crate::fact::DeviceFact;
+use crate::pull::folder::Folder;
+use crate::pull::names::on_disk;
+use crate::pull::runs::{key, parts, Runs, MAX_RUNS};
 
-use super::files::on_disk;
-use super::ledger::{Ledger, LISTED, MAX_DEVICES};
-use super::runs::{key, parts, Runs, MAX_RUNS};
-use super::{Gap, Puller, Summary};
+use super::{Ledger, LISTED, MAX_DEVICES};
 
-impl Puller {
-    /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes.
-    /// Pull replies are checked too: each must hold the games it announced.
-    pub fn summary(&self) -> Summary {
-        let l = &self.ledger;
+impl Ledger {
+    /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes,
+    /// the gaps checked against the names in `folder`. `overflowed`: a set kept beside the
+    /// ledger ran out of room.
+    pub(in crate::pull) fn summary(&self, folder: &dyn Folder, overflowed: bool) -> Summary {
+        let l = self;
         let mut s = Summary::default();
         copies(l, &mut s);
         s.received = count(l.received.count_without(&[&l.conflicted])) + count(l.received_v1);
@@ -29,6 +30,8 @@ impl Puller {
         facts(l, &mut s);
         s.lost.extend(l.short_replies.items.iter().cloned());
         more(&mut s.lost, l.short_replies.more, "short pull replies");
+        s.lost.extend(l.cut_replies.items.iter().cloned());
+        more(&mut s.lost, l.cut_replies.more, "pull replies cut off");
         if l.received_v1 > 0 {
             // v1 frames carry no check values (docs/firmware.md): bits flipped in transit
             // can make another game that still replays.
@@ -46,11 +49,6 @@ impl Puller {
             l.earlier_replies.more,
             "short replies to an earlier request",
         );
-        if let Some((_, announced, closed)) = self.reply {
-            s.lost.push(format!(
-                "a pull reply announced {announced} games and was cut off after {closed}"
-            ));
-        }
         for d in &l.damage.items {
             let whole = d
                 .game
@@ -62,11 +60,11 @@ impl Puller {
             }
         }
         s.damage.extend(l.damage.unlisted("damaged stretches"));
-        self.gaps(&mut s);
+        self.gaps(folder, &mut s);
         more(&mut s.notes, l.duplicates.more, "duplicates");
         s.notes.extend(l.free_names.items.iter().cloned());
         more(&mut s.notes, l.free_names.more, "games sent to a free name");
-        if l.overflowed() || self.kept.overflowed() || self.conflicts.overflowed() {
+        if l.overflowed() || overflowed {
             s.failed.push(format!(
                 "the pull received more games than it keeps track of ({MAX_RUNS} runs of game numbers a set, {MAX_DEVICES} devices): the gaps, losses and failures above may name games that did arrive, and later copies of some games were compared with the files on disk only"
             ));
@@ -77,8 +75,8 @@ impl Puller {
     /// The gaps in each device's game numbers: numbers between the lowest and highest seen
     /// (and up to the one before its hello's `next`) that never arrived and are not in the
     /// directory; and a note for the game in progress when the pull began.
-    fn gaps(&self, s: &mut Summary) {
-        let l = &self.ledger;
+    fn gaps(&self, folder: &dyn Folder, s: &mut Summary) {
+        let l = self;
         // Each device's lowest and highest number seen.
         let mut devices: BTreeMap<u64, (u32, u32)> = BTreeMap::new();
         let mut see = |dev: u64, lo: u32, hi: u32| {
@@ -110,7 +108,7 @@ impl Puller {
         }
         let candidates = Runs::from_runs(candidates);
         let mut found = Runs::default();
-        on_disk(&*self.folder, |dev, number| {
+        on_disk(folder, |dev, number| {
             let k = key(dev, number);
             if candidates.contains(k) {
                 found.add(k);
@@ -233,4 +231,71 @@ fn more(list: &mut Vec<String>, n: usize, what: &str) {
 /// A count of keys, as a count of games.
 fn count(n: impl TryInto<usize>) -> usize {
     n.try_into().unwrap_or(usize::MAX)
+}
+
+/// A run of game numbers of one device never received complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// Device id.
+    pub dev: u64,
+    /// First missing number.
+    pub first: u32,
+    /// Last missing number.
+    pub last: u32,
+}
+
+/// Everything a pull found, in the terms of the report: what was received, what was lost.
+///
+/// Each list holds at most its first [`LISTED`](super::super::LISTED) entries (and the sentence
+/// lists a last line counting the rest): a hostile stream takes no more memory for them.
+/// [`Summary::totals`] has the full counts of the lists of games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games (v2: distinct device and number) received and safely in the directory.
+    pub received: usize,
+    /// Of those, stored games that were interrupted (partial, verified prefixes) and never
+    /// came whole.
+    pub partial: usize,
+    /// Copies of a game received again with the same content: `(device, game)`.
+    pub duplicates: Vec<(u64, u32)>,
+    /// Games received with different contents under the same number.
+    pub conflicts: Vec<(u64, u32, String)>,
+    /// Game numbers never seen complete (between numbers seen, and up to the hello's
+    /// `next`).
+    pub gaps: Vec<Gap>,
+    /// Games that arrived damaged or unfinished and never arrived whole; and what the pull
+    /// could not account for (more devices or runs of game numbers than it keeps).
+    pub failed: Vec<String>,
+    /// Frames the device said it dropped, whose game never arrived whole: failures.
+    pub lost: Vec<String>,
+    /// Facts that do not fail the pull: live losses of games that arrived whole from the
+    /// store, full stores, damage of games that arrived whole later, errors.
+    pub notes: Vec<String>,
+    /// Damage not accounted for by a game (after the first frame): failures.
+    pub damage: Vec<String>,
+    /// How many entries the lists of games have in all, listed or not.
+    pub totals: Totals,
+}
+
+/// The full counts of a [`Summary`]'s lists of games (which list only their first
+/// [`LISTED`](super::super::LISTED)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Duplicates.
+    pub duplicates: usize,
+    /// Games in conflict.
+    pub conflicts: usize,
+    /// Runs of game numbers never received.
+    pub gaps: usize,
+}
+
+impl Summary {
+    /// Whether every game arrived and verified (notes allowed).
+    pub fn is_ok(&self) -> bool {
+        self.conflicts.is_empty()
+            && self.gaps.is_empty()
+            && self.failed.is_empty()
+            && self.lost.is_empty()
+            && self.damage.is_empty()
+    }
 }
