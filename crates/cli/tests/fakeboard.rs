@@ -410,7 +410,7 @@ fn whole_pull(f: &Frames, count: u32, seed: u64, moves: usize) -> (Vec<Step>, BT
     let script = vec![
         Step::Await("{pull}"),
         Step::Send(reply),
-        Step::Acks(Some(checks.clone())),
+        Step::Acks(checks.clone()),
     ];
     (script, checks)
 }
