@@ -415,9 +415,6 @@ fn whole_pull(f: &Frames, count: u32, seed: u64, moves: usize) -> (Vec<Step>, BT
     (script, checks)
 }
 
-/// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
-/// without the file's name. Every error writing a file names it. (The file-size limit
-/// stands in for a full disk: the same failed write, no privileges needed.)
 /// `twenty48 pull` of the capture file `capture` into `games`, the command set up by `setup`.
 fn pull_capture(elf: &Path, capture: &Path, games: &Path, setup: impl Fn(&mut Command)) -> Run {
     let args = [
@@ -475,6 +472,9 @@ fn a_game_with_every_free_name_taken_stops_the_pull_with_exit_2() {
     );
 }
 
+/// Issue 28, item 8: a full disk gave "writing a .t48 file: No space left on device",
+/// without the file's name. Every error writing a file names it. (The file-size limit
+/// stands in for a full disk: the same failed write, no privileges needed.)
 #[test]
 fn a_write_that_fails_names_the_file() {
     let dir = scratch("full");
