@@ -240,7 +240,9 @@ impl Board {
 
 /// A conversation with a board, on the scripted clock.
 pub struct Link {
+    /// The host's side: the conversation under test.
     pub talk: Conversation,
+    /// The board's side.
     pub board: Board,
     /// The clock, in milliseconds.
     pub now: u64,
