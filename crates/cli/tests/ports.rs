@@ -239,7 +239,7 @@ mod fake_board {
             Step::Send(f.hello(2, 1, 1)),
             Step::Await("{pull}"),
             Step::Send(reply),
-            Step::Acks(Some(BTreeMap::from([(1, check)]))),
+            Step::Acks(BTreeMap::from([(1, check)])),
         ];
         (Board::start(script, f), check)
     }

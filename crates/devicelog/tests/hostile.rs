@@ -1,8 +1,9 @@
 //! `pull` against a hostile or broken device (issue 26), through the library: streams a
 //! fake board sends (`twenty48_testkit::frames`: frames with valid checks, good and crafted)
 //! and directories prepared against it. Each promise of docs/firmware.md's threat model
-//! that the library keeps is a test here; the CLI's (silence, Ctrl-C, the raw capture's
-//! cap, the conversation on a port) are in crates/cli/tests/fakeboard.rs.
+//! that the library keeps is a test here; the conversation's on a port (silence, acks,
+//! reconnections) are in tests/conversation.rs, the binary's (Ctrl-C, the raw capture's
+//! cap, the port going away) in crates/cli/tests/fakeboard.rs.
 //! - nothing is written outside DIR, nothing is replaced, nothing is acknowledged that is
 //!   not on disk, and of two copies of a game the longer verified one is kept;
 //! - every report runs in time proportional to the frames received, and a frame longer

@@ -1,7 +1,9 @@
 //! The fake board: a pseudo-terminal whose far end plays a script of frames (good and
-//! crafted, from [`frames`](crate::frames)) and answers the host's requests,
-//! so that `twenty48 pull --port` can be driven through every hostile case. Everything the
-//! host writes is kept for the test to read (its `{ack N C}` requests above all).
+//! crafted, from [`frames`](crate::frames)) and answers the host's requests, so that
+//! `twenty48 pull --port` can be driven end to end. Everything the host writes is kept for
+//! the test to read (its `{ack N C}` requests above all). (The conversation's own cases are
+//! played without a terminal, on a scripted clock, by a model of this board in devicelog's
+//! tests: `tests/v2/board.rs`.)
 //!
 //! The board runs on threads of the test; dropping it stops them and closes the terminal.
 
@@ -24,8 +26,8 @@ pub enum Step {
     Await(&'static str),
     /// Answer `{ack N C}` requests until the host stops asking for 3 s (or the board is
     /// dropped): `acked` when C is the check given here for N, else error 4 (check
-    /// mismatch), or error 3 for a game not listed. `Some` answers, `None` stays silent.
-    Acks(Option<BTreeMap<u32, u32>>),
+    /// mismatch), or error 3 for a game not listed.
+    Acks(BTreeMap<u32, u32>),
     /// Answer every `{ack N C}` with an error frame of this code (naming game N, or game 0
     /// when the flag is false) until the host stops asking for 3 s.
     RefuseAcks(u8, bool),
@@ -33,55 +35,11 @@ pub enum Step {
     Forever(Vec<u8>, Duration),
 }
 
-/// What a board with a receive ring of its own has taken from the link and not yet read:
-/// the bytes that found room, and how many found none (lost, as on a real serial link with
-/// no flow control).
-#[derive(Default)]
-struct Ring {
-    capacity: usize,
-    bytes: Vec<u8>,
-    dropped: usize,
-}
-
-impl Ring {
-    /// Bytes from the link: kept while there is room, the rest lost.
-    fn receive(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if self.bytes.len() < self.capacity {
-                self.bytes.push(b);
-            } else {
-                self.dropped += 1;
-            }
-        }
-    }
-
-    /// Reads up to the end of the first `what` in the ring, if it is there.
-    fn take_through(&mut self, what: &str) -> bool {
-        let text = String::from_utf8_lossy(&self.bytes).into_owned();
-        match text.find(what) {
-            Some(i) => {
-                self.bytes.drain(..i + what.len());
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Reads the first whole request (`{...}`) in the ring, if one is there.
-    fn take_request(&mut self) -> Option<String> {
-        let end = self.bytes.iter().position(|&b| b == b'}')?;
-        let request: Vec<u8> = self.bytes.drain(..=end).collect();
-        Some(String::from_utf8_lossy(&request).into_owned())
-    }
-}
-
 /// A fake board on a pseudo-terminal.
 pub struct Board {
     /// The terminal's path, for `--port`.
     pub path: String,
     heard: Arc<Mutex<Vec<u8>>>,
-    /// With [`Board::start_with_ring`]: the board's receive ring.
-    ring: Option<Arc<Mutex<Ring>>>,
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
     /// The terminal's host end, open while the board lives (the pty goes when both close).
@@ -92,30 +50,10 @@ impl Board {
     /// A board on a new pseudo-terminal playing `script` with the frames of `frames`'
     /// firmware (for the answers to acks).
     pub fn start(script: Vec<Step>, frames: crate::frames::Frames) -> Board {
-        Board::open(script, frames, None)
+        Board::open(script, frames)
     }
 
-    /// A board like [`Board::start`]'s that reads the host's bytes as the AVR boards do: a
-    /// receive ring of `capacity` bytes fills while the board is busy (sending a reply), the
-    /// bytes that find no room are lost, and requests are read from the ring only between
-    /// steps that send (`Await` and `Acks` read from the ring).
-    pub fn start_with_ring(
-        script: Vec<Step>,
-        frames: crate::frames::Frames,
-        capacity: usize,
-    ) -> Board {
-        let ring = Ring {
-            capacity,
-            ..Ring::default()
-        };
-        Board::open(script, frames, Some(Arc::new(Mutex::new(ring))))
-    }
-
-    fn open(
-        script: Vec<Step>,
-        frames: crate::frames::Frames,
-        ring: Option<Arc<Mutex<Ring>>>,
-    ) -> Board {
+    fn open(script: Vec<Step>, frames: crate::frames::Frames) -> Board {
         let options = Options {
             raw: true,
             ..Options::default()
@@ -127,7 +65,7 @@ impl Board {
         let heard = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let reader = {
-            let (heard, stop, ring) = (heard.clone(), stop.clone(), ring.clone());
+            let (heard, stop) = (heard.clone(), stop.clone());
             let mut end = board_end.try_clone().unwrap();
             std::thread::spawn(move || {
                 let mut buf = [0u8; 4096];
@@ -144,9 +82,6 @@ impl Board {
                     match end.read(&mut buf) {
                         Ok(n) if n > 0 => {
                             heard.lock().unwrap().extend_from_slice(&buf[..n]);
-                            if let Some(ring) = &ring {
-                                ring.lock().unwrap().receive(&buf[..n]);
-                            }
                         }
                         // Nobody has the far end open (between two opens of the port).
                         _ => std::thread::sleep(Duration::from_millis(20)),
@@ -155,14 +90,13 @@ impl Board {
             })
         };
         let writer = {
-            let (heard, stop, ring) = (heard.clone(), stop.clone(), ring.clone());
+            let (heard, stop) = (heard.clone(), stop.clone());
             let end = board_end;
-            std::thread::spawn(move || play(script, end, &heard, ring.as_deref(), &stop, &frames))
+            std::thread::spawn(move || play(script, end, &heard, &stop, &frames))
         };
         Board {
             path,
             heard,
-            ring,
             stop,
             threads: vec![reader, writer],
             _host_end: host_end,
@@ -177,11 +111,6 @@ impl Board {
     /// The `{ack N C}` requests the host sent, in order.
     pub fn acks(&self) -> Vec<(u32, u32)> {
         acks_in(&self.heard())
-    }
-
-    /// Bytes the host sent that found no room in the board's receive ring (0 without one).
-    pub fn dropped(&self) -> usize {
-        self.ring.as_ref().map_or(0, |r| r.lock().unwrap().dropped)
     }
 }
 
@@ -236,21 +165,10 @@ fn play(
     script: Vec<Step>,
     mut end: File,
     heard: &Mutex<Vec<u8>>,
-    ring: Option<&Mutex<Ring>>,
     stop: &AtomicBool,
     frames: &crate::frames::Frames,
 ) {
     let text = || String::from_utf8_lossy(&heard.lock().unwrap()).into_owned();
-    // The requests the board has read: from its ring, or everything the host wrote.
-    let mut read = String::new();
-    let read_requests = |read: &mut String| match ring {
-        Some(ring) => {
-            while let Some(request) = ring.lock().unwrap().take_request() {
-                read.push_str(&request);
-            }
-        }
-        None => *read = text(),
-    };
     for step in script {
         match step {
             Step::Send(bytes) => {
@@ -260,11 +178,7 @@ fn play(
             }
             Step::Await(what) => {
                 let deadline = Instant::now() + Duration::from_secs(60);
-                let arrived = || match ring {
-                    Some(ring) => ring.lock().unwrap().take_through(what),
-                    None => text().contains(what),
-                };
-                while !arrived() {
+                while !text().contains(what) {
                     if stop.load(Ordering::SeqCst) || Instant::now() > deadline {
                         return;
                     }
@@ -272,17 +186,17 @@ fn play(
                 }
             }
             Step::RefuseAcks(..) | Step::Acks(_) => {
-                // The answer to `{ack game check}`, if any.
+                // The answer to `{ack game check}`.
                 let answer = |game: u32, check: u32| match &step {
                     Step::RefuseAcks(code, name_game) => {
-                        Some(frames.error(*code, if *name_game { game } else { 0 }))
+                        frames.error(*code, if *name_game { game } else { 0 })
                     }
-                    Step::Acks(Some(answers)) => Some(match answers.get(&game) {
+                    Step::Acks(answers) => match answers.get(&game) {
                         Some(&c) if c == check => frames.acked(game),
                         Some(_) => frames.error(4, game),
                         None => frames.error(3, game),
-                    }),
-                    _ => None,
+                    },
+                    _ => unreachable!("only the ack steps answer"),
                 };
                 let mut answered = 0;
                 let mut quiet_since = Instant::now();
@@ -290,14 +204,10 @@ fn play(
                     if stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    read_requests(&mut read);
-                    let acks = acks_in(&read);
+                    let acks = acks_in(&text());
                     for &(game, check) in &acks[answered..] {
                         quiet_since = Instant::now();
-                        let Some(reply) = answer(game, check) else {
-                            continue;
-                        };
-                        if !send(&mut end, &reply, stop) {
+                        if !send(&mut end, &answer(game, check), stop) {
                             return;
                         }
                     }
