@@ -42,6 +42,7 @@ mod replies;
 mod report;
 mod runs;
 mod summary;
+mod verdict;
 
 pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, State};
@@ -55,6 +56,7 @@ pub use report::{Gap, Outcome, Progress, Pulled, Summary, Totals};
 pub use runs::MAX_RUNS;
 use runs::{key, Runs};
 use twenty48_movelog::Placed;
+pub use verdict::{Copies, Failure, Silence, Verdict, EXIT_FAILED};
 
 /// How a pull writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
