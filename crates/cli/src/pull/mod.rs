@@ -80,8 +80,9 @@ naming the file.
 
 JSON shape (--json; docs/schema/pull.json): {schema_version, games: [{number, device, seed,
 rules, moves_received, verified_moves, verified, problem, file, complete, partial, outcome,
-acked}], damage: [{offset, len, game, report}], received, partial, duplicates, conflicts,
-gaps, lost, failed, notes, device, acks: {acked, unanswered, refused}, all_verified}"
+acked}], damage: [{offset, len, game, report}], received, partial, copies: {received,
+verified, unverified, written, already_pulled}, duplicates, conflicts, gaps, lost, failed,
+notes, device, acks: {acked, unanswered, refused}, all_verified}"
 )]
 pub struct PullArgs {
     /// The firmware ELF the device runs: its defmt table decodes the log [default: the one

@@ -158,19 +158,20 @@ impl Report {
         out
     }
 
-    /// The summary line: copies received (listed or not) and what became of them, the
-    /// lists' full counts, the damage.
+    /// The summary line: games (distinct, as JSON's `received` and `partial`), then copies
+    /// (as JSON's `copies`), then the lists' full counts.
     pub(super) fn summary(v: &Verdict, talk: &Conversation) -> String {
         let s = v.summary();
         let c = v.copies();
         let n = |k: usize, one: &str, many: &str| count(k as u64, one, many);
         format!(
-            "{} received: {} verified ({} partial), {} damaged or unfinished; {} written, {} already pulled; {}, {}, {}; {} in the capture",
-            n(c.received, "game", "games"),
-            c.verified,
+            "{} received ({} partial), in {}: {} verified, {} unverified (damaged or unfinished), {} written, {} already pulled; {}, {}, {}; {} in the capture",
+            n(s.received, "game", "games"),
             s.partial,
+            n(c.received, "copy", "copies"),
+            c.verified,
             c.unverified(),
-            n(c.written, "file", "files"),
+            c.written,
             c.already_pulled,
             n(s.totals.duplicates, "duplicate", "duplicates"),
             n(s.totals.conflicts, "conflict", "conflicts"),
@@ -236,12 +237,20 @@ impl Report {
             .collect();
         let hex = |d: u64| format!("{d:016x}");
         let (acks, ack_notes) = acks::json(talk.acks());
+        let c = v.copies();
         serde_json::json!({
             "schema_version": crate::view::SCHEMA_VERSION,
             "games": games,
             "damage": damage,
             "received": s.received,
             "partial": s.partial,
+            "copies": {
+                "received": c.received,
+                "verified": c.verified,
+                "unverified": c.unverified(),
+                "written": c.written,
+                "already_pulled": c.already_pulled,
+            },
             "duplicates": s.duplicates.iter().map(|&(d, g)| serde_json::json!({"device": hex(d), "game": g})).collect::<Vec<_>>(),
             "conflicts": s.conflicts.iter().map(|(d, g, r)| serde_json::json!({"device": hex(*d), "game": g, "reason": r})).collect::<Vec<_>>(),
             "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
