@@ -238,7 +238,7 @@ fn pull_writes_one_verified_log_per_device_game() {
     // Again: nothing written twice.
     let (code, _, err) = pull(&cap, &games, &[]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("0 files written, 4 already pulled"), "{err}");
+    assert!(err.contains("0 written, 4 already pulled"), "{err}");
 
     // The device and the host agree on every game; a log against another game differs.
     for n in 1..=4 {
@@ -310,6 +310,22 @@ fn pull_reports_losses_merges_duplicates_and_conflicts() {
         "{report}"
     );
     assert_eq!(t48_files(&out).len(), 4);
+    // Issue 47: text and JSON count the same things under the same names: four games
+    // received, in five copies (the text said "5 games received").
+    assert!(
+        report.contains("4 games received (0 partial), in 5 copies: 5 verified, 0 unverified"),
+        "{report}"
+    );
+    let (_, report, _) = run("twice-json.bin", &twice, &["--json"]);
+    let json: serde_json::Value =
+        serde_json::from_str(&report[..report.rfind('}').unwrap() + 1]).unwrap();
+    assert_eq!(json["received"], 4, "{report}");
+    assert_eq!(
+        json["copies"],
+        serde_json::json!({"received": 5, "verified": 5, "unverified": 0, "written": 4,
+                           "already_pulled": 0}),
+        "{report}"
+    );
 
     // Two captures of one device concatenated: the second session pulls everything again
     // and plays one more game: duplicates, five games, no failure.
@@ -446,7 +462,7 @@ fn pull_on_a_port_writes_then_acknowledges() {
     // Everything again with --all: recognised, not written twice.
     let (code, _, err) = port_pull(&["--all"]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("0 files written, 4 already pulled"), "{err}");
+    assert!(err.contains("0 written, 4 already pulled"), "{err}");
     assert_eq!(t48_files(&games).len(), 4);
     // A game being played on the board when the pull runs is in its store, not lost: a
     // note, exit 0, nothing written for it yet.

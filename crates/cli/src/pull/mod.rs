@@ -12,7 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
-use twenty48_devicelog::pull::{Conversation, Outcome, PortOptions, Progress, State};
+use twenty48_devicelog::pull::{Conversation, Outcome, PortOptions, Progress, Silence, State};
 use twenty48_devicelog::{Directory, Event};
 
 use crate::input::{self, EXIT_FAILED};
@@ -26,6 +26,9 @@ mod source;
 
 use report::{describe, Report};
 use source::{open_capture, Source};
+
+// The library's failed pull exits as every failed command of the CLI does.
+const _: () = assert!(twenty48_devicelog::pull::EXIT_FAILED == EXIT_FAILED);
 
 /// How much of the raw capture beside a port pull is kept, by default, in MiB.
 const RAW_LIMIT_MIB: u64 = 64;
@@ -75,8 +78,9 @@ naming the file.
 
 JSON shape (--json; docs/schema/pull.json): {schema_version, games: [{number, device, seed,
 rules, moves_received, verified_moves, verified, problem, file, complete, partial, outcome,
-acked}], damage: [{offset, len, game, report}], received, partial, duplicates, conflicts,
-gaps, lost, failed, notes, device, acks: {acked, unanswered, refused}, all_verified}"
+acked}], damage: [{offset, len, game, report}], received, partial, copies: {received,
+verified, unverified, written, already_pulled}, duplicates, conflicts, gaps, lost, failed,
+notes, device, acks: {acked, unanswered, refused}, all_verified}"
 )]
 pub struct PullArgs {
     /// The firmware ELF the device runs: its defmt table decodes the log [default: the one
@@ -257,41 +261,32 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
     }
     pull.finish()?;
     pull.bar.finish();
-    if let Some(capture) = &args.capture {
-        // An empty file, or one that is no device log at all, is not a pull of nothing.
-        if pull.report.nothing_received() {
-            pull.report.silent = Some(format!(
-                "{} holds no frame of a device log (an empty capture, or not a capture of this firmware's log)",
-                crate::input::shown(capture)
-            ));
-        }
-    }
+    // The library decides; this prints.
+    let verdict = pull.talk.verdict();
     if let Some(given) = &args.elf {
-        if pull.report.decoded_nothing() {
+        // No frame decoded to a game or a device's frame: perhaps a log of other firmware.
+        if verdict.copies().received == 0 && pull.talk.facts().total() == 0 {
             firmware::check_given(given, &elf, &pull.head, &name)?;
         }
     }
-    pull.report.replied = pull.talk.replied();
-    pull.report.no_store = pull.talk.no_store();
-    let summary = pull.talk.summary();
-    let acks = pull.talk.acks();
-    let ok = pull.report.ok(&summary, acks);
+    // What the failures name: the port, or the capture as the user gave it.
+    let source = match &args.capture {
+        Some(capture) => crate::input::shown(capture),
+        None => name,
+    };
+    let talk = &pull.talk;
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&pull.report.json(&summary, acks, ok))?
+            serde_json::to_string_pretty(&pull.report.json(&verdict, talk, &source))?
         );
-    } else if !ui.quiet || !ok {
-        for line in pull.report.findings(&summary, acks) {
+    } else if !ui.quiet || !verdict.is_ok() {
+        for line in pull.report.findings(&verdict, talk, &source) {
             eprintln!("{line}");
         }
-        eprintln!("{}", pull.report.summary(&summary));
+        eprintln!("{}", Report::summary(&verdict, talk));
     }
-    Ok(if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_FAILED)
-    })
+    Ok(ExitCode::from(verdict.exit_status()))
 }
 
 /// A pull under way: the library's conversation (with the board, or a capture's) and what
@@ -360,17 +355,13 @@ impl Pull {
                     self.say(describe(&pulled, &self.report.dir));
                     self.report.add_game(*pulled);
                 }
-                Progress::Damaged(damage) => {
-                    self.say(format!("damage: {damage}"));
-                    self.report.add_damage(damage);
+                Progress::Damaged(damage) => self.say(format!("damage: {damage}")),
+                // The acknowledgements answered are said in the report, not one by one.
+                Progress::Device(fact)
+                    if !matches!(fact, twenty48_devicelog::DeviceFact::Acked { .. }) =>
+                {
+                    self.say(fact.to_string())
                 }
-                Progress::Device(fact) => {
-                    if !matches!(fact, twenty48_devicelog::DeviceFact::Acked { .. }) {
-                        self.say(fact.to_string());
-                    }
-                    self.report.add_fact(fact);
-                }
-                Progress::Acked(game) => self.report.acked(game),
                 Progress::EarlierReplyEnded => self.say(
                     "the end of a reply to an earlier request (its begin came before this pull was listening); waiting for this pull's reply",
                 ),
@@ -419,7 +410,6 @@ impl Pull {
             twenty48_movelog::create_free(&out.join(format!("capture-{secs}.bin")))?;
         let mut raw = RawCapture::new(raw_path, raw, args.raw_limit.unwrap_or(RAW_LIMIT_MIB));
         let timeout = Duration::from_secs(args.timeout());
-        self.report.port = Some(port.to_string());
         let started = Instant::now();
         let now = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if !early.is_empty() {
@@ -439,13 +429,12 @@ impl Pull {
         let timeout_ms = timeout.as_millis().try_into().unwrap_or(u64::MAX);
         let mut buf = [0u8; 4096];
         while !stop.load(Ordering::SeqCst) {
-            match self.talk.state(now(), timeout_ms) {
+            let at = now();
+            match self.talk.state(at, timeout_ms) {
                 State::Done if !args.follow => break,
                 State::Silent if !args.follow => {
-                    self.report.silent = Some(format!(
-                        "{port} stopped answering: no frame for {} s before the pull was done and acknowledged",
-                        timeout.as_secs()
-                    ));
+                    // The verdict says it, naming the port.
+                    self.talk.give_up(at, timeout_ms, Silence::Quiet);
                     break;
                 }
                 _ => {}
@@ -506,11 +495,10 @@ impl Pull {
             if stop.load(Ordering::SeqCst) {
                 return None;
             }
-            if !args.follow && self.talk.state(now(), timeout_ms) != State::Listening {
-                self.report.silent = Some(format!(
-                    "{port} went away and did not come back: no port and no frame for {} s before the pull was done and acknowledged",
-                    args.timeout()
-                ));
+            let at = now();
+            if !args.follow && self.talk.state(at, timeout_ms) != State::Listening {
+                // Silent (the verdict says it, naming the port), or done.
+                self.talk.give_up(at, timeout_ms, Silence::Gone);
                 return None;
             }
             std::thread::sleep(Duration::from_millis(250));

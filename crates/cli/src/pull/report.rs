@@ -5,10 +5,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use twenty48_devicelog::pull::{Listed, Outcome, Pulled, Summary};
-use twenty48_devicelog::{Damage, DeviceFact};
-
-use twenty48_devicelog::pull::AckWindow;
+use twenty48_devicelog::pull::{Conversation, Listed, Outcome, Pulled, Verdict};
 
 use super::acks;
 use crate::style::count;
@@ -81,42 +78,19 @@ pub(super) fn describe(pulled: &Pulled, dir: &Path) -> String {
     line
 }
 
-/// Everything a pull found, as printed. Each list keeps its first [`LISTED`](twenty48_devicelog::pull::LISTED) entries and
-/// counts the rest, so that the report takes the same room however much a device sends.
+/// What the report lists that the library does not keep: the first
+/// [`LISTED`](twenty48_devicelog::pull::LISTED) copies received, each as it was pulled (the
+/// counts, the damage, the device's frames, the acknowledgements and the verdict are the
+/// conversation's).
+#[derive(Default)]
 pub(super) struct Report {
     /// The folder the files are in (the pull's file names are in it).
     pub(super) dir: PathBuf,
-    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) games received (copies), and those of them whose
-    /// acknowledgement the device confirmed (by number).
+    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) copies received, and how many
+    /// more.
     games: Listed<Pulled>,
-    acked: BTreeSet<u32>,
-    /// Every game received, listed or not, and how many of them verified, were written
-    /// (or their verified moves) and were there already.
-    counts: Counts,
-    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) damaged stretches of the capture, and how many more.
-    damage: Listed<Damage>,
-    /// The first [`LISTED`](twenty48_devicelog::pull::LISTED) of the device's frames, and how many more came.
-    facts: Listed<DeviceFact>,
-    /// The source gave nothing to pull: the board stopped answering, or a capture held
-    /// no frame at all.
-    pub(super) silent: Option<String>,
-    /// A port pull: the port.
-    pub(super) port: Option<String>,
-    /// A port pull: the device's pull reply ended (pull done, or no store to pull from).
-    pub(super) replied: bool,
-    /// A port pull: the device said it keeps no game store.
-    pub(super) no_store: bool,
     /// A port pull: the raw capture reached its cap.
     pub(super) raw_cut: Option<String>,
-}
-
-/// How many of the games a pull received (listed or not) verified, were written (or their
-/// verified moves) and were there already.
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    verified: usize,
-    written: usize,
-    already: usize,
 }
 
 impl Report {
@@ -124,28 +98,12 @@ impl Report {
     pub(super) fn new(dir: &Path) -> Report {
         Report {
             dir: dir.to_path_buf(),
-            games: Listed::default(),
-            acked: BTreeSet::new(),
-            counts: Counts::default(),
-            damage: Listed::default(),
-            facts: Listed::default(),
-            silent: None,
-            port: None,
-            replied: false,
-            no_store: false,
-            raw_cut: None,
+            ..Report::default()
         }
     }
 
-    /// A game received: counted, and listed while there is room.
+    /// A copy received: listed while there is room.
     pub(super) fn add_game(&mut self, pulled: Pulled) {
-        let c = &mut self.counts;
-        c.verified += usize::from(pulled.is_verified());
-        c.written += usize::from(matches!(
-            pulled.outcome,
-            Outcome::Written | Outcome::DamagedPrefix
-        ));
-        c.already += usize::from(pulled.outcome == Outcome::AlreadyPulled);
         if let (Some(old), Some(new)) = (&pulled.replaces, &pulled.file) {
             // A longer copy took the place of a prefix this pull wrote: the earlier copies'
             // entries name the file that holds their moves now.
@@ -158,66 +116,10 @@ impl Report {
         self.games.push(pulled);
     }
 
-    /// The device confirmed the acknowledgement of game `game`.
-    pub(super) fn acked(&mut self, game: u32) {
-        if self
-            .games
-            .items
-            .iter()
-            .any(|p| p.game.number == game && p.ack.is_some())
-        {
-            self.acked.insert(game);
-        }
-    }
-
-    /// A frame of the device: listed while there is room.
-    pub(super) fn add_fact(&mut self, fact: DeviceFact) {
-        self.facts.push(fact);
-    }
-
-    /// Whether every game arrived and verified: nothing lost, damaged, conflicting or
-    /// failed; every acknowledgement answered. Unreadable noise before the first frame alone
-    /// does not count, but a capture of nothing but noise does.
-    /// Whether nothing at all came: no game, no frame of the device, no damaged stretch.
-    /// Whether no frame decoded to a game or a device's frame (bytes, damage, plain log
-    /// messages at most): the mark of a log of other firmware.
-    pub(super) fn decoded_nothing(&self) -> bool {
-        self.games.total() == 0 && self.facts.total() == 0
-    }
-
-    pub(super) fn nothing_received(&self) -> bool {
-        self.games.total() == 0 && self.facts.total() == 0 && self.damage.total() == 0
-    }
-
-    pub(super) fn ok(&self, summary: &Summary, acks: &AckWindow) -> bool {
-        let nothing = self.games.total() == 0 && self.damage.total() > 0;
-        summary.is_ok()
-            && !nothing
-            && self.no_reply().is_none()
-            && self.silent.is_none()
-            && !acks.any_refused()
-            && !acks.waiting()
-    }
-
-    /// A port pull whose request got no reply (no pull begin and done): nothing stored on
-    /// the board was pulled, whether it went silent or the user pressed Ctrl-C.
-    fn no_reply(&self) -> Option<String> {
-        let port = self.port.as_ref().filter(|_| !self.replied)?;
-        Some(format!(
-            "no pull reply came from {port} (no pull begin and done): the games it stores were not pulled"
-        ))
-    }
-
-    /// Failures of the conversation on a port, as sentences.
-    fn conversation_failures(&self) -> Vec<String> {
-        self.no_reply()
-            .into_iter()
-            .chain(self.silent.clone())
-            .collect()
-    }
-
-    /// The findings of the summary, one line each, for people.
-    pub(super) fn findings(&self, s: &Summary, acks: &AckWindow) -> Vec<String> {
+    /// The findings of the verdict, one line each, for people; `source`: the port or the
+    /// capture, as the failures name it.
+    pub(super) fn findings(&self, v: &Verdict, talk: &Conversation, source: &str) -> Vec<String> {
+        let s = v.summary();
         let mut out = Vec::new();
         for (dev, game) in &s.duplicates {
             out.push(format!(
@@ -254,8 +156,8 @@ impl Report {
         for n in &s.notes {
             out.push(format!("note: {n}"));
         }
-        out.extend(acks::findings(acks));
-        if self.no_store {
+        out.extend(acks::findings(talk.acks()));
+        if talk.no_store() {
             out.push(
                 "note: the device keeps no game store: only the games it played while the port \
                  was read came, live (--follow keeps reading)"
@@ -265,51 +167,50 @@ impl Report {
         if let Some(cut) = &self.raw_cut {
             out.push(format!("note: {cut}"));
         }
-        for f in self.conversation_failures() {
+        for f in v.sentences(source) {
             out.push(format!("FAILED: {f}"));
         }
         out
     }
 
-    pub(super) fn summary(&self, s: &Summary) -> String {
-        let Counts {
-            verified,
-            written,
-            already,
-        } = self.counts;
-        let games = self.games.total();
+    /// The summary line: games (distinct, as JSON's `received` and `partial`), then copies
+    /// (as JSON's `copies`), then the lists' full counts.
+    pub(super) fn summary(v: &Verdict, talk: &Conversation) -> String {
+        let s = v.summary();
+        let c = v.copies();
         let n = |k: usize, one: &str, many: &str| count(k as u64, one, many);
         format!(
-            "{} received: {verified} verified ({} partial), {} damaged or unfinished; {} written, {already} already pulled; {}, {}, {}; {} in the capture",
-            n(games, "game", "games"),
+            "{} received ({} partial), in {}: {} verified, {} unverified (damaged or unfinished), {} written, {} already pulled; {}, {}, {}; {} in the capture",
+            n(s.received, "game", "games"),
             s.partial,
-            games - verified,
-            n(written, "file", "files"),
+            n(c.received, "copy", "copies"),
+            c.verified,
+            c.unverified(),
+            c.written,
+            c.already_pulled,
             n(s.totals.duplicates, "duplicate", "duplicates"),
             n(s.totals.conflicts, "conflict", "conflicts"),
             n(s.totals.gaps, "gap", "gaps"),
-            n(self.damage.total(), "damaged stretch", "damaged stretches")
+            n(talk.damage().total(), "damaged stretch", "damaged stretches")
         )
     }
 
     /// What the lists of the JSON report leave out, as notes.
-    fn unlisted_notes(&self) -> Vec<String> {
+    fn unlisted_notes(&self, talk: &Conversation) -> Vec<String> {
         [
-            self.damage.unlisted("damaged stretches in the capture"),
+            talk.damage().unlisted("damaged stretches in the capture"),
             self.games.unlisted("games received"),
-            self.facts.unlisted("frames of the device"),
+            talk.facts().unlisted("frames of the device"),
         ]
         .into_iter()
         .flatten()
         .collect()
     }
 
-    /// Counts a damaged stretch of the capture; keeps the first [`LISTED`](twenty48_devicelog::pull::LISTED).
-    pub(super) fn add_damage(&mut self, damage: Damage) {
-        self.damage.push(damage);
-    }
-
-    pub(super) fn json(&self, s: &Summary, acks: &AckWindow, ok: bool) -> serde_json::Value {
+    /// The report as JSON (docs/schema/pull.json).
+    pub(super) fn json(&self, v: &Verdict, talk: &Conversation, source: &str) -> serde_json::Value {
+        let s = v.summary();
+        let answered: BTreeSet<u32> = talk.acks().answered().items.iter().copied().collect();
         let games: Vec<serde_json::Value> = self
             .games
             .items
@@ -318,7 +219,7 @@ impl Report {
                 let g = &p.game;
                 let acked = g
                     .dev
-                    .map(|_| self.acked.contains(&g.number) && p.ack.is_some());
+                    .map(|_| answered.contains(&g.number) && p.ack.is_some());
                 serde_json::json!({
                     "number": g.number,
                     "device": g.dev.map(|d| format!("{d:016x}")),
@@ -336,8 +237,8 @@ impl Report {
                 })
             })
             .collect();
-        let damage: Vec<serde_json::Value> = self
-            .damage
+        let damage: Vec<serde_json::Value> = talk
+            .damage()
             .items
             .iter()
             .map(|d| {
@@ -350,22 +251,30 @@ impl Report {
             })
             .collect();
         let hex = |d: u64| format!("{d:016x}");
-        let (acks, ack_notes) = acks::json(acks);
+        let (acks, ack_notes) = acks::json(talk.acks());
+        let c = v.copies();
         serde_json::json!({
             "schema_version": crate::view::SCHEMA_VERSION,
             "games": games,
             "damage": damage,
             "received": s.received,
             "partial": s.partial,
+            "copies": {
+                "received": c.received,
+                "verified": c.verified,
+                "unverified": c.unverified(),
+                "written": c.written,
+                "already_pulled": c.already_pulled,
+            },
             "duplicates": s.duplicates.iter().map(|&(d, g)| serde_json::json!({"device": hex(d), "game": g})).collect::<Vec<_>>(),
             "conflicts": s.conflicts.iter().map(|(d, g, r)| serde_json::json!({"device": hex(*d), "game": g, "reason": r})).collect::<Vec<_>>(),
             "gaps": s.gaps.iter().map(|g| serde_json::json!({"device": hex(g.dev), "first": g.first, "last": g.last})).collect::<Vec<_>>(),
             "lost": s.lost,
-            "failed": s.failed.iter().cloned().chain(self.conversation_failures()).collect::<Vec<_>>(),
-            "notes": s.notes.iter().cloned().chain(self.unlisted_notes()).chain(ack_notes).chain(self.raw_cut.clone()).collect::<Vec<_>>(),
-            "device": self.facts.items.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "failed": s.failed.iter().cloned().chain(v.sentences(source)).collect::<Vec<_>>(),
+            "notes": s.notes.iter().cloned().chain(self.unlisted_notes(talk)).chain(ack_notes).chain(self.raw_cut.clone()).collect::<Vec<_>>(),
+            "device": talk.facts().items.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "acks": acks,
-            "all_verified": ok,
+            "all_verified": v.is_ok(),
         })
     }
 }
@@ -442,44 +351,20 @@ mod tests {
     }
 
     /// Issue 26: the report kept every game and every frame of the device until the end.
-    /// It keeps the first LISTED of each, counts every one, and says how many it left out.
+    /// It keeps the first LISTED copies, counts every one, and says how many it left out
+    /// (the device's frames, the damage and the acknowledgements are the conversation's,
+    /// in lists of the same kind: devicelog's `Listed`).
     #[test]
-    fn the_report_keeps_the_first_games_and_frames_and_counts_every_one() {
+    fn the_report_keeps_the_first_games_and_counts_every_one() {
         let mut report = Report::new(Path::new("d"));
         for n in 1..=3 * LISTED as u32 {
             report.add_game(written(n));
-            report.add_fact(DeviceFact::Acked { dev: None, game: n });
-            report.acked(n);
         }
         assert_eq!(report.games.items.len(), LISTED);
-        assert_eq!(report.facts.items.len(), LISTED);
-        assert!(report.acked.len() <= LISTED);
-        let summary = Summary::default();
-        let line = report.summary(&summary);
-        assert!(
-            line.starts_with("3000 games received: 3000 verified"),
-            "{line}"
-        );
-        assert!(line.contains("3000 files written"), "{line}");
-        let json = report.json(&summary, &AckWindow::default(), true);
-        assert_eq!(json["games"].as_array().unwrap().len(), LISTED);
-        assert_eq!(json["games"][0]["acked"], true);
-        let notes: Vec<&str> = json["notes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|n| n.as_str())
-            .collect();
-        assert!(
-            notes
-                .contains(&"2000 more games received after the first 1000, counted but not listed"),
-            "{notes:?}"
-        );
-        assert!(
-            notes.contains(
-                &"2000 more frames of the device after the first 1000, counted but not listed"
-            ),
-            "{notes:?}"
+        assert_eq!(report.games.total(), 3 * LISTED);
+        assert_eq!(
+            report.games.unlisted("games received").as_deref(),
+            Some("2000 more games received after the first 1000, counted but not listed")
         );
     }
 }

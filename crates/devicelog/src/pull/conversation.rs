@@ -37,7 +37,10 @@ use super::folder::Folder;
 use super::ledger::Summary;
 use super::pulled::Progress;
 use super::puller::{Mode, Puller};
+use super::verdict::{Facts, Seen, Silence, Verdict};
+use super::Listed;
 use crate::error::DeviceLogError;
+use crate::event::Damage;
 use crate::fact::DeviceFact;
 use crate::reply::Reply;
 
@@ -95,6 +98,8 @@ pub struct Conversation {
     /// When the last frame arrived (or the conversation began), in the caller's
     /// milliseconds.
     last_frame: u64,
+    /// What the verdict needs beyond the summary: copies, damage, silence.
+    seen: Seen,
 }
 
 impl Conversation {
@@ -146,6 +151,7 @@ impl Conversation {
             acks: AckWindow::default(),
             outgoing: Vec::new(),
             last_frame: 0,
+            seen: Seen::default(),
         }
     }
 
@@ -171,6 +177,7 @@ impl Conversation {
         }
         let talking = self.request.is_some();
         let out = self.handle(progress, talking);
+        self.seen.note(&out);
         self.send_acks();
         Ok(out)
     }
@@ -183,7 +190,9 @@ impl Conversation {
     /// When a `.t48` file cannot be written.
     pub fn finish(&mut self) -> io::Result<Vec<Progress>> {
         let progress = self.puller.finish()?;
-        Ok(self.handle(progress, false))
+        let out = self.handle(progress, false);
+        self.seen.note(&out);
+        Ok(out)
     }
 
     /// The bytes to send the device now (requests and acknowledgements, in order); taken.
@@ -235,12 +244,6 @@ impl Conversation {
     /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes.
     pub fn summary(&self) -> Summary {
         self.puller.summary()
-    }
-
-    /// The device's own frames (hello, lost, full, pull, acked, error), the first
-    /// [`LISTED`](super::LISTED) of them.
-    pub fn facts(&self) -> &[DeviceFact] {
-        self.puller.facts()
     }
 
     /// Bytes read so far.
@@ -313,5 +316,45 @@ impl Conversation {
             out.push(step);
         }
         out
+    }
+
+    /// The caller stops waiting at `now` for a device silent for longer than `timeout`
+    /// milliseconds (`how`: its port open, or gone): the verdict fails for it. Whether the
+    /// conversation was silent then ([`State::Silent`]); when it was not, nothing is
+    /// recorded: silence is the conversation's to tell, not the caller's.
+    pub fn give_up(&mut self, now: u64, timeout: u64, how: Silence) -> bool {
+        let silent = self.state(now, timeout) == State::Silent;
+        if silent {
+            self.seen.silent(how, timeout);
+        }
+        silent
+    }
+
+    /// The verdict on the pull, from all it saw: the games' summary
+    /// ([`Conversation::summary`]), the acknowledgements, the device's reply, the silence its
+    /// caller gave up on ([`Conversation::give_up`]), what the bytes held. Call it after
+    /// [`Conversation::finish`].
+    pub fn verdict(&self) -> Verdict {
+        self.seen.verdict(
+            self.puller.summary(),
+            Facts {
+                port: self.request.is_some(),
+                replied: self.done,
+                device_frames: self.puller.facts().total() > 0,
+                acks: &self.acks,
+            },
+        )
+    }
+
+    /// Every damaged stretch of the bytes (the noise before the first frame too), the
+    /// first [`LISTED`](super::LISTED), and how many more.
+    pub fn damage(&self) -> &Listed<Damage> {
+        self.seen.damage()
+    }
+
+    /// The device's own frames (hello, lost, full, pull, acked, error), the first
+    /// [`LISTED`](super::LISTED), and how many more.
+    pub fn facts(&self) -> &Listed<DeviceFact> {
+        self.puller.facts()
     }
 }

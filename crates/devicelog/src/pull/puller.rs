@@ -11,7 +11,7 @@ use crate::received::ReceivedGame;
 
 use super::folder::Folder;
 use super::keeper::Keeper;
-use super::ledger::{Ledger, Summary};
+use super::ledger::{Ledger, Listed, Summary};
 use super::pulled::{Outcome, Progress, Pulled};
 use super::runs::key;
 use super::waiting::Waiting;
@@ -80,7 +80,7 @@ impl Puller {
     }
 
     /// The device's own frames, the first [`LISTED`](super::LISTED) of them.
-    pub(super) fn facts(&self) -> &[DeviceFact] {
+    pub(super) fn facts(&self) -> &Listed<DeviceFact> {
         self.ledger.facts()
     }
 

@@ -268,7 +268,7 @@ fn a_port_pull_writes_each_game_once_and_acknowledges_what_is_on_disk() {
     assert!(summary.is_ok(), "{summary:#?}");
     assert_eq!((summary.received, summary.partial), (5, 0));
     assert_eq!(summary.duplicates, [(DEV, 2), (DEV, 3), (DEV, 4), (DEV, 5)]);
-    assert_eq!(puller.facts().len(), 4);
+    assert_eq!(puller.facts().items.len(), 4);
     let mut snapshot = render_summary(&summary, &dir.0);
 
     let (puller, pulled) = pull(capture("restart"), &dir.0, LIVE);
@@ -295,7 +295,7 @@ fn a_port_pull_writes_each_game_once_and_acknowledges_what_is_on_disk() {
     assert_eq!(summary.gaps, []);
     let errors: Vec<(u8, u32)> = puller
         .facts()
-        .iter()
+        .items.iter()
         .filter_map(|f| match *f {
             DeviceFact::Error { code, game, .. } => Some((code, game)),
             _ => None,

@@ -239,8 +239,8 @@ impl Ledger {
     }
 
     /// The device's own frames, the first [`LISTED`] of them.
-    pub(in crate::pull) fn facts(&self) -> &[DeviceFact] {
-        &self.facts.items
+    pub(in crate::pull) fn facts(&self) -> &Listed<DeviceFact> {
+        &self.facts
     }
 
     /// A pull reply ended ([`Reply`]): one that held less than it should is a loss, or
@@ -378,6 +378,6 @@ mod tests {
         };
         ledger.fact(lost);
         assert_eq!(ledger.summary(&Empty, false).gaps, []);
-        assert_eq!(ledger.facts(), [lost]);
+        assert_eq!(ledger.facts().items, [lost]);
     }
 }
