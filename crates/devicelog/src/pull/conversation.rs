@@ -37,7 +37,7 @@ use super::folder::Folder;
 use super::ledger::Summary;
 use super::pulled::Progress;
 use super::puller::{Mode, Puller};
-use super::verdict::{Facts, Seen, Silence, Verdict};
+use super::verdict::{Facts, Silence, Verdict};
 use super::Listed;
 use crate::error::DeviceLogError;
 use crate::event::Damage;
@@ -99,7 +99,9 @@ pub struct Conversation {
     /// milliseconds.
     last_frame: u64,
     /// What the verdict needs beyond the summary: copies, damage, silence.
-    seen: Seen,
+    /// The silence the caller stopped on ([`Conversation::give_up`]): how, and the
+    /// milliseconds allowed.
+    silence: Option<(Silence, u64)>,
 }
 
 impl Conversation {
@@ -151,7 +153,7 @@ impl Conversation {
             acks: AckWindow::default(),
             outgoing: Vec::new(),
             last_frame: 0,
-            seen: Seen::default(),
+            silence: None,
         }
     }
 
@@ -177,7 +179,6 @@ impl Conversation {
         }
         let talking = self.request.is_some();
         let out = self.handle(progress, talking);
-        self.seen.note(&out);
         self.send_acks();
         Ok(out)
     }
@@ -191,7 +192,6 @@ impl Conversation {
     pub fn finish(&mut self) -> io::Result<Vec<Progress>> {
         let progress = self.puller.finish()?;
         let out = self.handle(progress, false);
-        self.seen.note(&out);
         Ok(out)
     }
 
@@ -325,7 +325,7 @@ impl Conversation {
     pub fn give_up(&mut self, now: u64, timeout: u64, how: Silence) -> bool {
         let silent = self.state(now, timeout) == State::Silent;
         if silent {
-            self.seen.silent(how, timeout);
+            self.silence = Some((how, timeout));
         }
         silent
     }
@@ -335,12 +335,15 @@ impl Conversation {
     /// caller gave up on ([`Conversation::give_up`]), what the bytes held. Call it after
     /// [`Conversation::finish`].
     pub fn verdict(&self) -> Verdict {
-        self.seen.verdict(
+        Verdict::of(
             self.puller.summary(),
             Facts {
                 port: self.request.is_some(),
                 replied: self.done,
                 device_frames: self.puller.facts().total() > 0,
+                copies: self.puller.copies(),
+                damaged: self.puller.damage().total() > 0,
+                silence: self.silence,
                 acks: &self.acks,
             },
         )
@@ -349,7 +352,7 @@ impl Conversation {
     /// Every damaged stretch of the bytes (the noise before the first frame too), the
     /// first [`LISTED`](super::LISTED), and how many more.
     pub fn damage(&self) -> &Listed<Damage> {
-        self.seen.damage()
+        self.puller.damage()
     }
 
     /// The device's own frames (hello, lost, full, pull, acked, error), the first

@@ -5,7 +5,7 @@ use std::io;
 
 use crate::capture::CaptureDecoder;
 use crate::error::DeviceLogError;
-use crate::event::Event;
+use crate::event::{Damage, Event};
 use crate::fact::DeviceFact;
 use crate::received::ReceivedGame;
 
@@ -14,6 +14,7 @@ use super::keeper::Keeper;
 use super::ledger::{Ledger, Listed, Summary};
 use super::pulled::{Outcome, Progress, Pulled};
 use super::runs::key;
+use super::verdict::Copies;
 use super::waiting::Waiting;
 
 /// Who the pull is for, which decides when it writes.
@@ -82,6 +83,16 @@ impl Puller {
     /// The device's own frames, the first [`LISTED`](super::LISTED) of them.
     pub(super) fn facts(&self) -> &Listed<DeviceFact> {
         self.ledger.facts()
+    }
+
+    /// Every damaged stretch of the bytes (the noise before the first frame too).
+    pub(super) fn damage(&self) -> &Listed<Damage> {
+        self.ledger.all_damage()
+    }
+
+    /// The copies received.
+    pub(super) fn copies(&self) -> Copies {
+        self.ledger.copies()
     }
 
     /// What the pull found.
@@ -166,6 +177,7 @@ impl Puller {
     ) -> io::Result<()> {
         if self.mode == Mode::Port {
             let pulled = self.keeper.save(game, finishing, &mut self.ledger)?;
+            self.ledger.copy_pulled(&pulled);
             out.push(Progress::Pulled(Box::new(pulled)));
             return Ok(());
         }
@@ -211,6 +223,7 @@ impl Puller {
                 Some(pulled) => pulled,
                 None => self.keeper.save(game, false, &mut self.ledger)?,
             };
+            self.ledger.copy_pulled(&pulled);
             out.push(Progress::Pulled(Box::new(pulled)));
         }
         Ok(())

@@ -5,9 +5,8 @@
 
 use std::fmt;
 
-use crate::event::Damage;
-
-use super::{AckWindow, Listed, Outcome, Progress, Summary};
+use super::acks::AckWindow;
+use super::ledger::Summary;
 
 /// The exit status of a pull that failed ([`Verdict::exit_status`]): something lost,
 /// damaged, conflicting or unverified, an acknowledgement refused or unanswered, no reply,
@@ -165,7 +164,8 @@ impl Verdict {
             .collect()
     }
 
-    /// What the pull found of the games ([`Puller::summary`](super::Puller::summary)).
+    /// What the pull found of the games
+    /// ([`Conversation::summary`](super::Conversation::summary)).
     pub fn summary(&self) -> &Summary {
         &self.summary
     }
@@ -176,16 +176,6 @@ impl Verdict {
     }
 }
 
-/// What a conversation saw beyond the pull's [`Summary`]: the copies received, every
-/// damaged stretch (the noise before the first frame too, which the summary leaves out)
-/// and the silence its caller stopped on.
-#[derive(Debug, Default)]
-pub(super) struct Seen {
-    copies: Copies,
-    damage: Listed<Damage>,
-    silence: Option<(Silence, u64)>,
-}
-
 /// What a conversation is and holds, for its verdict.
 pub(super) struct Facts<'a> {
     /// A port pull (a request was made), not a capture.
@@ -194,44 +184,18 @@ pub(super) struct Facts<'a> {
     pub(super) replied: bool,
     /// Whether any frame of the device (hello, pull, lost...) came.
     pub(super) device_frames: bool,
+    /// The copies received.
+    pub(super) copies: Copies,
+    /// Whether any stretch of the bytes was damaged (the noise before the first frame too).
+    pub(super) damaged: bool,
+    /// The silence the caller stopped on: how, and the milliseconds allowed.
+    pub(super) silence: Option<(Silence, u64)>,
     pub(super) acks: &'a AckWindow,
 }
 
-impl Seen {
-    /// Counts what `progress` brought.
-    pub(super) fn note(&mut self, progress: &[Progress]) {
-        for step in progress {
-            match step {
-                Progress::Pulled(p) if p.outcome != Outcome::Deferred => {
-                    let c = &mut self.copies;
-                    c.received += 1;
-                    c.verified += usize::from(p.is_verified());
-                    c.written += usize::from(matches!(
-                        p.outcome,
-                        Outcome::Written | Outcome::DamagedPrefix
-                    ));
-                    c.already_pulled += usize::from(p.outcome == Outcome::AlreadyPulled);
-                }
-                Progress::Damaged(d) => {
-                    self.damage.push(d.clone());
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The caller stopped waiting for a board silent for `timeout` milliseconds.
-    pub(super) fn silent(&mut self, how: Silence, timeout: u64) {
-        self.silence = Some((how, timeout));
-    }
-
-    /// Every damaged stretch, the first [`LISTED`](super::LISTED).
-    pub(super) fn damage(&self) -> &Listed<Damage> {
-        &self.damage
-    }
-
+impl Verdict {
     /// The verdict on a pull that found `summary`.
-    pub(super) fn verdict(&self, summary: Summary, facts: Facts<'_>) -> Verdict {
+    pub(super) fn of(summary: Summary, facts: Facts<'_>) -> Verdict {
         let mut failures = Vec::new();
         let mut fail = |on: bool, f: Failure| {
             if on {
@@ -242,19 +206,19 @@ impl Seen {
         fail(facts.acks.any_refused(), Failure::AckRefused);
         fail(facts.acks.waiting(), Failure::AckUnanswered);
         fail(facts.port && !facts.replied, Failure::NoReply);
-        if let Some((how, timeout)) = self.silence {
+        if let Some((how, timeout)) = facts.silence {
             failures.push(Failure::Silent { how, timeout });
         }
-        let no_game = self.copies.received == 0;
+        let no_game = facts.copies.received == 0;
         if !facts.port && no_game && !facts.device_frames {
             // An empty capture, or one of nothing but noise: no pull of nothing.
             failures.push(Failure::NoFrame);
-        } else if no_game && self.damage.total() > 0 {
+        } else if no_game && facts.damaged {
             failures.push(Failure::OnlyNoise);
         }
         Verdict {
             summary,
-            copies: self.copies,
+            copies: facts.copies,
             failures,
         }
     }

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use crate::fact::DeviceFact;
 
 use crate::event::{Damage, DamageKind};
+use crate::pull::pulled::{Outcome, Pulled};
 use crate::pull::runs::{key, parts, Runs};
+use crate::pull::verdict::Copies;
 use crate::reply::Reply;
 
 mod summary;
@@ -126,8 +128,13 @@ pub(in crate::pull) struct Ledger {
     /// On a port, ends of replies to an earlier request that arrived short (notes: their
     /// games not acknowledged come again).
     earlier_replies: Listed<String>,
-    /// Damaged stretches after the first frame.
+    /// Every damaged stretch, and of each listed whether it is line noise (before the
+    /// first frame decoded), and how many unlisted ones are.
     damage: Listed<Damage>,
+    noise: Vec<bool>,
+    noise_unlisted: usize,
+    /// The copies received, decided on.
+    counts: Copies,
     /// Names that held other contents, and where the game went instead.
     free_names: Listed<String>,
 }
@@ -228,9 +235,33 @@ impl Ledger {
                 damage.kind,
                 DamageKind::Malformed | DamageKind::Unterminated | DamageKind::Oversized
             );
-        if !noise {
-            self.damage.push(damage.clone());
+        if self.damage.push(damage.clone()) {
+            self.noise.push(noise);
+        } else if noise {
+            self.noise_unlisted += 1;
         }
+    }
+
+    /// Every damaged stretch, the noise before the first frame too.
+    pub(in crate::pull) fn all_damage(&self) -> &Listed<Damage> {
+        &self.damage
+    }
+
+    /// A copy was decided on (written, or not): counted.
+    pub(in crate::pull) fn copy_pulled(&mut self, p: &Pulled) {
+        let c = &mut self.counts;
+        c.received += 1;
+        c.verified += usize::from(p.is_verified());
+        c.written += usize::from(matches!(
+            p.outcome,
+            Outcome::Written | Outcome::DamagedPrefix
+        ));
+        c.already_pulled += usize::from(p.outcome == Outcome::AlreadyPulled);
+    }
+
+    /// The copies received.
+    pub(in crate::pull) fn copies(&self) -> Copies {
+        self.counts
     }
 
     /// A game went to a free name instead of `wanted`: the note saying so.

@@ -49,7 +49,13 @@ impl Ledger {
             l.earlier_replies.more,
             "short replies to an earlier request",
         );
-        for d in &l.damage.items {
+        for (d, _) in l
+            .damage
+            .items
+            .iter()
+            .zip(&l.noise)
+            .filter(|(_, noise)| !**noise)
+        {
             let whole = d
                 .game
                 .is_some_and(|g| l.received_numbers.contains(u128::from(g)));
@@ -59,7 +65,12 @@ impl Ledger {
                 s.damage.push(d.to_string());
             }
         }
-        s.damage.extend(l.damage.unlisted("damaged stretches"));
+        let unlisted = l.damage.more - l.noise_unlisted;
+        if unlisted > 0 {
+            s.damage.push(format!(
+                "{unlisted} more damaged stretches after the first {LISTED}, counted but not listed"
+            ));
+        }
         self.gaps(folder, &mut s);
         more(&mut s.notes, l.duplicates.more, "duplicates");
         s.notes.extend(l.free_names.items.iter().cloned());
