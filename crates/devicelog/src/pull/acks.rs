@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use twenty48_deviceproto::Ack;
 
-use super::{Listed, LISTED};
+use super::ledger::{Listed, LISTED};
 
 /// How many acknowledgements may be out unanswered at once. A board reads requests only
 /// between the frames of its reply, from a receive ring that loses what finds no room: 64

@@ -34,11 +34,11 @@ use twenty48_deviceproto::{ErrorCode, Request};
 
 use super::acks::AckWindow;
 use super::folder::Folder;
-use super::ledger::Summary;
+use super::ledger::summary::Summary;
+use super::ledger::Listed;
 use super::pulled::Progress;
 use super::puller::{Mode, Puller};
 use super::verdict::{Facts, Silence, Verdict};
-use super::Listed;
 use crate::error::DeviceLogError;
 use crate::event::Damage;
 use crate::fact::DeviceFact;

@@ -39,11 +39,12 @@ mod waiting;
 pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, PortOptions, State};
 pub use folder::{Created, Folder};
-pub use ledger::{Gap, Listed, Summary, Totals, LISTED, MAX_DEVICES};
+pub use ledger::summary::{Gap, Summary, Totals};
+pub use ledger::{Copies, Listed, LISTED, MAX_DEVICES};
 pub use names::{file_name, file_name_v2};
 pub use pulled::{Outcome, Progress, Pulled};
 pub use runs::MAX_RUNS;
-pub use verdict::{Copies, Failure, Silence, Verdict, EXIT_FAILED};
+pub use verdict::{Failure, Silence, Verdict, EXIT_FAILED};
 pub use waiting::DEFER_BYTES;
 
 /// At most this many damaged stretches are kept and listed one by one; the rest are

@@ -11,10 +11,10 @@ use crate::received::ReceivedGame;
 
 use super::folder::Folder;
 use super::keeper::Keeper;
-use super::ledger::{Ledger, Listed, Summary};
+use super::ledger::summary::Summary;
+use super::ledger::{Copies, Ledger, Listed};
 use super::pulled::{Outcome, Progress, Pulled};
 use super::runs::key;
-use super::verdict::Copies;
 use super::waiting::Waiting;
 
 /// Who the pull is for, which decides when it writes.

@@ -6,36 +6,13 @@
 use std::fmt;
 
 use super::acks::AckWindow;
-use super::ledger::Summary;
+use super::ledger::summary::Summary;
+use super::ledger::Copies;
 
 /// The exit status of a pull that failed ([`Verdict::exit_status`]): something lost,
 /// damaged, conflicting or unverified, an acknowledgement refused or unanswered, no reply,
 /// a silent board, nothing but noise.
 pub const EXIT_FAILED: u8 = 1;
-
-/// How many copies of games a pull received (a game may come more than once: live while it
-/// was played, then from the store; the [`Summary`] counts games, this counts copies).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Copies {
-    /// Copies received: every copy closed and decided on.
-    pub received: usize,
-    /// Of those, the copies that verified (whole, or as a stored interrupted game's
-    /// prefix).
-    pub verified: usize,
-    /// Of those, the copies written to a new file (whole, or, with `keep_partial`, the
-    /// verified moves of a damaged one).
-    pub written: usize,
-    /// Of those, the copies whose very file the folder held already.
-    pub already_pulled: usize,
-}
-
-impl Copies {
-    /// The copies that did not verify (damaged or unfinished).
-    pub fn unverified(&self) -> usize {
-        self.received - self.verified
-    }
-}
 
 /// How a board fell silent, as its caller saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,12 +9,9 @@ use crate::fact::DeviceFact;
 use crate::event::{Damage, DamageKind};
 use crate::pull::pulled::{Outcome, Pulled};
 use crate::pull::runs::{key, parts, Runs};
-use crate::pull::verdict::Copies;
 use crate::reply::Reply;
 
-mod summary;
-
-pub use summary::{Gap, Summary, Totals};
+pub(in crate::pull) mod summary;
 
 /// Each list of a pull's report keeps its first this many entries and counts the rest.
 pub const LISTED: usize = 1000;
@@ -68,6 +65,30 @@ impl<T> Listed<T> {
                 self.more
             )
         })
+    }
+}
+
+/// How many copies of games a pull received (a game may come more than once: live while it
+/// was played, then from the store; the [`Summary`](summary::Summary) counts games, this counts copies).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Copies {
+    /// Copies received: every copy closed and decided on.
+    pub received: usize,
+    /// Of those, the copies that verified (whole, or as a stored interrupted game's
+    /// prefix).
+    pub verified: usize,
+    /// Of those, the copies written to a new file (whole, or, with `keep_partial`, the
+    /// verified moves of a damaged one).
+    pub written: usize,
+    /// Of those, the copies whose very file the folder held already.
+    pub already_pulled: usize,
+}
+
+impl Copies {
+    /// The copies that did not verify (damaged or unfinished).
+    pub fn unverified(&self) -> usize {
+        self.received - self.verified
     }
 }
 
