@@ -392,21 +392,7 @@ fn acks_answered_with_error_6_fail_the_pull() {
 /// A board's script for a whole pull of `count` classic games (seeds `seed + n`, `moves`
 /// moves each), every ack answered, and the check value of each game by its number.
 fn whole_pull(f: &Frames, count: u32, seed: u64, moves: usize) -> (Vec<Step>, BTreeMap<u32, u32>) {
-    let mut reply = f.hello(count + 1, count, count);
-    reply.extend(f.begin(count));
-    let mut checks = BTreeMap::new();
-    for game in 1..=count {
-        let (bytes, check) = f.game(
-            game,
-            &Rules::CLASSIC,
-            seed + u64::from(game),
-            &cycle(moves),
-            false,
-        );
-        reply.extend(bytes);
-        checks.insert(game, check);
-    }
-    reply.extend(f.done(count));
+    let (reply, checks) = f.whole_reply(count, seed, moves);
     let script = vec![
         Step::Await("{pull}"),
         Step::Send(reply),

@@ -81,27 +81,6 @@ fn logs(dir: &Scratch) -> BTreeMap<String, MoveLog> {
         .collect()
 }
 
-/// A reply of `count` classic games (seeds `seed + n`, `moves` moves each) after its hello,
-/// and the check of each game by its number.
-fn whole_reply(f: &Frames, count: u32, seed: u64, moves: usize) -> (Vec<u8>, BTreeMap<u32, u32>) {
-    let mut reply = f.hello(count + 1, count, count);
-    reply.extend(f.begin(count));
-    let mut checks = BTreeMap::new();
-    for game in 1..=count {
-        let (bytes, check) = f.game(
-            game,
-            &Rules::CLASSIC,
-            seed + u64::from(game),
-            &cycle(moves),
-            false,
-        );
-        reply.extend(bytes);
-        checks.insert(game, check);
-    }
-    reply.extend(f.done(count));
-    (reply, checks)
-}
-
 /// The exact text of `{ack N C}` for each game, in order of game number.
 fn acks_text(checks: &BTreeMap<u32, u32>) -> String {
     checks
@@ -122,7 +101,7 @@ fn a_port_asks_once_and_a_capture_never_speaks() {
         assert_eq!(talk.outgoing(), b"", "taken");
     }
     let f = frames();
-    let (reply, _) = whole_reply(&f, 2, 10, 6);
+    let (reply, _) = f.whole_reply(2, 10, 6);
     let mut talk = capture(&dir);
     assert_eq!(talk.outgoing(), b"");
     talk.feed(&reply, 0).unwrap();
@@ -228,7 +207,7 @@ fn a_board_that_dribbles_zero_bytes_or_noise_is_given_up_on() {
 #[test]
 fn a_whole_pull_writes_then_acknowledges_every_game_and_is_done() {
     let f = frames();
-    let (reply, checks) = whole_reply(&f, 5, 500, 12);
+    let (reply, checks) = f.whole_reply(5, 500, 12);
     let script = vec![
         Step::Await("{pull}"),
         Step::Send(reply),
@@ -321,7 +300,7 @@ fn an_ack_refused_or_never_answered_is_counted_so() {
 fn acks_answered_with_error_6_after_the_reply_began_are_refused() {
     for name_game in [true, false] {
         let f = frames();
-        let (reply, _) = whole_reply(&f, 2, 0, 12);
+        let (reply, _) = f.whole_reply(2, 0, 12);
         let script = vec![
             Step::Await("{pull}"),
             Step::Send(reply),
@@ -391,7 +370,7 @@ fn never_more_than_acks_in_flight_are_unanswered() {
         ("never", 0, true),
     ] {
         let f = frames();
-        let (reply, checks) = whole_reply(&f, count, 700, 6);
+        let (reply, checks) = f.whole_reply(count, 700, 6);
         let answer = if never {
             Answer::Never
         } else {
@@ -445,7 +424,7 @@ fn never_more_than_acks_in_flight_are_unanswered() {
 fn a_pull_of_many_games_never_overflows_the_boards_receive_ring() {
     let f = frames();
     let count = 12;
-    let (reply, checks) = whole_reply(&f, count, 1000, 8);
+    let (reply, checks) = f.whole_reply(count, 1000, 8);
     assert!(
         acks_text(&checks).len() > AVR_RING,
         "the acks at once would overflow"
@@ -633,7 +612,7 @@ fn a_reconnection_asks_again_and_forgets_the_acks_unanswered() {
     );
     // The same two games (seeds 5 and 6, 10 moves), whole this time.
     let f = frames();
-    let (again, same) = whole_reply(&f, 2, 4, 10);
+    let (again, same) = f.whole_reply(2, 4, 10);
     assert_eq!(same, checks);
     let script = vec![
         Step::Await("{pull}"),

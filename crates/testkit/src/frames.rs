@@ -327,6 +327,33 @@ impl Frames {
         out.extend(close);
         (out, check)
     }
+
+    /// A whole pull reply after its hello: `count` classic games (seeds `seed + n`,
+    /// [`cycle`]`(moves)` each), and the check of each game's closing frame by its number
+    /// (what a board answers the acknowledgements with).
+    pub fn whole_reply(
+        &self,
+        count: u32,
+        seed: u64,
+        moves: usize,
+    ) -> (Vec<u8>, BTreeMap<u32, u32>) {
+        let mut reply = self.hello(count + 1, count, count);
+        reply.extend(self.begin(count));
+        let mut checks = BTreeMap::new();
+        for game in 1..=count {
+            let (bytes, check) = self.game(
+                game,
+                &Rules::CLASSIC,
+                seed + u64::from(game),
+                &cycle(moves),
+                false,
+            );
+            reply.extend(bytes);
+            checks.insert(game, check);
+        }
+        reply.extend(self.done(count));
+        (reply, checks)
+    }
 }
 
 impl Frames {

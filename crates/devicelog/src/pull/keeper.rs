@@ -143,12 +143,8 @@ impl Keeper {
                 true,
             );
             return Ok(Pulled {
-                check,
-                file: None,
                 outcome: Outcome::InProgress,
-                ack: None,
-                replaces: None,
-                game,
+                ..Pulled::unwritten(game, check)
             });
         }
         let ack = game
@@ -158,14 +154,7 @@ impl Keeper {
                 game: game.number,
                 check,
             });
-        let mut pulled = Pulled {
-            check,
-            file: None,
-            outcome: Outcome::NotWritten,
-            ack: None,
-            replaces: None,
-            game,
-        };
+        let mut pulled = Pulled::unwritten(game, check);
         if !pulled.check.is_verified() {
             if self.keep_partial {
                 if let Some(log) = pulled.game.to_movelog(true) {
@@ -216,14 +205,7 @@ impl Keeper {
     /// Protocol v1: one file per game received, never over another file.
     fn save_v1(&mut self, game: ReceivedGame, ledger: &mut Ledger) -> io::Result<Pulled> {
         let check = game.check();
-        let mut pulled = Pulled {
-            check,
-            file: None,
-            outcome: Outcome::NotWritten,
-            ack: None,
-            replaces: None,
-            game,
-        };
+        let mut pulled = Pulled::unwritten(game, check);
         if let Some(log) = pulled.game.to_movelog(self.keep_partial) {
             let name = file_name(&pulled.game, log.complete);
             let placed = place(&mut *self.folder, &name, &log.encode())?;

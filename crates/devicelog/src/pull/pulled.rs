@@ -59,6 +59,18 @@ pub struct Pulled {
 }
 
 impl Pulled {
+    /// The copy `game`, its host replay `check`, not written (yet).
+    pub(super) fn unwritten(game: ReceivedGame, check: GameCheck) -> Pulled {
+        Pulled {
+            game,
+            check,
+            file: None,
+            outcome: Outcome::NotWritten,
+            ack: None,
+            replaces: None,
+        }
+    }
+
     /// Whether the game verified (whole, or as the stored prefix of an interrupted game).
     pub fn is_verified(&self) -> bool {
         self.check.is_verified()
