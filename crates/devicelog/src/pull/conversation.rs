@@ -37,7 +37,7 @@ use super::folder::Folder;
 use super::ledger::summary::Summary;
 use super::ledger::Listed;
 use super::pulled::Progress;
-use super::puller::{Mode, Puller};
+use super::puller::Puller;
 use super::verdict::{Facts, Silence, Verdict};
 use crate::error::DeviceLogError;
 use crate::event::Damage;
@@ -118,7 +118,7 @@ impl Conversation {
         options: PortOptions,
         now: u64,
     ) -> Result<Conversation, DeviceLogError> {
-        let puller = Puller::new(elf, folder, options.keep_partial, Mode::Port)?;
+        let puller = Puller::port(elf, folder, options.keep_partial)?;
         let mut talk = Conversation::with(puller, Some(Request::Pull { all: options.all }));
         talk.last_frame = now;
         talk.ask();
@@ -139,7 +139,7 @@ impl Conversation {
         folder: Box<dyn Folder>,
         keep_partial: bool,
     ) -> Result<Conversation, DeviceLogError> {
-        let puller = Puller::new(elf, folder, keep_partial, Mode::Capture)?;
+        let puller = Puller::capture(elf, folder, keep_partial)?;
         Ok(Conversation::with(puller, None))
     }
 

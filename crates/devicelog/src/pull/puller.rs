@@ -18,15 +18,15 @@ use super::runs::key;
 use super::waiting::Waiting;
 
 /// Who the pull is for, which decides when it writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
+#[derive(Debug)]
+enum Mode {
     /// A board on a port, asked for its games: each copy is written as it closes, so that
     /// it can be acknowledged.
     Port,
     /// A capture's bytes, no one to talk to: nothing is written until the bytes end (or
     /// [`DEFER_BYTES`](super::DEFER_BYTES) of copies wait), then every game is decided with
-    /// all its copies in view.
-    Capture,
+    /// all its copies in view. The copies waiting.
+    Capture(Waiting),
 }
 
 /// A pull in progress: capture bytes in, games written into its folder.
@@ -35,16 +35,33 @@ pub(super) struct Puller {
     mode: Mode,
     decoder: CaptureDecoder<ReceivedGame>,
     keeper: Keeper,
-    /// A capture's copies waiting for a decision.
-    waiting: Waiting,
     ledger: Ledger,
     /// Whether any frame decoded yet (damage before the first one is line noise).
     decoded_any: bool,
 }
 
 impl Puller {
-    /// A pull decoding with the firmware `elf`, keeping its files in `folder`.
-    pub(super) fn new(
+    /// A pull of a board on a port, decoding with the firmware `elf`, keeping its files in
+    /// `folder`: each copy written as it closes.
+    pub(super) fn port(
+        elf: &[u8],
+        folder: Box<dyn Folder>,
+        keep_partial: bool,
+    ) -> Result<Puller, DeviceLogError> {
+        Puller::new(elf, folder, keep_partial, Mode::Port)
+    }
+
+    /// A pull of a capture's bytes: every copy waits for the end.
+    pub(super) fn capture(
+        elf: &[u8],
+        folder: Box<dyn Folder>,
+        keep_partial: bool,
+    ) -> Result<Puller, DeviceLogError> {
+        let waiting = Mode::Capture(Waiting::default());
+        Puller::new(elf, folder, keep_partial, waiting)
+    }
+
+    fn new(
         elf: &[u8],
         folder: Box<dyn Folder>,
         keep_partial: bool,
@@ -54,7 +71,6 @@ impl Puller {
             mode,
             decoder: CaptureDecoder::with_record(elf)?,
             keeper: Keeper::new(folder, keep_partial),
-            waiting: Waiting::default(),
             ledger: Ledger::default(),
             decoded_any: false,
         })
@@ -103,7 +119,11 @@ impl Puller {
 
     /// Bytes of copies waiting for a decision, and games open in the decoder.
     pub(super) fn in_flight(&self) -> (usize, usize) {
-        (self.waiting.bytes(), self.decoder.open_games())
+        let waiting = match &self.mode {
+            Mode::Port => 0,
+            Mode::Capture(waiting) => waiting.bytes(),
+        };
+        (waiting, self.decoder.open_games())
     }
 
     /// Hands each event to what keeps its facts. `finishing`: the events of the end of the
@@ -154,11 +174,14 @@ impl Puller {
                     out.push(Progress::Device(fact))
                 }
                 Event::Reply(reply) => {
-                    self.ledger.reply(reply, self.mode == Mode::Port);
+                    self.ledger.reply(reply, matches!(self.mode, Mode::Port));
                     out.push(Progress::Reply(reply))
                 }
                 Event::Stray { dev, game, frame } => {
-                    let waiting = self.waiting.whole(key(dev, game));
+                    let waiting = match &self.mode {
+                        Mode::Port => None,
+                        Mode::Capture(waiting) => waiting.whole(key(dev, game)),
+                    };
                     self.keeper
                         .stray(dev, game, &frame, waiting, &mut self.ledger)
                 }
@@ -175,12 +198,12 @@ impl Puller {
         finishing: bool,
         out: &mut Vec<Progress>,
     ) -> io::Result<()> {
-        if self.mode == Mode::Port {
+        let Mode::Capture(waiting) = &mut self.mode else {
             let pulled = self.keeper.save(game, finishing, &mut self.ledger)?;
             self.ledger.copy_pulled(&pulled);
             out.push(Progress::Pulled(Box::new(pulled)));
             return Ok(());
-        }
+        };
         if !finishing {
             // Decided on later: shown now as waiting (the games still open at the end go
             // straight to the decision, with no copy for the progress).
@@ -193,7 +216,7 @@ impl Puller {
                 replaces: None,
             })));
         }
-        let (full, whole) = self.waiting.push(game);
+        let (full, whole) = waiting.push(game);
         if whole.is_some() {
             self.keeper.forget_stray(whole);
         }
@@ -207,7 +230,10 @@ impl Puller {
     /// is written first, so that the copies it holds are its duplicates whatever their
     /// order; then the rest, in closing order.
     fn decide(&mut self, out: &mut Vec<Progress>) -> io::Result<()> {
-        let decision = self.waiting.decide();
+        let Mode::Capture(waiting) = &mut self.mode else {
+            return Ok(());
+        };
+        let decision = waiting.decide();
         self.keeper.forget_stray(None);
         for (k, parting) in decision.conflicts {
             self.keeper.conflict_found(k, parting);
