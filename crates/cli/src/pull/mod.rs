@@ -19,7 +19,6 @@ use crate::input::{self, EXIT_FAILED};
 use crate::progress::Progress as Bar;
 use crate::style::Ui;
 
-mod acks;
 mod firmware;
 mod report;
 mod source;

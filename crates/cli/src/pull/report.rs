@@ -5,9 +5,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use twenty48_devicelog::pull::{Conversation, Listed, Outcome, Pulled, Verdict};
+use twenty48_devicelog::pull::{AckWindow, Conversation, Listed, Outcome, Pulled, Verdict, LISTED};
 
-use super::acks;
 use crate::style::count;
 
 /// The device and number a game is known by: `game 12` (v1) or `device 7e57...01 game 12`.
@@ -156,7 +155,7 @@ impl Report {
         for n in &s.notes {
             out.push(format!("note: {n}"));
         }
-        out.extend(acks::findings(talk.acks()));
+        out.extend(ack_findings(talk.acks()));
         if talk.no_store() {
             out.push(
                 "note: the device keeps no game store: only the games it played while the port \
@@ -251,7 +250,7 @@ impl Report {
             })
             .collect();
         let hex = |d: u64| format!("{d:016x}");
-        let (acks, ack_notes) = acks::json(talk.acks());
+        let (acks, ack_notes) = ack_json(talk.acks());
         let c = v.copies();
         serde_json::json!({
             "schema_version": crate::view::SCHEMA_VERSION,
@@ -290,6 +289,59 @@ pub(super) fn outcome_name(o: &Outcome) -> &'static str {
         Outcome::InProgress => "in_progress",
         _ => "pending",
     }
+}
+
+/// The report's lines about the acknowledgements, for people.
+fn ack_findings(acks: &AckWindow) -> Vec<String> {
+    let mut out: Vec<String> = acks
+        .refusals()
+        .items
+        .iter()
+        .map(|r| format!("ACK FAILED: {r}"))
+        .collect();
+    if let Some(line) = acks.refusals().unlisted("acknowledgements refused") {
+        out.push(format!("ACK FAILED: {line}"));
+    }
+    if acks.waiting() {
+        let (games, more) = acks.unanswered();
+        let games: Vec<String> = games.iter().map(u32::to_string).collect();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "not acknowledged by the device: games {}{more} (written; they come again next time and are recognised)",
+            games.join(", ")
+        ));
+    }
+    out
+}
+
+/// The JSON `acks` object and the notes counting what its lists leave out.
+fn ack_json(acks: &AckWindow) -> (serde_json::Value, Vec<String>) {
+    let mut notes: Vec<String> = acks
+        .answered()
+        .unlisted("games acknowledged by the device")
+        .into_iter()
+        .collect();
+    let (unanswered, more) = acks.unanswered();
+    if more > 0 {
+        notes.push(format!(
+            "{more} more games not acknowledged by the device after the first {LISTED}, counted but not listed"
+        ));
+    }
+    notes.extend(acks.refusals().unlisted("acknowledgements refused"));
+    // In order of game number, each once (a game acknowledged twice: two copies).
+    let mut acked = acks.answered().items.clone();
+    acked.sort_unstable();
+    acked.dedup();
+    let value = serde_json::json!({
+        "acked": acked,
+        "unanswered": unanswered,
+        "refused": acks.refusals().items,
+    });
+    (value, notes)
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use std::io;
 
 use twenty48_deviceproto::{ErrorCode, Request};
 
-use super::acks::AckWindow;
+use super::ack_window::AckWindow;
 use super::folder::Folder;
 use super::ledger::summary::Summary;
 use super::ledger::Listed;

@@ -23,7 +23,7 @@
 //! on them, and what the report needs is kept as runs of game numbers ([`MAX_RUNS`] runs a
 //! set) and lists of their first [`LISTED`] entries, the rest counted.
 
-mod acks;
+mod ack_window;
 mod conversation;
 mod copies;
 mod folder;
@@ -36,7 +36,7 @@ mod runs;
 mod verdict;
 mod waiting;
 
-pub use acks::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
+pub use ack_window::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, PortOptions, State};
 pub use folder::{Created, Folder};
 pub use ledger::summary::{Gap, Summary, Totals};

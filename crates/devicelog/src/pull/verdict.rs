@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::acks::AckWindow;
+use super::ack_window::AckWindow;
 use super::ledger::summary::Summary;
 use super::ledger::Copies;
 
