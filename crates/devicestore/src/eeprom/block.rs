@@ -14,7 +14,7 @@
 
 use twenty48_engine::{Direction, Preset};
 
-use crate::eeprom::Eeprom;
+use crate::eeprom::chip::Eeprom;
 use crate::game::GameStart;
 use crate::record::Claims;
 use twenty48_deviceproto::crc32;
