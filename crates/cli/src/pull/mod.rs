@@ -27,7 +27,7 @@ mod report;
 mod source;
 
 use report::{describe, Report};
-use source::{open_capture, Source};
+use source::{open_capture, send, Source};
 
 /// How much of the raw capture beside a port pull is kept, by default, in MiB.
 const RAW_LIMIT_MIB: u64 = 64;
@@ -208,7 +208,7 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
         None => {
             let candidates = firmware::Candidates::find()?;
             let mut probe = candidates.probe();
-            early = source.probe(&mut probe, &args)?;
+            early = source.probe(&mut probe, Duration::from_secs(args.timeout()))?;
             let chosen = candidates.choose(&probe, &source.name(), source.board())?;
             tell(candidates.told(&chosen, &source.name()));
             candidates
@@ -561,11 +561,6 @@ impl RawCapture {
             )
         }))
     }
-}
-
-fn send(serial: &mut dyn serialport::SerialPort, bytes: &[u8]) -> io::Result<()> {
-    serial.write_all(bytes)?;
-    serial.flush()
 }
 
 fn open_port(port: &str, baud: u32) -> Result<Box<dyn serialport::SerialPort>> {
