@@ -10,7 +10,7 @@ mod outcome;
 mod replay;
 mod step;
 
-pub use cells::{tile_value, Cells, TileName};
+pub use cells::Cells;
 pub use outcome::{Engine, Outcome, PlayError, Refusal, Status};
 pub use step::Step;
 
@@ -24,6 +24,7 @@ use crate::hash;
 use crate::reference::{self, Event, MAX_CELLS};
 use crate::rules::{OpeningSpawn, Rules, RulesError, Scoring};
 use crate::spawn::{Spawn, SpawnRng};
+use crate::tile::tile_value;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum State {
