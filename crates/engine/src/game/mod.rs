@@ -570,8 +570,8 @@ mod tests {
 
     use super::*;
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    use crate::bitboard::Bmi2;
-    use crate::bitboard::Portable;
+    use crate::bitboard::cpu::Bmi2;
+    use crate::bitboard::cpu::Portable;
     use crate::rules::{FourChance, Opening, OpeningSpawn, Win};
     use std::vec;
     use std::vec::Vec;
@@ -650,7 +650,7 @@ mod tests {
 
     /// `moves` replayed by `play_all_with` on the replay loop of `cpu`, with an `on_move`
     /// that records every step and stops after move `stop_after` (the index) if asked.
-    fn replay_on<C: crate::bitboard::Cpu>(
+    fn replay_on<C: crate::bitboard::cpu::Cpu>(
         cpu: C,
         game: &mut Game,
         moves: &[Direction],

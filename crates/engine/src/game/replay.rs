@@ -2,8 +2,9 @@
 //! in locals, compiled once portably and, on x86-64 CPUs with BMI2, once more with BMI2.
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-use crate::bitboard::Bmi2;
-use crate::bitboard::{Cpu, FastSlide, Packed, Portable};
+use crate::bitboard::cpu::Bmi2;
+use crate::bitboard::cpu::{Cpu, Portable};
+use crate::bitboard::{FastSlide, Packed};
 use crate::direction::Direction;
 use crate::rules::Scoring;
 use crate::spawn::{four_threshold, reduce_cell};
