@@ -66,7 +66,8 @@ pub mod spawn;
 mod tile;
 
 pub use direction::{Direction, DirectionSet};
-pub use game::{Cells, Engine, Game, Outcome, PlayError, Refusal, Status, Step};
+pub use game::step::Step;
+pub use game::{Cells, Engine, Game, Outcome, PlayError, Refusal, Status};
 pub use reference::Event;
 pub use rules::{
     FourChance, Opening, OpeningSpawn, Preset, Rules, RulesError, Scoring, Win, MAX_OPENING,

@@ -8,11 +8,10 @@ mod cells;
 mod outcome;
 #[cfg(not(feature = "compact-state"))]
 mod replay;
-mod step;
+pub(crate) mod step;
 
 pub use cells::Cells;
 pub use outcome::{Engine, Outcome, PlayError, Refusal, Status};
-pub use step::Step;
 
 use core::fmt;
 use core::ops::ControlFlow;
@@ -575,6 +574,7 @@ mod tests {
     use crate::rules::{FourChance, Opening, OpeningSpawn, Win};
     use std::vec;
     use std::vec::Vec;
+    use step::Step;
 
     /// Everything observable about a game.
     fn observe(g: &Game) -> impl PartialEq + fmt::Debug {

@@ -11,7 +11,8 @@ use crate::spawn::{four_threshold, reduce_cell};
 
 use core::ops::ControlFlow;
 
-use super::{Game, Outcome, Refusal, Spawn, State, Status, Step};
+use super::step::Step;
+use super::{Game, Outcome, Refusal, Spawn, State, Status};
 
 /// Where a replay loop stopped: `Continue` at the index of the first move it did not play
 /// (the caller goes on from there), or `Break` with the number of moves played when the
