@@ -15,9 +15,11 @@ use crate::direction::Direction;
 
 pub(crate) mod cpu;
 mod line;
+mod tables;
 
 pub use line::transpose;
 use line::*;
+use tables::*;
 
 /// The result of a fast slide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
