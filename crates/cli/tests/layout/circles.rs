@@ -96,7 +96,8 @@ fn tokens(text: &str) -> Vec<Token> {
             let q = if ch == '\'' { i } else { i + 1 };
             let after = c.get(q + 1).copied().unwrap_or(' ');
             if after == '\\' {
-                i = q + 2;
+                // An escape: its first character may be a quote (`'\''`).
+                i = q + 3;
                 while i < c.len() && c[i] != '\'' {
                     i += 1;
                 }
