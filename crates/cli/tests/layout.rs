@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "layout/circles.rs"]
 mod circles;
+#[path = "layout/tokens.rs"]
+mod tokens;
 
 const MAX_LINES: usize = 600;
 
