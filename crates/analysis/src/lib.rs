@@ -50,8 +50,8 @@ mod value;
 pub use class::{counted, Class, Thresholds, THRESHOLDS};
 pub use error::AnalysisError;
 pub use positions::Positions;
-pub use rating::{likelier_spawn, Ply, Position, Rater, Rating, Standing};
-pub use summary::{Luck, Segment, Summary, LUCKIEST, REAL_STAKE, WORST};
+pub use rating::{likelier_spawn, Ply, Position, Rater, Rating, Standing, REAL_STAKE};
+pub use summary::{Luck, Segment, Summary, LUCKIEST, WORST};
 pub use value::{chance, logistic, logit, percent, points, progress, target_of, ONE};
 
 pub use twenty48_bot::Setting;

@@ -8,6 +8,11 @@ use twenty48_engine::Direction;
 use crate::class::Class;
 use crate::value::{chance, target_of};
 
+/// The least stake (best move's chance less the worst's, in millionths) of a decision the
+/// error rate counts: a real choice. 0.1 percentage point: below it every move is as good
+/// as another to the tenth of a point the analysis prints.
+pub const REAL_STAKE: u32 = 1_000;
+
 /// A board before a move, and the move played on it: what a [`Rater`] rates. Positions are
 /// independent of each other, so a game's can be rated in any order, on any thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,9 +78,9 @@ impl Rating {
     }
 
     /// Whether the decision was a real choice: more than one move, and at least
-    /// [`crate::REAL_STAKE`] between the best move's chance and the worst's.
+    /// [`REAL_STAKE`] between the best move's chance and the worst's.
     pub fn is_real_choice(&self) -> bool {
-        self.legal > 1 && self.stake >= crate::REAL_STAKE && self.class != Class::Unrated
+        self.legal > 1 && self.stake >= REAL_STAKE && self.class != Class::Unrated
     }
 
     /// The rating of `played` among moves of the given values and chances (in

@@ -12,11 +12,6 @@ pub const WORST: usize = 5;
 /// How many of the luckiest and of the unluckiest spawns a summary keeps.
 pub const LUCKIEST: usize = 3;
 
-/// The least stake (best move's chance less the worst's, in millionths) of a decision the
-/// error rate counts: a real choice. 0.1 percentage point: below it every move is as good
-/// as another to the tenth of a point the analysis prints.
-pub const REAL_STAKE: u32 = 1_000;
-
 /// A spawn's luck: how far it moved the chance of the tile aimed at, against the search's
 /// value of the board before it (the average over its spawns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

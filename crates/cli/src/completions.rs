@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
 /// Print a shell completion script.
@@ -57,8 +57,8 @@ pub struct ManArgs {
     pub force: bool,
 }
 
-pub fn completions(args: CompletionsArgs) -> Result<ExitCode> {
-    let mut cmd = crate::Cli::command();
+/// Prints the completions of `cmd`, the whole command line's definition.
+pub fn completions(args: CompletionsArgs, mut cmd: clap::Command) -> Result<ExitCode> {
     clap_complete::generate(args.shell, &mut cmd, "twenty48", &mut io::stdout());
     Ok(ExitCode::SUCCESS)
 }
@@ -136,9 +136,9 @@ fn after_help_roff(text: &str) -> String {
     out
 }
 
-/// Every page: (file stem, roff), the main page first.
-pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
-    let cmd = crate::Cli::command();
+/// Every page of `cmd`, the whole command line's definition: (file stem, roff), the main
+/// page first.
+pub fn man_pages(cmd: clap::Command) -> Result<Vec<(String, Vec<u8>)>> {
     let mut pages = Vec::new();
     let names: Vec<String> = cmd
         .get_subcommands()
@@ -159,8 +159,8 @@ pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
     Ok(pages)
 }
 
-pub fn man(args: ManArgs) -> Result<ExitCode> {
-    let pages = man_pages()?;
+pub fn man(args: ManArgs, cmd: clap::Command) -> Result<ExitCode> {
+    let pages = man_pages(cmd)?;
     if let Some(dir) = &args.dir {
         // The error names the directory.
         twenty48_movelog::create_dirs(dir)?;
@@ -196,6 +196,7 @@ pub fn man(args: ManArgs) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn completions_know_every_subcommand() {
@@ -220,7 +221,7 @@ mod tests {
 
     #[test]
     fn man_pages_are_roff_with_the_exit_codes() {
-        let pages = man_pages().unwrap();
+        let pages = man_pages(crate::Cli::command()).unwrap();
         let main = String::from_utf8(pages[0].1.clone()).unwrap();
         assert!(main.starts_with(".ie"), "{}", &main[..40]);
         assert!(main.contains(".TH twenty48 1"), "{main}");

@@ -30,7 +30,7 @@ mod watch;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Deterministic 2048: every game is a seed, a rule set and a list of moves.
 ///
@@ -131,8 +131,8 @@ fn run(cli: Cli) -> ExitCode {
         Command::Stats(args) => stats::run(args, &ui),
         Command::Recover(args) => recover::run(args, &ui),
         Command::Share(args) => share::run(args, &ui),
-        Command::Completions(args) => completions::completions(args),
-        Command::Man(args) => completions::man(args),
+        Command::Completions(args) => completions::completions(args, Cli::command()),
+        Command::Man(args) => completions::man(args, Cli::command()),
     };
     match result {
         Ok(code) => code,

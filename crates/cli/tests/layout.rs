@@ -4,9 +4,14 @@
 //! integration test left out of the build, and a map that names every crate, folder and
 //! harness on the floor its dependencies put it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+#[path = "layout/circles.rs"]
+mod circles;
+#[path = "layout/tokens.rs"]
+mod tokens;
 
 const MAX_LINES: usize = 600;
 
@@ -57,14 +62,6 @@ fn source_dirs() -> Vec<PathBuf> {
     }
     dirs.sort();
     dirs
-}
-
-/// The top-level module a file belongs to (`None` for the crate root).
-fn top_module(src: &Path, file: &Path) -> Option<String> {
-    let rel = file.strip_prefix(src).ok()?;
-    let first = rel.components().next()?.as_os_str().to_str()?.to_string();
-    let name = first.trim_end_matches(".rs").to_string();
-    (name != "lib" && name != "main").then_some(name)
 }
 
 #[test]
@@ -142,50 +139,103 @@ fn no_c_javascript_or_python_file_is_over_600_lines() {
     );
 }
 
+/// Issue 47: the pull's circles are left to its restructuring, which removes this.
+const BEING_RESTRUCTURED: &[&str] = &["crates/devicelog/src/pull"];
+
+/// No module of a crate reaches itself through others by the paths its code names (inline
+/// modules and those inside folders too; see circles.rs for what counts as an edge).
 #[test]
 fn no_import_circle_between_modules() {
-    let mut circles = Vec::new();
+    let root = repo_root().canonicalize().unwrap();
+    let read = |p: &Path| fs::read_to_string(p).ok();
+    let mut found = Vec::new();
+    let mut modules = 0;
     for src in source_dirs() {
-        let mut files = Vec::new();
-        rust_files(&src, &mut files);
-        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for f in &files {
-            let Some(top) = top_module(&src, f) else {
-                continue;
-            };
-            let text = fs::read_to_string(f).unwrap();
-            let deps = graph.entry(top.clone()).or_default();
-            for (i, _) in non_test(&text).match_indices("crate::") {
-                let name: String = text[i + 7..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() && name != top {
-                    deps.insert(name);
-                }
-            }
-        }
-        // A circle: a module that reaches itself through others.
-        for start in graph.keys() {
-            let mut seen = BTreeSet::new();
-            let mut stack: Vec<&String> = graph[start].iter().collect();
-            while let Some(m) = stack.pop() {
-                if m == start {
-                    circles.push(format!(
-                        "{}: {start} imports itself through others",
-                        src.display()
-                    ));
-                    break;
-                }
-                if seen.insert(m.clone()) {
-                    if let Some(next) = graph.get(m) {
-                        stack.extend(next.iter());
-                    }
+        let src = src.canonicalize().unwrap();
+        for crate_root in ["lib.rs", "main.rs"].map(|f| src.join(f)) {
+            let krate = circles::read_crate(&crate_root, &read);
+            modules += krate.modules.len();
+            for circle in krate.circles() {
+                let inside_restructuring = circle.iter().all(|&m| {
+                    let file = &krate.modules[m].file;
+                    BEING_RESTRUCTURED
+                        .iter()
+                        .any(|d| file.starts_with(root.join(d)))
+                });
+                if !inside_restructuring {
+                    found.push(krate.describe(&circle, &root));
                 }
             }
         }
     }
-    assert!(circles.is_empty(), "{}", circles.join("\n"));
+    assert!(modules > 150, "the modules are found: {modules}");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The circle check finds the circle it is shown and no other: a name a parent re-exports
+/// leads to the module that defines it, and test code and comments make no edge.
+#[test]
+fn the_circle_check_finds_a_known_circle_and_no_other() {
+    let sources = circles::in_memory(&[
+        (
+            "src/lib.rs",
+            "mod pull;\nmod store;\npub use pull::Puller;\npub struct Error;\n",
+        ),
+        // mod.rs defines Puller, re-exports Kept, and calls keeping's function: the circle.
+        (
+            "src/pull/mod.rs",
+            "mod keeping;\nmod files;\nmod report;\npub use files::Kept;\n\
+             pub struct Puller;\n\
+             impl Puller { fn go(&self) -> report::Summary { keeping::keep(self); todo!() } }\n",
+        ),
+        (
+            "src/pull/keeping.rs",
+            "use super::Puller;\npub fn keep(_: &Puller) {}\n\
+             #[cfg(test)]\nmod tests { use crate::Error; }\n",
+        ),
+        // Kept is re-exported by mod.rs, which names report: report.rs -> files.rs only.
+        (
+            "src/pull/report.rs",
+            "use super::{Kept};\npub struct Summary(Kept);\n",
+        ),
+        (
+            "src/pull/files.rs",
+            "pub struct Kept(crate::store::Store);\n// super::Puller\n",
+        ),
+        (
+            "src/store.rs",
+            "pub struct Store;\nmod disk { fn f() -> super::Store { super::Store } }\n",
+        ),
+    ]);
+    let krate = circles::read_crate(Path::new("src/lib.rs"), &sources);
+    let id = |place: &str| {
+        let places: Vec<String> = krate
+            .modules
+            .iter()
+            .map(|m| m.place(Path::new("")))
+            .collect();
+        places
+            .iter()
+            .position(|p| p == place)
+            .unwrap_or_else(|| panic!("{places:?}"))
+    };
+    let edges = krate.edges();
+    let edge = |a: &str, b: &str| edges.contains_key(&(id(a), id(b)));
+    assert_eq!(krate.modules.len(), 7);
+    assert!(edge("src/pull/report.rs", "src/pull/files.rs"));
+    assert!(!edge("src/pull/report.rs", "src/pull/mod.rs"));
+    assert!(edge("src/store.rs (mod disk)", "src/store.rs"));
+    assert!(edge("src/lib.rs", "src/pull/mod.rs"));
+    assert!(!edge("src/pull/keeping.rs", "src/lib.rs"));
+    assert!(!edge("src/pull/files.rs", "src/pull/mod.rs"));
+    let circles = krate.circles();
+    assert_eq!(
+        circles,
+        [[id("src/pull/mod.rs"), id("src/pull/keeping.rs")]]
+    );
+    let text = krate.describe(&circles[0], Path::new(""));
+    assert!(text.contains("line 1: use super::Puller"), "{text}");
+    assert!(text.contains("line 6: keeping::keep"), "{text}");
 }
 
 /// A crate with `autotests = false` builds only the test targets its Cargo.toml names (one

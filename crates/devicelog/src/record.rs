@@ -5,8 +5,6 @@
 
 use std::fmt;
 
-use twenty48_engine::Rules;
-
 use crate::game::{DeviceGame, DeviceMove, GameEnd};
 
 /// A kind of game record a [`CaptureDecoder`](crate::CaptureDecoder) can assemble:
@@ -17,7 +15,9 @@ pub trait GameRecord: sealed::Assemble + Clone + fmt::Debug + PartialEq + Eq {}
 impl GameRecord for DeviceGame {}
 
 pub(crate) mod sealed {
-    use super::*;
+    use twenty48_engine::Rules;
+
+    use crate::game::{DeviceMove, GameEnd};
 
     /// A game's start frame, as the decoder read it.
     #[derive(Clone, Copy, Debug)]

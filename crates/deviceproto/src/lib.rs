@@ -34,14 +34,12 @@ pub mod check;
 mod crc;
 mod request;
 mod start;
+mod version;
 
 pub use crc::{crc32, crc32_update, Crc32};
-pub use request::{Ack, Request, RequestError, MAX_REQUEST};
+pub use request::{Ack, ErrorCode, Request, RequestError, MAX_REQUEST};
 pub use start::StartFields;
-
-/// The protocol version this crate describes (`v=` in hello and game-start frames). A host
-/// reads version 2 captures as well (their frames differ only in the pull reply).
-pub const PROTOCOL_VERSION: u8 = 3;
+pub use version::PROTOCOL_VERSION;
 
 /// Moves in a full `t48 moves` frame (64 bytes of directions, 2 bits a move): a stored game
 /// is sent in frames of this many moves, the last one shorter.
@@ -49,55 +47,3 @@ pub const MOVES_PER_FRAME: u32 = 256;
 
 /// The device id the QEMU board reports (a real board reports its flash chip's unique id).
 pub const QEMU_DEVICE_ID: u64 = 0x7e57_0000_0000_0001;
-
-/// The `code` of an error frame: what was wrong with a host request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-#[non_exhaustive]
-pub enum ErrorCode {
-    /// The request is not one the device knows.
-    Unknown = 1,
-    /// The request is malformed (bad number, missing field) or longer than [`MAX_REQUEST`].
-    Malformed = 2,
-    /// The request names a game the store does not hold.
-    NoGame = 3,
-    /// An acknowledgement whose check does not match the stored game.
-    CheckMismatch = 4,
-    /// The store could not be read or written.
-    Store = 5,
-    /// The device keeps no game store (a board built without one; the Arduino Uno's firmware
-    /// before issue 25): `{pull}` and `{ack}` have nothing to answer; its games are pulled
-    /// live from a capture of its log.
-    NoStore = 6,
-}
-
-impl ErrorCode {
-    /// The code for its number, if it is one.
-    pub fn from_code(code: u8) -> Option<ErrorCode> {
-        Some(match code {
-            1 => ErrorCode::Unknown,
-            2 => ErrorCode::Malformed,
-            3 => ErrorCode::NoGame,
-            4 => ErrorCode::CheckMismatch,
-            5 => ErrorCode::Store,
-            6 => ErrorCode::NoStore,
-            _ => return None,
-        })
-    }
-
-    /// What the code means, in a few words.
-    pub fn describe(self) -> &'static str {
-        match self {
-            ErrorCode::Unknown => "unknown request",
-            ErrorCode::Malformed => "malformed or too long request",
-            ErrorCode::NoGame => "no such game in the store",
-            ErrorCode::CheckMismatch => {
-                "the acknowledgement's check does not match the stored game"
-            }
-            ErrorCode::Store => "the store could not be read or written",
-            ErrorCode::NoStore => {
-                "the device keeps no game store (pull its games live from a capture)"
-            }
-        }
-    }
-}

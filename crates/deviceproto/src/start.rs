@@ -56,7 +56,7 @@ impl StartFields {
             None => (0, false),
         };
         StartFields {
-            version: crate::PROTOCOL_VERSION,
+            version: crate::version::PROTOCOL_VERSION,
             dev,
             game,
             seed,

@@ -2,8 +2,6 @@
 
 use twenty48_engine::Rules;
 
-use crate::record::Claims;
-
 /// How a game starts: everything needed, with its moves, to replay it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameStart {
@@ -11,6 +9,16 @@ pub struct GameStart {
     pub rules: Rules,
     /// The seed of the spawn generator.
     pub seed: u64,
+}
+
+/// The device's own score and state hash of a game when it ended: what its engine
+/// computed, kept so that a host replaying the stored moves can compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claims {
+    /// The final score.
+    pub score: u64,
+    /// The final state hash.
+    pub hash: u64,
 }
 
 /// How a stored game closes.

@@ -138,10 +138,9 @@ mod store;
 pub use counter::GameCounter;
 pub use error::StoreError;
 pub use flash::MemFlash;
-pub use game::{Closing, Counts, Ending, GameEntry, GameStart};
+pub use game::{Claims, Closing, Counts, Ending, GameEntry, GameStart};
 pub use games::GameStore;
 pub use identity::{device_id, ID_RECORD_LEN};
-pub use record::Claims;
 pub use store::Store;
 /// The CRC-32 the store's records are checked with (the protocol's own).
 pub use twenty48_deviceproto::{crc32, crc32_update};

@@ -7,7 +7,7 @@
 
 use twenty48_engine::{FourChance, Opening, OpeningSpawn, Rules, Scoring, Win, MAX_OPENING};
 
-use crate::GameStart;
+use crate::game::{Claims, GameStart};
 use twenty48_deviceproto::crc32;
 
 /// Bytes of the sector header.
@@ -193,16 +193,6 @@ impl ContRecord {
             first_move: u32_at(b, 5),
         })
     }
-}
-
-/// The device's own score and state hash of a game when it ended: what its engine
-/// computed, kept so that a host replaying the stored moves can compare.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Claims {
-    /// The final score.
-    pub score: u64,
-    /// The final state hash.
-    pub hash: u64,
 }
 
 /// An END record: game `number` ended after `moves` moves with `result`; layout 2 also

@@ -63,14 +63,15 @@ pub mod packed;
 pub mod reference;
 mod rules;
 pub mod spawn;
+mod tile;
 
 pub use direction::{Direction, DirectionSet};
-pub use game::{
-    tile_value, Cells, Engine, Game, Outcome, PlayError, Refusal, Status, Step, TileName,
-};
+pub use game::step::Step;
+pub use game::{Cells, Engine, Game, Outcome, PlayError, Refusal, Status};
 pub use reference::Event;
 pub use rules::{
     FourChance, Opening, OpeningSpawn, Preset, Rules, RulesError, Scoring, Win, MAX_OPENING,
     MAX_SIZE, MIN_SIZE,
 };
 pub use spawn::{Spawn, RNG_NAME};
+pub use tile::{tile_value, TileName};

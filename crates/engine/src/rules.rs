@@ -305,7 +305,7 @@ impl fmt::Display for Rules {
             Some(w) => write!(
                 f,
                 "win {} ({})",
-                crate::TileName(w.exponent),
+                crate::tile::TileName(w.exponent),
                 if w.ends_game { "ends game" } else { "play on" }
             )?,
         }

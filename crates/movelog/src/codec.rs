@@ -10,11 +10,10 @@ use crate::claims::Claims;
 use crate::error::{DecodeError, EncodeError};
 use crate::header::{
     get, put, version_for, Block, ClaimsBlock, Lead, RulesHead, RulesTail, FLAG_COMPLETE,
-    FLAG_HINTED, MAGIC,
+    FLAG_HINTED, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION,
 };
 use crate::log::{checkpoint_count, MoveLog};
 use crate::packed::PackedLog;
-use crate::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 
 /// Where the rules start: the board size.
 const RULES_OFFSET: u64 = 6;

@@ -4,8 +4,7 @@ use core::fmt;
 
 use twenty48_engine::{Direction, RulesError, Status};
 
-use crate::header::MAGIC;
-use crate::FORMAT_VERSION;
+use crate::header::{FORMAT_VERSION, MAGIC};
 
 /// Why bytes are not a valid move log. Every variant says where (`offset`, a byte position
 /// from the start of the file) and, for moves, which move.

@@ -93,6 +93,13 @@ pub(crate) const FLAG_COMPLETE: u8 = 1;
 /// Bit 1 of the version-2 flags byte: hints were shown while the game was played.
 pub(crate) const FLAG_HINTED: u8 = 2;
 
+/// The newest format version this build writes and reads: 2, whose claims end in a flags
+/// byte (complete, hints shown) where version 1 has the complete flag alone.
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest format version this build reads. A log without hints is written as version 1
+/// (byte for byte as before version 2 existed), so older readers still read it.
+pub const OLDEST_FORMAT_VERSION: u16 = 1;
+
 /// The format version a log is written in: the oldest that holds it, 1 unless hints were
 /// shown (a version-2 flag).
 pub const fn version_for(hinted: bool) -> u16 {

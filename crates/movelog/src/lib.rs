@@ -51,18 +51,10 @@ pub use file::{
     create_dirs, create_free, free_file_name, free_name, holds, shown, write_atomic, write_free,
     write_free_except, write_new, write_unless_taken, Placed, WriteError, MAX_FREE_NAMES,
 };
-pub use header::{version_for, MAGIC};
+pub use header::{version_for, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION};
 pub use log::{checkpoint_count, MoveLog};
 pub use packed::PackedLog;
-pub use recorder::Recorder;
+pub use recorder::{Recorder, DEFAULT_CHECKPOINT_INTERVAL};
 
-/// The newest format version this build writes and reads: 2, whose claims end in a flags
-/// byte (complete, hints shown) where version 1 has the complete flag alone.
-pub const FORMAT_VERSION: u16 = 2;
-/// The oldest format version this build reads. A log without hints is written as version 1
-/// (byte for byte as before version 2 existed), so older readers still read it.
-pub const OLDEST_FORMAT_VERSION: u16 = 1;
-/// K, the checkpoint interval [`Recorder`] uses unless told otherwise.
-pub const DEFAULT_CHECKPOINT_INTERVAL: u32 = 256;
 /// The file extension of a move log, without the dot.
 pub const EXTENSION: &str = "t48";

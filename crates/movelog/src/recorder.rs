@@ -5,7 +5,9 @@ use twenty48_engine::{Direction, Game, Outcome, PlayError, Rules};
 use crate::claims::{checkpoint_hash, Claims};
 use crate::error::RecordError;
 use crate::log::MoveLog;
-use crate::DEFAULT_CHECKPOINT_INTERVAL;
+
+/// K, the checkpoint interval [`Recorder`] uses unless told otherwise.
+pub const DEFAULT_CHECKPOINT_INTERVAL: u32 = 256;
 
 /// Records as you play: wraps a [`Game`]; moves that do not change the board are not logged.
 ///

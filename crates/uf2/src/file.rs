@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::Uf2Error;
-use crate::{PAGE, RP2040_FLASH};
+use crate::rp2040::{PAGE, RP2040_FLASH};
 
 const MAGIC_START0: u32 = 0x0A32_4655;
 const MAGIC_START1: u32 = 0x9E5D_5157;

@@ -23,16 +23,9 @@
 mod elf;
 mod error;
 mod file;
+mod rp2040;
 
 pub use elf::load_segments;
 pub use error::Uf2Error;
 pub use file::{check, Summary, Uf2};
-
-/// The RP2040's UF2 family id.
-pub const RP2040_FAMILY: u32 = 0xE48B_FF56;
-
-/// The RP2040's flash as the bootloader accepts it: 16 MB from 0x1000_0000 at most.
-pub const RP2040_FLASH: core::ops::Range<u32> = 0x1000_0000..0x1100_0000;
-
-/// Bytes of data each block carries for the RP2040.
-pub const PAGE: u32 = 256;
+pub use rp2040::{PAGE, RP2040_FAMILY, RP2040_FLASH};

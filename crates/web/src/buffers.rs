@@ -8,10 +8,10 @@ use crate::link::MAX_TEXT;
 
 /// The longest input a call takes: a link's text of the largest file the page opens (longer
 /// than the file itself).
-pub const MAX_INPUT: usize = if MAX_TEXT > crate::MAX_FILE_BYTES {
+pub const MAX_INPUT: usize = if MAX_TEXT > crate::limits::MAX_FILE_BYTES {
     MAX_TEXT
 } else {
-    crate::MAX_FILE_BYTES
+    crate::limits::MAX_FILE_BYTES
 };
 
 /// The input and output of the page's calls.

@@ -157,5 +157,5 @@ pub extern "C" fn t48_link() -> u32 {
 /// larger ones before reading them.
 #[no_mangle]
 pub extern "C" fn t48_max_file_bytes() -> u32 {
-    crate::MAX_FILE_BYTES as u32
+    crate::limits::MAX_FILE_BYTES as u32
 }

@@ -69,11 +69,11 @@ impl Host {
     /// (a string: seeds pass 2^53), `moves` (shown), `logged` (in the file), `complete`,
     /// `hinted`, the claims, and `first` (the opening's frame).
     pub fn open(&mut self, bytes: &[u8]) -> String {
-        if bytes.len() > crate::MAX_FILE_BYTES {
+        if bytes.len() > crate::limits::MAX_FILE_BYTES {
             return error(format_args!(
                 "the file is {} bytes; the page opens logs of up to {} bytes (use twenty48 verify for larger ones)",
                 bytes.len(),
-                crate::MAX_FILE_BYTES
+                crate::limits::MAX_FILE_BYTES
             ));
         }
         let Opened { verdict, viewer } = Viewer::open(bytes);
@@ -500,7 +500,7 @@ mod tests {
         );
         let answer = parse(&host.open_link("#g=@@"));
         assert!(answer["error"].as_str().unwrap().contains("not base64url"));
-        let big = vec![0; crate::MAX_FILE_BYTES + 1];
+        let big = vec![0; crate::limits::MAX_FILE_BYTES + 1];
         assert!(parse(&host.open(&big))["error"]
             .as_str()
             .unwrap()

@@ -37,17 +37,13 @@ mod exports;
 mod frame;
 mod host;
 pub mod json;
+mod limits;
 pub mod link;
 mod session;
 pub mod viewer;
 
 pub use frame::Frame;
 pub use host::{Host, MAX_LINKED_BYTES, MAX_REPLAYED};
+pub use limits::MAX_FILE_BYTES;
 pub use session::{Session, SessionError};
 pub use viewer::{Opened, Verdict, VerdictKind, Viewer};
-
-/// The largest file the page opens: 16 MiB (about 67 million moves). Opening a log costs
-/// the page about 60 ns a move (decode, verify, kept games: `just web-bench`), all before it
-/// answers again, so this keeps the longest wait to a few seconds; `twenty48 verify` takes
-/// larger files.
-pub const MAX_FILE_BYTES: usize = 16 << 20;

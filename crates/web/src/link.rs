@@ -12,7 +12,7 @@ pub const GAME_KEY: &str = "g=";
 
 /// The longest fragment text [`game_from_fragment`] decodes: the base64url of the largest
 /// file the page opens ([`crate::MAX_FILE_BYTES`]).
-pub const MAX_TEXT: usize = crate::MAX_FILE_BYTES.div_ceil(3) * 4;
+pub const MAX_TEXT: usize = crate::limits::MAX_FILE_BYTES.div_ceil(3) * 4;
 
 /// Why a link's text is not a game.
 #[derive(Clone, Debug, PartialEq, Eq)]

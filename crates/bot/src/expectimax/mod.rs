@@ -72,8 +72,9 @@ impl Expectimax {
     /// The first depth of a [`Setting::Budget`]: its schedule (see
     /// [`Expectimax::depth_for`]) searches 3 deep on every board.
     pub const DEFAULT_DEPTH: u8 = 3;
-    /// The default budget of positions scored a move ([`Setting::DEFAULT`]).
-    pub const DEFAULT_BUDGET: u64 = 1_000_000;
+    /// The default budget of positions scored a move ([`Setting::DEFAULT`]), which the
+    /// setting owns.
+    pub const DEFAULT_BUDGET: u64 = Setting::DEFAULT_BUDGET;
 
     /// A search of largest depth `depth` (clamped to [`Expectimax::DEPTHS`]), with the spawn
     /// odds of `rules`. Boards with empty cells or few distinct tiles are searched less deep

@@ -3,25 +3,27 @@
 
 use core::fmt;
 
-use super::Expectimax;
-
 /// How the expectimax bot searches each move. Both settings count positions, never time,
 /// so a setting gives the same game on every machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Setting {
-    /// A fixed largest depth (1-8, see [`Expectimax::new`]): that deep on a full board,
-    /// less on open ones. The bot's only setting before the budget.
+    /// A fixed largest depth (1-8, see [`Expectimax::new`](super::Expectimax::new)): that
+    /// deep on a full board, less on open ones. The bot's only setting before the budget.
     Depth(u8),
-    /// A budget of positions scored a move (see [`Expectimax::with_budget`]): searched from
-    /// depth [`Expectimax::DEFAULT_DEPTH`]'s schedule, then one level deeper at a time (up
-    /// to [`Expectimax::DEEPEST`]) while the next level is expected to fit in the budget.
+    /// A budget of positions scored a move (see
+    /// [`Expectimax::with_budget`](super::Expectimax::with_budget)): searched from depth
+    /// [`Expectimax::DEFAULT_DEPTH`](super::Expectimax::DEFAULT_DEPTH)'s schedule, then one
+    /// level deeper at a time (up to [`Expectimax::DEEPEST`](super::Expectimax::DEEPEST))
+    /// while the next level is expected to fit in the budget.
     Budget(u64),
 }
 
 impl Setting {
-    /// The bot's default: [`Setting::Budget`] of [`Expectimax::DEFAULT_BUDGET`].
-    pub const DEFAULT: Setting = Setting::Budget(Expectimax::DEFAULT_BUDGET);
+    /// The default budget of positions scored a move ([`Setting::DEFAULT`]).
+    pub const DEFAULT_BUDGET: u64 = 1_000_000;
+    /// The bot's default: [`Setting::Budget`] of [`Setting::DEFAULT_BUDGET`].
+    pub const DEFAULT: Setting = Setting::Budget(Setting::DEFAULT_BUDGET);
 }
 
 impl Default for Setting {

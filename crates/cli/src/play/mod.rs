@@ -491,8 +491,12 @@ pub fn run_session(session: Session) -> Result<ExitCode> {
                 gained = outcome.gained;
                 note = None;
                 if session.animation {
-                    pending =
-                        animate(&mut term, &before, dir, &Still::of(&current, gained, &best))?;
+                    pending = animate(
+                        &mut term,
+                        &before,
+                        dir,
+                        &Still::of(current.recorder.game(), gained, &best),
+                    )?;
                 }
                 if outcome.reached_win && outcome.status == Status::Playing {
                     let tile = rules.win.map_or(0, |w| tile_value(w.exponent));

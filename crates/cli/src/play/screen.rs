@@ -9,8 +9,6 @@ use twenty48_tui::{
     Resume, Screen, Span, Style, Terminal,
 };
 
-use super::Current;
-
 fn question_screen(lines: &[String]) -> Screen {
     Screen {
         lines: lines
@@ -75,8 +73,7 @@ pub(super) struct Still {
 }
 
 impl Still {
-    pub(super) fn of(current: &Current, gained: u64, best: &BestScores) -> Still {
-        let game = current.recorder.game();
+    pub(super) fn of(game: &Game, gained: u64, best: &BestScores) -> Still {
         Still {
             rules: *game.rules(),
             seed: game.seed(),

@@ -24,7 +24,7 @@ mod report;
 mod source;
 
 use report::{describe, Report};
-use source::{open_capture, Source};
+use source::{open_capture, send, Source};
 
 // The library's failed pull exits as every failed command of the CLI does.
 const _: () = assert!(twenty48_devicelog::pull::EXIT_FAILED == EXIT_FAILED);
@@ -209,7 +209,7 @@ pub fn run(args: PullArgs, ui: &Ui) -> Result<ExitCode> {
         None => {
             let candidates = firmware::Candidates::find()?;
             let mut probe = candidates.probe();
-            early = source.probe(&mut probe, &args)?;
+            early = source.probe(&mut probe, Duration::from_secs(args.timeout()))?;
             let chosen = candidates.choose(&probe, &source.name(), source.board())?;
             tell(candidates.told(&chosen, &source.name()));
             candidates
@@ -548,11 +548,6 @@ impl RawCapture {
             )
         }))
     }
-}
-
-fn send(serial: &mut dyn serialport::SerialPort, bytes: &[u8]) -> io::Result<()> {
-    serial.write_all(bytes)?;
-    serial.flush()
 }
 
 fn open_port(port: &str, baud: u32) -> Result<Box<dyn serialport::SerialPort>> {

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use super::{send, PullArgs};
 use crate::input;
 use crate::ports::board::Board;
 
@@ -53,11 +52,11 @@ impl Source {
 
     /// Feeds `probe` the first frames: of a capture, its first [`PROBE_BYTES`]; of a
     /// board, what it sends after `{hello}` until a candidate reads a frame (at most
-    /// --timeout seconds without one). Returns the bytes read.
+    /// `timeout` without one). Returns the bytes read.
     pub(super) fn probe(
         &mut self,
         probe: &mut twenty48_devicelog::Probe,
-        args: &PullArgs,
+        timeout: Duration,
     ) -> Result<Vec<u8>> {
         let mut early = Vec::new();
         match self {
@@ -73,7 +72,6 @@ impl Source {
             } => {
                 send(&mut **serial, &twenty48_devicelog::Probe::request())
                     .with_context(|| format!("cannot write to {port}"))?;
-                let timeout = Duration::from_secs(args.timeout());
                 let started = Instant::now();
                 let mut buf = [0u8; 4096];
                 while !probe.heard() {
@@ -112,4 +110,10 @@ pub(super) fn open_capture(path: &Path) -> Result<Box<dyn Read>> {
     } else {
         Box::new(File::open(path).with_context(|| format!("cannot read {}", input::shown(path)))?)
     })
+}
+
+/// Writes `bytes` to the board and flushes them.
+pub(super) fn send(serial: &mut dyn serialport::SerialPort, bytes: &[u8]) -> io::Result<()> {
+    serial.write_all(bytes)?;
+    serial.flush()
 }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde_json::{json, Value};
 use twenty48_engine::{tile_value, TileName};
 
-use super::{Group, Totals};
+use super::totals::{Group, Totals};
 use crate::style::count;
 
 /// The tiles from the smallest to the largest any game reached: the histogram's rows.

@@ -3,109 +3,20 @@
 //! `t48 moves` frames and a shorter partial frame), read back from decoded defmt frames.
 //!
 //! Each version's frames are a module of their own (`v1`, `v2`, `v3`: their shapes and their
-//! readers); this one holds [`LogFrame`], the dispatch on a frame's shape and the readers of
-//! values the versions share.
+//! readers); [`LogFrame`] and the readers of values the versions share have theirs; this one
+//! holds the dispatch on a frame's shape.
 
 use defmt_decoder::Frame;
 use defmt_parser::Fragment;
-use twenty48_engine::{Direction, Rules};
 
-use twenty48_deviceproto::PROTOCOL_VERSION;
-
-use crate::game::{DeviceMove, GameEnd};
-
+mod log_frame;
 mod v1;
 mod v2;
 mod v3;
+mod values;
 
-/// The log format version of protocol v1 captures (`v=1` in their game-start frame); this
-/// crate reads those, version 2 and [`PROTOCOL_VERSION`] (3).
-pub const LOG_FORMAT_VERSION: u8 = 1;
-
-/// The versions with identity and checks this host reads (`v=` of hello and start frames).
-const CHECKED_VERSIONS: [u8; 2] = [2, PROTOCOL_VERSION];
-
-/// One frame of the log, as the host understands it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum LogFrame {
-    Start {
-        rules: Rules,
-        seed: u64,
-    },
-    Move(DeviceMove),
-    End(GameEnd),
-    /// Protocol v2: the device says who it is and what its store holds.
-    Hello {
-        dev: u64,
-        next: u32,
-        stored: u32,
-        unpulled: u32,
-    },
-    /// Protocol v2: a game starts (live) or a stored game is sent (pull reply).
-    Start2 {
-        dev: u64,
-        game: u32,
-        rules: Rules,
-        seed: u64,
-        check: u32,
-    },
-    /// Protocol v2: a move of game `game`.
-    Move2 {
-        game: u32,
-        mv: DeviceMove,
-    },
-    /// Protocol v3: moves of stored game `game` after its first `first`.
-    Moves3 {
-        game: u32,
-        first: u32,
-        dirs: Vec<Direction>,
-    },
-    /// Protocol v2: game `game` ended (or, `end.partial`, was interrupted).
-    End2 {
-        game: u32,
-        end: GameEnd,
-    },
-    /// Protocol v2: the device dropped frames.
-    Lost {
-        game: u32,
-        at_move: u32,
-        frames: u32,
-    },
-    /// Protocol v2: the store is full.
-    Full {
-        game: u32,
-        at_move: u32,
-    },
-    /// Protocol v2: a pull reply begins.
-    PullBegin {
-        dev: u64,
-        games: u32,
-    },
-    /// Protocol v2: a pull reply ends.
-    PullDone {
-        dev: u64,
-        sent: u32,
-    },
-    /// Protocol v2: the device marked a game as pulled.
-    Acked {
-        game: u32,
-    },
-    /// Protocol v2: the device refused a request.
-    Error {
-        code: u8,
-        game: u32,
-    },
-    /// A v2 protocol frame whose check value does not match its other values: damaged.
-    CheckMismatch,
-    /// A protocol frame whose values do not make sense (wrong version, bad rules...).
-    Invalid {
-        reason: String,
-    },
-    /// Any other log message of the firmware.
-    Other {
-        text: String,
-    },
-}
+pub(crate) use log_frame::LogFrame;
+pub use v1::LOG_FORMAT_VERSION;
 
 /// Reads a decoded frame: its literal text says which frame it is, its parameters (no
 /// display hints) are the values.
@@ -154,67 +65,16 @@ fn fields(shape: &str, values: &[String]) -> Option<Result<LogFrame, String>> {
     })
 }
 
-fn num<T: std::str::FromStr>(values: &[String], i: usize, name: &str) -> Result<T, String> {
-    values
-        .get(i)
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("field {name} is not a number"))
-}
-
-/// The frame's own check value: its last parameter.
-fn check_value(v: &[String]) -> Result<u32, String> {
-    num(v, v.len().saturating_sub(1), "crc")
-}
-
-/// A v2 frame: its values read by `read`, which also computes the check they should have;
-/// a frame whose check differs is damaged, whatever its values say.
-fn checked(v: &[String], computed: u32, frame: LogFrame) -> Result<LogFrame, String> {
-    if check_value(v)? != computed {
-        return Ok(LogFrame::CheckMismatch);
-    }
-    Ok(frame)
-}
-
-fn small(
-    v: &[String],
-    read: impl FnOnce(&[String]) -> Result<(u32, LogFrame), String>,
-) -> Result<LogFrame, String> {
-    let (computed, frame) = read(v)?;
-    checked(v, computed, frame)
-}
-
-fn boolean(v: &[String], i: usize, name: &str) -> Result<bool, String> {
-    match v.get(i).map(String::as_str) {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!("field {name} is not a bool")),
-    }
-}
-
-/// The bytes of a `[u8]` parameter as defmt-decoder shows it: `[1, 2, 3]`.
-fn bytes(v: &[String], i: usize, name: &str) -> Result<Vec<u8>, String> {
-    let bad = || format!("field {name} is not a list of bytes");
-    let inner = v
-        .get(i)
-        .and_then(|s| s.strip_prefix('['))
-        .and_then(|s| s.strip_suffix(']'))
-        .ok_or_else(bad)?;
-    if inner.is_empty() {
-        return Ok(Vec::new());
-    }
-    inner
-        .split(", ")
-        .map(|b| b.parse().map_err(|_| bad()))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::v1::*;
     use super::v2::*;
     use super::v3::*;
     use super::*;
+    use crate::game::{DeviceMove, GameEnd};
+    use twenty48_deviceproto::PROTOCOL_VERSION;
     use twenty48_deviceproto::{check as crc, StartFields};
+    use twenty48_engine::{Direction, Rules};
     use twenty48_engine::{Opening, OpeningSpawn, Status, MAX_OPENING};
 
     /// Reads `shape` with `values` shown as text: the frame, or `Invalid`.

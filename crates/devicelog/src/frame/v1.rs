@@ -5,8 +5,14 @@ use twenty48_engine::{
     Direction, FourChance, Opening, OpeningSpawn, Rules, Scoring, Status, Win, MAX_OPENING,
 };
 
-use super::{num, LogFrame, LOG_FORMAT_VERSION};
+use super::log_frame::LogFrame;
+use super::values::num;
 use crate::game::{DeviceMove, GameEnd};
+
+/// The log format version of protocol v1 captures (`v=1` in their game-start frame); this
+/// crate reads those, version 2 and
+/// [`PROTOCOL_VERSION`](twenty48_deviceproto::PROTOCOL_VERSION) (3).
+pub const LOG_FORMAT_VERSION: u8 = 1;
 
 pub(super) const START: &str =
     "t48 start v={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={}";

@@ -5,8 +5,12 @@
 use twenty48_deviceproto::{check as crc, StartFields, PROTOCOL_VERSION};
 use twenty48_engine::{Direction, Status};
 
-use super::{boolean, check_value, num, small, LogFrame, CHECKED_VERSIONS};
+use super::log_frame::LogFrame;
+use super::values::{boolean, check_value, num, small};
 use crate::game::{DeviceMove, GameEnd};
+
+/// The versions with identity and checks this host reads (`v=` of hello and start frames).
+const CHECKED_VERSIONS: [u8; 2] = [2, PROTOCOL_VERSION];
 
 pub(super) const HELLO2: &str = "t48 hello v={} dev={} next={} stored={} unpulled={} crc={}";
 pub(super) const START2: &str = "t48 start v={} dev={} game={} seed={} size={} four={}/{} opening={} twos={} win={} ends={} scoring={} crc={}";

@@ -5,7 +5,8 @@
 use twenty48_deviceproto::check as crc;
 use twenty48_engine::{packed, Direction, Status};
 
-use super::{bytes, check_value, num, small, LogFrame};
+use super::log_frame::LogFrame;
+use super::values::{bytes, check_value, num, small};
 use crate::game::GameEnd;
 
 pub(super) const MOVES3: &str = "t48 moves game={} first={} count={} dirs={} crc={}";

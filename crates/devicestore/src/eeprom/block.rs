@@ -14,9 +14,9 @@
 
 use twenty48_engine::{Direction, Preset};
 
-use crate::eeprom::Eeprom;
+use crate::eeprom::chip::Eeprom;
+use crate::game::Claims;
 use crate::game::GameStart;
-use crate::record::Claims;
 use twenty48_deviceproto::crc32;
 
 /// Bytes in a block.

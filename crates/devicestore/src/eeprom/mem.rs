@@ -1,7 +1,7 @@
 //! [`MemEeprom`]: an EEPROM in RAM with its one-byte operations counted and simulated power
 //! cuts. Runs anywhere (host tests).
 
-use crate::eeprom::Eeprom;
+use crate::eeprom::chip::Eeprom;
 use crate::nor::Power;
 
 /// An EEPROM held in a byte buffer `B` (an array, a `Vec<u8>`) of at most 64 KB.

@@ -3,8 +3,9 @@
 
 use twenty48_engine::Direction;
 
+use crate::eeprom::as_nor::AsNor;
 use crate::eeprom::block::{self, addr, next, BLOCKS, EEPROM_LEN, SLOTS};
-use crate::eeprom::{AsNor, Eeprom};
+use crate::eeprom::chip::Eeprom;
 use crate::error::StoreError;
 use crate::game::{Closing, Counts, Ending, GameEntry, GameStart, Location};
 use crate::nor::NorError;

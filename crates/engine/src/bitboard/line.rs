@@ -1,6 +1,6 @@
-//! The line tables: every 16-bit row or column of four nibbles, slid both ways, with its
-//! score, merges and overflow packed in one word; and the whole-board row and column steps
-//! built on them.
+//! One line slid: every 16-bit row or column of four nibbles, slid both ways, with its
+//! score, merges and overflow packed in one word (what the tables in `tables.rs` hold);
+//! and the board's rows and columns as line values.
 
 /// Packed per-row slide result: score in bits 0..24, merges in bits 24..28, overflow
 /// count in bits 28..31. Sums of four rows never carry across fields.
@@ -78,82 +78,6 @@ pub(super) const fn packed_sum(e: [u64; 4]) -> u32 {
         .wrapping_add(e[3]) as u32
 }
 
-#[cfg(all(feature = "row-tables", not(twenty48_runtime_tables)))]
-pub(super) mod tables {
-    use super::{column_pair, line_entry, row_pair, Pairs};
-
-    /// [`line_entry`] of every line value.
-    pub(super) static LINES: [u64; 65536] = {
-        let mut t = [0u64; 65536];
-        let mut line = 0usize;
-        while line < 65536 {
-            t[line] = line_entry(line as u16);
-            line += 1;
-        }
-        t
-    };
-
-    /// [`row_pair`] of every row value.
-    pub(super) static ROWS: Pairs = {
-        let mut t = Pairs([[0; 2]; 65536]);
-        let mut line = 0usize;
-        while line < 65536 {
-            t.0[line] = row_pair(line_entry(line as u16));
-            line += 1;
-        }
-        t
-    };
-
-    /// [`column_pair`] of every column value.
-    pub(super) static COLUMNS: Pairs = {
-        let mut t = Pairs([[0; 2]; 65536]);
-        let mut line = 0usize;
-        while line < 65536 {
-            t.0[line] = column_pair(line_entry(line as u16));
-            line += 1;
-        }
-        t
-    };
-}
-
-/// A table of two board-sized results per line value, each pair 16-byte aligned so that
-/// one vector load reads both.
-#[cfg(all(feature = "row-tables", not(twenty48_runtime_tables)))]
-#[repr(C, align(16))]
-pub(super) struct Pairs([[u64; 2]; 65536]);
-
-/// The same tables from the same functions, built on the heap at first use: only under
-/// `--cfg twenty48_runtime_tables`, which `just mutants` sets so that a mutant of the slide
-/// code costs a run-time loop of a few milliseconds instead of minutes of compile-time
-/// evaluation; and `just web`, whose WebAssembly would otherwise carry 2.5 MB of tables the
-/// page can build in a few milliseconds. Needs the `std` feature. The other shipped builds
-/// never set it and keep the static tables above.
-#[cfg(all(feature = "row-tables", twenty48_runtime_tables))]
-pub(super) mod tables {
-    use super::{column_pair, line_entry, row_pair, Pairs};
-    use std::sync::LazyLock;
-    use std::vec::Vec;
-
-    /// [`line_entry`] of every line value.
-    pub(super) static LINES: LazyLock<Vec<u64>> =
-        LazyLock::new(|| (0..=u16::MAX).map(line_entry).collect());
-
-    /// [`row_pair`](super::row_pair) of every row value, from [`LINES`]: each line is slid
-    /// once for all three tables (the page's first call builds them, in code compiled for a
-    /// first run: issue 46, the first board's time).
-    pub(super) static ROWS: LazyLock<Pairs> =
-        LazyLock::new(|| Pairs(LINES.iter().map(|&e| row_pair(e)).collect()));
-
-    /// [`column_pair`](super::column_pair) of every column value, from [`LINES`].
-    pub(super) static COLUMNS: LazyLock<Pairs> =
-        LazyLock::new(|| Pairs(LINES.iter().map(|&e| column_pair(e)).collect()));
-}
-
-/// Two board-sized results per line value (the run-time tables' form; loads need no
-/// alignment).
-#[cfg(all(feature = "row-tables", twenty48_runtime_tables))]
-pub(super) struct Pairs(std::vec::Vec<[u64; 2]>);
-
 /// A row slid left and slid right, each in row 0 of an otherwise empty board, from the
 /// row's [`line_entry`].
 pub(super) const fn row_pair(entry: u64) -> [u64; 2] {
@@ -170,33 +94,6 @@ pub(super) const fn column_pair(entry: u64) -> [u64; 2] {
         spread((entry >> TOWARDS_FIRST) as u16),
         spread((entry >> TOWARDS_LAST) as u16),
     ]
-}
-
-/// [`line_entry`]: from the table, or computed without it.
-#[inline(always)]
-pub(super) fn line(line: usize) -> u64 {
-    #[cfg(feature = "row-tables")]
-    {
-        tables::LINES[line]
-    }
-    #[cfg(not(feature = "row-tables"))]
-    {
-        line_entry(line as u16)
-    }
-}
-
-/// A column slid up or down, spread into column 0 ([`column_pair`]): from the tables, or
-/// computed without them.
-#[inline(always)]
-pub(super) fn column_slid(line: usize, up: bool) -> u64 {
-    #[cfg(feature = "row-tables")]
-    {
-        tables::COLUMNS.0[line][!up as usize]
-    }
-    #[cfg(not(feature = "row-tables"))]
-    {
-        column_pair(line_entry(line as u16))[!up as usize]
-    }
 }
 
 /// Row `r` of the board as a line value (nibble `j` is column `j`).
@@ -239,26 +136,6 @@ pub const fn transpose(x: u64) -> u64 {
     b1 | (b2 >> 24) | (b3 << 24)
 }
 
-/// The four rows slid (`half`: [`TOWARDS_FIRST`] left, [`TOWARDS_LAST`] right) and the sum
-/// of their packed words.
-#[inline(always)]
-pub(super) fn rows(x: u64, half: u32) -> (u64, u32) {
-    let e = [0, 1, 2, 3].map(|r| line(row_of(x, r)));
-    let slid = |r: usize| ((e[r] >> half) & 0xFFFF) << (16 * r);
-    (slid(0) | slid(1) | slid(2) | slid(3), packed_sum(e))
-}
-
-/// The four columns slid up or down and the sum of their packed words.
-#[inline(always)]
-pub(super) fn columns(x: u64, up: bool) -> (u64, u32) {
-    let c = [0, 1, 2, 3].map(|i| column_of(x, i));
-    let slid = |i: usize| column_slid(c[i], up) << (4 * i);
-    (
-        slid(0) | slid(1) | slid(2) | slid(3),
-        packed_sum(c.map(line)),
-    )
-}
-
 /// [`Packed::slide_each`]'s combining of the four rows (columns) of a board from their
 /// [`row_pair`]s ([`column_pair`]s): both directions of a line side by side.
 #[cfg(all(
@@ -267,8 +144,7 @@ pub(super) fn columns(x: u64, up: bool) -> (u64, u32) {
     target_feature = "sse2"
 ))]
 pub(super) mod pairs {
-    use super::tables::{COLUMNS, ROWS};
-    use super::Pairs;
+    use crate::bitboard::tables::{Pairs, COLUMNS, ROWS};
     use core::arch::x86_64::{
         __m128i, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_or_si128, _mm_slli_epi64,
         _mm_unpackhi_epi64,
@@ -330,7 +206,7 @@ pub(super) mod pairs {
     fn row(line: usize) -> [u64; 2] {
         #[cfg(feature = "row-tables")]
         {
-            super::tables::ROWS.0[line]
+            crate::bitboard::tables::ROWS.0[line]
         }
         #[cfg(not(feature = "row-tables"))]
         {
@@ -342,7 +218,7 @@ pub(super) mod pairs {
     fn column(line: usize) -> [u64; 2] {
         #[cfg(feature = "row-tables")]
         {
-            super::tables::COLUMNS.0[line]
+            crate::bitboard::tables::COLUMNS.0[line]
         }
         #[cfg(not(feature = "row-tables"))]
         {

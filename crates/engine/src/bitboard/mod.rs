@@ -13,14 +13,13 @@
 
 use crate::direction::Direction;
 
-mod cpu;
+pub(crate) mod cpu;
 mod line;
+mod tables;
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-pub(crate) use cpu::Bmi2;
-pub(crate) use cpu::{Cpu, Portable};
 pub use line::transpose;
 use line::*;
+use tables::*;
 
 /// The result of a fast slide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -412,6 +411,9 @@ impl Wide {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    use cpu::Bmi2;
+    use cpu::{Cpu, Portable};
 
     #[test]
     fn select16_loop_agrees_with_the_table_on_every_mask() {

@@ -8,11 +8,10 @@ mod cells;
 mod outcome;
 #[cfg(not(feature = "compact-state"))]
 mod replay;
-mod step;
+pub(crate) mod step;
 
-pub use cells::{tile_value, Cells, TileName};
+pub use cells::Cells;
 pub use outcome::{Engine, Outcome, PlayError, Refusal, Status};
-pub use step::Step;
 
 use core::fmt;
 use core::ops::ControlFlow;
@@ -24,6 +23,7 @@ use crate::hash;
 use crate::reference::{self, Event, MAX_CELLS};
 use crate::rules::{OpeningSpawn, Rules, RulesError, Scoring};
 use crate::spawn::{Spawn, SpawnRng};
+use crate::tile::tile_value;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum State {
@@ -569,11 +569,12 @@ mod tests {
 
     use super::*;
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    use crate::bitboard::Bmi2;
-    use crate::bitboard::Portable;
+    use crate::bitboard::cpu::Bmi2;
+    use crate::bitboard::cpu::Portable;
     use crate::rules::{FourChance, Opening, OpeningSpawn, Win};
     use std::vec;
     use std::vec::Vec;
+    use step::Step;
 
     /// Everything observable about a game.
     fn observe(g: &Game) -> impl PartialEq + fmt::Debug {
@@ -649,7 +650,7 @@ mod tests {
 
     /// `moves` replayed by `play_all_with` on the replay loop of `cpu`, with an `on_move`
     /// that records every step and stops after move `stop_after` (the index) if asked.
-    fn replay_on<C: crate::bitboard::Cpu>(
+    fn replay_on<C: crate::bitboard::cpu::Cpu>(
         cpu: C,
         game: &mut Game,
         moves: &[Direction],

@@ -2,15 +2,17 @@
 //! in locals, compiled once portably and, on x86-64 CPUs with BMI2, once more with BMI2.
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-use crate::bitboard::Bmi2;
-use crate::bitboard::{Cpu, FastSlide, Packed, Portable};
+use crate::bitboard::cpu::Bmi2;
+use crate::bitboard::cpu::{Cpu, Portable};
+use crate::bitboard::{FastSlide, Packed};
 use crate::direction::Direction;
 use crate::rules::Scoring;
 use crate::spawn::{four_threshold, reduce_cell};
 
 use core::ops::ControlFlow;
 
-use super::{Game, Outcome, Refusal, Spawn, State, Status, Step};
+use super::step::Step;
+use super::{Game, Outcome, Refusal, Spawn, State, Status};
 
 /// Where a replay loop stopped: `Continue` at the index of the first move it did not play
 /// (the caller goes on from there), or `Break` with the number of moves played when the

@@ -4,7 +4,8 @@
 
 use core::fmt;
 
-use super::{compact, spawn_of};
+use super::compact;
+use super::reduce::spawn_of;
 use crate::rules::FourChance;
 
 /// The generator every spawn is drawn from: the same keystream as the default build (see
