@@ -117,6 +117,17 @@ impl Crate {
                 *i = skip_item(t, attribute_end(t, *i));
                 continue;
             }
+            if tok.is("pub")
+                && t.get(*i + 1).is_some_and(|x| x.is("("))
+                && t.get(*i + 2).is_some_and(|x| x.is("in"))
+            {
+                // `pub(in crate::pull)`: who may see an item, not a path its code uses.
+                while *i < t.len() && !t[*i].is(")") {
+                    *i += 1;
+                }
+                *i += 1;
+                continue;
+            }
             if tok.is("{") {
                 depth += 1;
             } else if tok.is("}") {
