@@ -124,8 +124,8 @@ pub enum Event<G = DeviceGame> {
     Message(Message),
     /// Protocol v2: a frame of the device about itself, its store or a request.
     Device(DeviceFact),
-    /// Protocol v2: a pull reply began or ended (after the frame that did it): the one
-    /// account of the device's replies.
+    /// Protocol v2: a pull reply began or ended, after the frame that did it (a reply cut
+    /// off by the end of the bytes: at the end): the one account of the device's replies.
     Reply(Reply),
     /// Protocol v2 and v3: a move, moves or end frame of game `game` of device `dev` with
     /// no such game open. It comes with its [`DamageKind::Orphan`] damage, and says what

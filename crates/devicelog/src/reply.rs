@@ -9,7 +9,8 @@ use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 /// The most devices whose games closed outside a reply the decoder counts (for the reply
-/// whose pull begin it never saw); past it, such a reply's games are said to be uncounted.
+/// whose pull begin it never saw); past it, a reply of a device not counted that said it
+/// sent games is said to be uncounted.
 pub const MAX_REPLY_DEVICES: usize = 64;
 
 /// What the decoder saw of a device's pull replies ([`Event::Reply`](crate::Event::Reply)).
@@ -62,7 +63,9 @@ impl Reply {
                 arrived,
                 ..
             } => Some(sent != Some(announced) || arrived != announced),
-            Reply::Headless { sent, arrived, .. } => Some(arrived.is_none_or(|a| a < sent)),
+            Reply::Headless { sent, arrived, .. } => {
+                Some(sent > 0 && arrived.is_none_or(|a| a < sent))
+            }
         }
     }
 

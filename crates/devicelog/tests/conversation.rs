@@ -656,7 +656,83 @@ fn a_reconnection_asks_again_and_forgets_the_acks_unanswered() {
     assert!(summary.is_ok(), "{summary:#?}");
     assert!(
         summary.notes.iter().any(|n| n
-            == "a pull reply announced 2 games and was cut off after 1; a later reply held every game not acknowledged"),
+            == "a pull reply announced 2 games and was cut off after 1; the reply to the request made again held every game not acknowledged"),
         "{summary:#?}"
     );
+}
+
+/// A port's conversation into a folder in memory.
+fn port_in_memory() -> Conversation {
+    let folder = Box::new(twenty48_testkit::folder::Memory::new());
+    Conversation::port(&elf(), folder, PortOptions::default(), 0).unwrap()
+}
+
+/// A cut reply is made good only by a whole reply of its own device to a request made
+/// again after it, with room for every game it did not bring (the hostile review of issue
+/// 47): a board whose store was lost, another device, or no request made again leave it a
+/// loss.
+#[test]
+fn a_cut_reply_is_made_good_only_by_its_devices_reply_to_a_request_made_again() {
+    let f = frames();
+    // Same device, asked again, its whole reply holds none of the 5 games announced.
+    let mut talk = port_in_memory();
+    let mut bytes = f.hello(6, 5, 5);
+    bytes.extend(f.begin(5));
+    talk.feed(&bytes, 10).unwrap();
+    talk.reconnected(20);
+    let mut bytes = f.hello(6, 0, 0);
+    bytes.extend(f.begin(0));
+    bytes.extend(f.done(0));
+    talk.feed(&bytes, 30).unwrap();
+    talk.finish().unwrap();
+    let summary = talk.summary();
+    assert_eq!(
+        summary.lost,
+        ["a pull reply announced 5 games and was cut off after 0"],
+        "{summary:#?}"
+    );
+    assert!(!talk.verdict().is_ok());
+
+    // Another device's pull begin cuts the reply, and its empty whole reply follows.
+    let mut stranger = frames();
+    stranger.dev = 0x0bad_0000_0000_0002;
+    let mut talk = port_in_memory();
+    let mut bytes = f.hello(6, 5, 5);
+    bytes.extend(f.begin(5));
+    bytes.extend(stranger.begin(0));
+    bytes.extend(stranger.done(0));
+    talk.feed(&bytes, 10).unwrap();
+    talk.finish().unwrap();
+    assert!(!talk.verdict().is_ok(), "{:#?}", talk.summary());
+
+    // No request made again: a whole reply of the same device does not make it good.
+    let mut talk = port_in_memory();
+    let mut bytes = f.hello(2, 5, 5);
+    bytes.extend(f.begin(5));
+    bytes.extend(f.game(1, &Rules::CLASSIC, 1, &cycle(6), false).0);
+    bytes.extend(f.begin(4));
+    bytes.extend(f.done(4));
+    talk.feed(&bytes, 10).unwrap();
+    talk.finish().unwrap();
+    assert!(!talk.verdict().is_ok(), "{:#?}", talk.summary());
+}
+
+/// Past the devices the decoder counts, a reply whose pull begin never came and that sent
+/// no game is not short (the hostile review of issue 47).
+#[test]
+fn a_headless_reply_of_no_game_is_not_short_past_the_devices_counted() {
+    let mut f = frames();
+    let mut bytes = Vec::new();
+    for d in 0..70u64 {
+        f.dev = 0x1000 + d;
+        bytes.extend(f.game(1, &Rules::CLASSIC, d, &cycle(4), false).0);
+    }
+    f.dev = 0x9999;
+    bytes.extend(f.done(0));
+    let folder = Box::new(twenty48_testkit::folder::Memory::new());
+    let mut talk = Conversation::capture(&elf(), folder, false).unwrap();
+    talk.feed(&bytes, 0).unwrap();
+    talk.finish().unwrap();
+    let summary = talk.summary();
+    assert!(summary.lost.is_empty(), "{summary:#?}");
 }

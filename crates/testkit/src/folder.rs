@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::sync::{Arc, Mutex};
 
-use twenty48_devicelog::pull::{Created, Folder};
+use twenty48_devicelog::pull::{is_file_name, Created, Folder};
 
 /// An entry of a [`Memory`] folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,8 +83,19 @@ impl Memory {
     }
 }
 
+/// Panics on a name that is no file name of the folder: a pull must never name one (a
+/// path, a way out of the folder). The fuzz target's promise "nothing outside the folder".
+fn file_name(name: &str) -> &str {
+    assert!(
+        is_file_name(name),
+        "the pull named {name:?}, which is no file name of its folder"
+    );
+    name
+}
+
 impl Folder for Memory {
     fn create(&mut self, name: &str, bytes: &[u8]) -> io::Result<Created> {
+        let name = file_name(name);
         match self.lock().get(name) {
             Some(Entry::File(b)) if b == bytes => return Ok(Created::Identical),
             Some(_) => return Ok(Created::Taken),
@@ -97,6 +108,14 @@ impl Folder for Memory {
     }
 
     fn replace(&mut self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        let name = file_name(name);
+        if matches!(self.lock().get(name), Some(Entry::Folder)) {
+            // As a rename over a folder fails.
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                format!("cannot write {}: a folder is there", self.shown(name)),
+            ));
+        }
         self.write(name)?;
         self.lock()
             .insert(name.to_string(), Entry::File(bytes.to_vec()));
@@ -104,22 +123,24 @@ impl Folder for Memory {
     }
 
     fn remove(&mut self, name: &str) -> bool {
+        let name = file_name(name);
         let mut entries = self.lock();
         match entries.get(name) {
-            Some(Entry::File(_)) => entries.remove(name).is_some(),
+            // As removing a file does: a link goes too, its target stays.
+            Some(Entry::File(_) | Entry::Link(_)) => entries.remove(name).is_some(),
             _ => false,
         }
     }
 
     fn read(&self, name: &str, limit: u64) -> Option<Vec<u8>> {
-        match self.lock().get(name) {
+        match self.lock().get(file_name(name)) {
             Some(Entry::File(b)) if b.len() as u64 <= limit => Some(b.clone()),
             _ => None,
         }
     }
 
     fn exists(&self, name: &str) -> bool {
-        self.lock().contains_key(name)
+        self.lock().contains_key(file_name(name))
     }
 
     fn names(&self, found: &mut dyn FnMut(&str)) {

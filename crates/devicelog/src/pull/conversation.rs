@@ -98,7 +98,6 @@ pub struct Conversation {
     /// When the last frame arrived (or the conversation began), in the caller's
     /// milliseconds.
     last_frame: u64,
-    /// What the verdict needs beyond the summary: copies, damage, silence.
     /// The silence the caller stopped on ([`Conversation::give_up`]): how, and the
     /// milliseconds allowed.
     silence: Option<(Silence, u64)>,
@@ -204,6 +203,7 @@ impl Conversation {
     /// gone. The request is made again; acknowledgements not answered are forgotten (their
     /// games come again and are recognised on disk).
     pub fn reconnected(&mut self, now: u64) {
+        self.puller.asked_again();
         self.acks.forget();
         self.begun = false;
         self.done = false;
@@ -241,7 +241,8 @@ impl Conversation {
         &self.acks
     }
 
-    /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes.
+    /// What the pull found: received games, duplicates, conflicts, gaps, losses, notes. A
+    /// reply still under way is cut off, and counted so, only by [`Conversation::finish`].
     pub fn summary(&self) -> Summary {
         self.puller.summary()
     }

@@ -9,6 +9,13 @@ use std::io;
 
 use twenty48_movelog::{free_file_name, MAX_FREE_NAMES};
 
+/// Whether `name` is a file name of a folder, as every name a pull gives is: not empty,
+/// not `.` or `..`, no `/`, `\\` or NUL (no path, no way out of the folder). A [`Folder`]
+/// refuses any other.
+pub fn is_file_name(name: &str) -> bool {
+    !(name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0']))
+}
+
 /// What [`Folder::create`] found at a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

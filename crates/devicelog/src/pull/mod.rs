@@ -38,7 +38,7 @@ mod waiting;
 
 pub use ack_window::{AckWindow, ACKS_IN_FLIGHT, MAX_WAITING};
 pub use conversation::{Conversation, PortOptions, State};
-pub use folder::{Created, Folder};
+pub use folder::{is_file_name, Created, Folder};
 pub use ledger::summary::{Gap, Summary, Totals};
 pub use ledger::{Copies, Listed, LISTED, MAX_DEVICES};
 pub use names::{file_name, file_name_v2};

@@ -107,7 +107,8 @@ pub enum Progress {
     Damaged(Damage),
     /// Protocol v2: the device's own frames (hello, lost, full, pull, acked, error).
     Device(DeviceFact),
-    /// Protocol v2: a pull reply of the device began or ended (after the frame that did it).
+    /// Protocol v2: a pull reply of the device began or ended, after the frame that did it
+    /// (a reply cut off by the end of the bytes: at the end).
     Reply(Reply),
     /// The device answered an acknowledgement this pull sent (a
     /// [`Conversation`](super::Conversation)'s): it marked this game pulled.

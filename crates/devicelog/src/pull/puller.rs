@@ -76,6 +76,11 @@ impl Puller {
         })
     }
 
+    /// The device was asked again (the link came back).
+    pub(super) fn asked_again(&mut self) {
+        self.ledger.asked_again();
+    }
+
     /// Bytes read so far.
     pub(super) fn bytes_fed(&self) -> usize {
         self.decoder.bytes_fed()
