@@ -2,6 +2,7 @@
 //! statuses, and their errors on bad input.
 
 mod support;
+use support::Start as _;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -323,7 +324,7 @@ fn run_with_input(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, Str
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     support::feed(&mut child, stdin.to_vec());
     let out = support::finish(child);
@@ -939,7 +940,7 @@ fn record_reports_presses_past_max_moves_and_never_overwrites_its_move_list() {
         .stdin(std::fs::File::open(dir.join("moves.txt")).unwrap())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     let out = support::finish(child);
     assert_eq!(out.status.code(), Some(2), "{out:?}");

@@ -7,6 +7,7 @@
 #![cfg(unix)] // a POSIX shell runs the examples (tests/windows.rs: the tour on Windows)
 
 mod support;
+use support::Start as _;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -48,7 +49,7 @@ fn shell(dir: &Path, line: &str) -> (i32, String) {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     let out = support::finish(out);
     (

@@ -18,6 +18,7 @@
 #![cfg(unix)] // pseudo-terminals and the emulators: Unix only
 
 mod support;
+use support::Start as _;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -86,7 +87,7 @@ impl Run {
             .stderr(Stdio::piped())
             .process_group(0);
         setup(&mut cmd);
-        let mut child = cmd.spawn().expect("twenty48 starts");
+        let mut child = cmd.start().expect("twenty48 starts");
         let mut stdout = child.stdout.take().unwrap();
         let out = std::thread::spawn(move || {
             let mut s = String::new();

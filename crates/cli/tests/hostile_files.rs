@@ -4,6 +4,7 @@
 #![cfg(unix)]
 
 mod support;
+use support::Start as _;
 
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -135,7 +136,7 @@ impl Pty {
                 Ok(())
             });
         }
-        let child = cmd.spawn().expect("spawn twenty48");
+        let child = cmd.start().expect("spawn twenty48");
         drop(cmd);
         Pty {
             master: Some(master),
@@ -286,7 +287,7 @@ fn issue_10_two_records_at_once_never_replace_each_other() {
                 .args(["record", "--seed", seed, "--bot", "greedy", "-o", s(&out)])
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
-                .spawn()
+                .start()
                 .unwrap()
         };
         let (a, b) = (spawn("1"), spawn("2"));
@@ -329,7 +330,7 @@ fn issue_10_record_keeps_a_file_created_after_it_started() {
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     // record has checked the output and now waits for its moves; the file appears meanwhile.
     std::thread::sleep(Duration::from_millis(300));

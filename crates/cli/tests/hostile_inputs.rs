@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 mod support;
+use support::Start as _;
 
 const BIN: &str = env!("CARGO_BIN_EXE_twenty48");
 
@@ -38,7 +39,7 @@ fn spawn(dir: &Path, args: &[&str]) -> Child {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
+        .start()
         .unwrap()
 }
 
@@ -58,7 +59,7 @@ fn run_limited(dir: &Path, kib: u64, args: &str) -> (i32, String, String) {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     finish(child, args)
 }
@@ -534,7 +535,7 @@ fn issue10_an_unreadable_subdirectory_is_named_and_the_rest_verified() {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
+            .start()
             .ok()
     } else {
         Some(spawn(&dir, &["verify", "games"]))

@@ -5,6 +5,7 @@
 #![cfg(target_os = "linux")]
 
 mod support;
+use support::Start as _;
 
 use std::fs::{File, OpenOptions};
 use std::io::Read;
@@ -39,7 +40,7 @@ fn to_full_stdout(args: &[&str]) -> (i32, String) {
             .stdin(Stdio::null())
             .stdout(full())
             .stderr(Stdio::piped())
-            .spawn()
+            .start()
             .unwrap(),
     );
     (
@@ -137,7 +138,7 @@ fn a_full_stderr_exits_2_without_a_panic() {
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(full())
-                .spawn()
+                .start()
                 .unwrap(),
         );
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -151,7 +152,7 @@ fn a_closed_pipe_stays_quiet() {
         .current_dir(root())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     // Read a little, then close the pipe while the replay still prints.
     let mut first = [0u8; 16];

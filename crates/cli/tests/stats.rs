@@ -2,6 +2,7 @@
 //! folder of fresh games with a broken one and a missing path among them.
 
 mod support;
+use support::Start as _;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -225,7 +226,7 @@ fn stats_reads_standard_input_as_dash() {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
+            .start()
             .unwrap();
         // A non-log is refused after its first bytes, so the rest may meet a closed pipe.
         support::feed(&mut child, input);

@@ -8,6 +8,7 @@
 #![cfg(windows)]
 
 mod support;
+use support::Start as _;
 
 use std::fs;
 use std::os::windows::fs::OpenOptionsExt;
@@ -242,7 +243,7 @@ fn a_file_held_open_by_another_program_is_named_and_kept_whole() {
         .stdin(fs::File::open(dir.join("m.txt")).unwrap())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn()
+        .start()
         .unwrap();
     let out = support::finish(child);
     assert_eq!(out.status.code(), Some(2), "{out:?}");

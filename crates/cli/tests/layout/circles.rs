@@ -40,10 +40,17 @@ pub struct Module {
 impl Module {
     /// The module as a reader finds it: its file, and `mod x` inside it for an inline one.
     pub fn place(&self, root: &Path) -> String {
-        let file = self.file.strip_prefix(root).unwrap_or(&self.file).display();
+        // With `/` on every platform, as the map and the messages name files.
+        let file = self
+            .file
+            .strip_prefix(root)
+            .unwrap_or(&self.file)
+            .display()
+            .to_string()
+            .replace('\\', "/");
         match &self.inline {
             Some(m) => format!("{file} (mod {m})"),
-            None => file.to_string(),
+            None => file,
         }
     }
 }

@@ -16,16 +16,30 @@ pub fn output(cmd: &mut Command) -> Output {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // Wine's CreateProcess now and then fails with ERROR_INTERNAL_ERROR (1359) while other
-    // processes start (`just windows-test`): the start, not the command, is tried again.
-    let mut tries = 0;
-    let child = loop {
-        match cmd.spawn() {
-            Err(e) if cfg!(windows) && e.raw_os_error() == Some(1359) && tries < 5 => tries += 1,
-            started => break started.expect("start the command"),
+    finish(cmd.start().expect("start the command"))
+}
+
+/// [`Command::spawn`], tried again when Wine's CreateProcess fails with
+/// ERROR_INTERNAL_ERROR (1359), as it now and then does while other processes start
+/// (`just windows-test`): the start, not the command, is tried again. Every test that
+/// starts a process under Wine starts it so.
+pub trait Start {
+    /// Starts the command.
+    fn start(&mut self) -> std::io::Result<Child>;
+}
+
+impl Start for Command {
+    fn start(&mut self) -> std::io::Result<Child> {
+        let mut tries = 0;
+        loop {
+            match self.spawn() {
+                Err(e) if cfg!(windows) && e.raw_os_error() == Some(1359) && tries < 5 => {
+                    tries += 1
+                }
+                started => return started,
+            }
         }
-    };
-    finish(child)
+    }
 }
 
 /// Writes `input` to the child's standard input (piped) from a thread of its own, then
