@@ -184,20 +184,6 @@ impl<G: GameRecord> CaptureDecoder<G> {
             LogFrame::Start { rules, seed } => games.start1(rules, seed, offset, events),
             LogFrame::Move(mv) => games.move1(mv, at, events),
             LogFrame::End(end) => games.end1(end, at, events),
-            LogFrame::Hello {
-                dev,
-                next,
-                stored,
-                unpulled,
-            } => {
-                events.push(Event::Device(DeviceFact::Hello {
-                    dev,
-                    next,
-                    stored,
-                    unpulled,
-                }));
-                games.hello(dev, events);
-            }
             LogFrame::Start2 {
                 dev,
                 game,
@@ -221,38 +207,16 @@ impl<G: GameRecord> CaptureDecoder<G> {
                 games.stored_moves(game, first, &dirs, at, events)
             }
             LogFrame::End2 { game, end } => games.end2(game, end, at, events),
-            LogFrame::Lost {
-                game,
-                at_move,
-                frames,
-            } => events.push(Event::Device(DeviceFact::Lost {
-                dev: games.dev(),
-                game,
-                at_move,
-                frames,
-            })),
-            LogFrame::Full { game, at_move } => events.push(Event::Device(DeviceFact::Full {
-                dev: games.dev(),
-                game,
-                at_move,
-            })),
-            LogFrame::PullBegin { dev, games: n } => {
-                events.push(Event::Device(DeviceFact::PullBegin { dev, games: n }));
-                games.reply_begins(dev, n, events);
+            LogFrame::Device(fact) => {
+                let fact = fact.of_device(games.dev());
+                events.push(Event::Device(fact));
+                match fact {
+                    DeviceFact::Hello { dev, .. } => games.hello(dev, events),
+                    DeviceFact::PullBegin { dev, games: n } => games.reply_begins(dev, n, events),
+                    DeviceFact::PullDone { dev, sent } => games.reply_done(dev, sent, events),
+                    _ => {}
+                }
             }
-            LogFrame::PullDone { dev, sent } => {
-                events.push(Event::Device(DeviceFact::PullDone { dev, sent }));
-                games.reply_done(dev, sent, events);
-            }
-            LogFrame::Acked { game } => events.push(Event::Device(DeviceFact::Acked {
-                dev: games.dev(),
-                game,
-            })),
-            LogFrame::Error { code, game } => events.push(Event::Device(DeviceFact::Error {
-                dev: games.dev(),
-                code,
-                game,
-            })),
         }
     }
 

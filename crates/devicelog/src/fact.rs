@@ -81,6 +81,38 @@ pub enum DeviceFact {
     },
 }
 
+impl DeviceFact {
+    /// The fact with its device named `dev` (the device last announced) when its frame
+    /// carries none (lost, full, acked, error); a fact that names its device keeps it.
+    pub(crate) fn of_device(self, dev: Option<u64>) -> DeviceFact {
+        match self {
+            DeviceFact::Lost {
+                dev: None,
+                game,
+                at_move,
+                frames,
+            } => DeviceFact::Lost {
+                dev,
+                game,
+                at_move,
+                frames,
+            },
+            DeviceFact::Full {
+                dev: None,
+                game,
+                at_move,
+            } => DeviceFact::Full { dev, game, at_move },
+            DeviceFact::Acked { dev: None, game } => DeviceFact::Acked { dev, game },
+            DeviceFact::Error {
+                dev: None,
+                code,
+                game,
+            } => DeviceFact::Error { dev, code, game },
+            named => named,
+        }
+    }
+}
+
 impl fmt::Display for DeviceFact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

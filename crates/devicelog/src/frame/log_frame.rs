@@ -2,6 +2,7 @@
 
 use twenty48_engine::{Direction, Rules};
 
+use crate::fact::DeviceFact;
 use crate::game::{DeviceMove, GameEnd};
 
 /// One frame of the log, as the host understands it.
@@ -13,13 +14,6 @@ pub(crate) enum LogFrame {
     },
     Move(DeviceMove),
     End(GameEnd),
-    /// Protocol v2: the device says who it is and what its store holds.
-    Hello {
-        dev: u64,
-        next: u32,
-        stored: u32,
-        unpulled: u32,
-    },
     /// Protocol v2: a game starts (live) or a stored game is sent (pull reply).
     Start2 {
         dev: u64,
@@ -44,36 +38,10 @@ pub(crate) enum LogFrame {
         game: u32,
         end: GameEnd,
     },
-    /// Protocol v2: the device dropped frames.
-    Lost {
-        game: u32,
-        at_move: u32,
-        frames: u32,
-    },
-    /// Protocol v2: the store is full.
-    Full {
-        game: u32,
-        at_move: u32,
-    },
-    /// Protocol v2: a pull reply begins.
-    PullBegin {
-        dev: u64,
-        games: u32,
-    },
-    /// Protocol v2: a pull reply ends.
-    PullDone {
-        dev: u64,
-        sent: u32,
-    },
-    /// Protocol v2: the device marked a game as pulled.
-    Acked {
-        game: u32,
-    },
-    /// Protocol v2: the device refused a request.
-    Error {
-        code: u8,
-        game: u32,
-    },
+    /// Protocol v2: a frame of the device about itself, its store or a request (hello,
+    /// lost, full, pull begin and done, acked, error), as the report gives it; the decoder
+    /// names the device of those that do not carry it ([`DeviceFact::of_device`]).
+    Device(DeviceFact),
     /// A v2 protocol frame whose check value does not match its other values: damaged.
     CheckMismatch,
     /// A protocol frame whose values do not make sense (wrong version, bad rules...).

@@ -71,6 +71,7 @@ mod tests {
     use super::v2::*;
     use super::v3::*;
     use super::*;
+    use crate::fact::DeviceFact;
     use crate::game::{DeviceMove, GameEnd};
     use twenty48_deviceproto::PROTOCOL_VERSION;
     use twenty48_deviceproto::{check as crc, StartFields};
@@ -110,12 +111,12 @@ mod tests {
                 HELLO2,
                 vec![&v, &7u64, &3u32, &2u32, &1u32],
                 crc::hello(v, 7, 3, 2, 1),
-                LogFrame::Hello {
+                LogFrame::Device(DeviceFact::Hello {
                     dev: 7,
                     next: 3,
                     stored: 2,
                     unpulled: 1,
-                },
+                }),
             ),
             (
                 START2,
@@ -218,44 +219,50 @@ mod tests {
                 LOST2,
                 vec![&4u32, &6u32, &2u32],
                 crc::lost(4, 6, 2),
-                LogFrame::Lost {
+                LogFrame::Device(DeviceFact::Lost {
+                    dev: None,
                     game: 4,
                     at_move: 6,
                     frames: 2,
-                },
+                }),
             ),
             (
                 FULL2,
                 vec![&4u32, &6u32],
                 crc::full(4, 6),
-                LogFrame::Full {
+                LogFrame::Device(DeviceFact::Full {
+                    dev: None,
                     game: 4,
                     at_move: 6,
-                },
+                }),
             ),
             (
                 BEGIN2,
                 vec![&7u64, &3u32],
                 crc::pull_begin(7, 3),
-                LogFrame::PullBegin { dev: 7, games: 3 },
+                LogFrame::Device(DeviceFact::PullBegin { dev: 7, games: 3 }),
             ),
             (
                 DONE2,
                 vec![&7u64, &3u32],
                 crc::pull_done(7, 3),
-                LogFrame::PullDone { dev: 7, sent: 3 },
+                LogFrame::Device(DeviceFact::PullDone { dev: 7, sent: 3 }),
             ),
             (
                 ACKED2,
                 vec![&4u32],
                 crc::acked(4),
-                LogFrame::Acked { game: 4 },
+                LogFrame::Device(DeviceFact::Acked { dev: None, game: 4 }),
             ),
             (
                 ERROR2,
                 vec![&3u8, &4u32],
                 crc::error(3, 4),
-                LogFrame::Error { code: 3, game: 4 },
+                LogFrame::Device(DeviceFact::Error {
+                    dev: None,
+                    code: 3,
+                    game: 4,
+                }),
             ),
         ];
         for (shape, mut values, check, frame) in cases {

@@ -7,6 +7,7 @@ use twenty48_engine::{Direction, Status};
 
 use super::log_frame::LogFrame;
 use super::values::{boolean, check_value, num, small};
+use crate::fact::DeviceFact;
 use crate::game::{DeviceMove, GameEnd};
 
 /// The versions with identity and checks this host reads (`v=` of hello and start frames).
@@ -41,12 +42,12 @@ pub(super) fn hello2(v: &[String]) -> Result<LogFrame, String> {
             "protocol version {version} in a hello frame (this host reads 2 and {PROTOCOL_VERSION})"
         ));
     }
-    Ok(LogFrame::Hello {
+    Ok(LogFrame::Device(DeviceFact::Hello {
         dev,
         next,
         stored,
         unpulled,
-    })
+    }))
 }
 
 pub(super) fn start2(v: &[String]) -> Result<LogFrame, String> {
@@ -173,11 +174,12 @@ pub(super) fn lost(v: &[String]) -> Result<LogFrame, String> {
             (num(v, 0, "game")?, num(v, 1, "move")?, num(v, 2, "frames")?);
         Ok((
             crc::lost(game, at_move, frames),
-            LogFrame::Lost {
+            LogFrame::Device(DeviceFact::Lost {
+                dev: None,
                 game,
                 at_move,
                 frames,
-            },
+            }),
         ))
     })
 }
@@ -186,7 +188,14 @@ pub(super) fn lost(v: &[String]) -> Result<LogFrame, String> {
 pub(super) fn full(v: &[String]) -> Result<LogFrame, String> {
     small(v, |v| {
         let (game, at_move) = (num(v, 0, "game")?, num(v, 1, "move")?);
-        Ok((crc::full(game, at_move), LogFrame::Full { game, at_move }))
+        Ok((
+            crc::full(game, at_move),
+            LogFrame::Device(DeviceFact::Full {
+                dev: None,
+                game,
+                at_move,
+            }),
+        ))
     })
 }
 
@@ -196,7 +205,7 @@ pub(super) fn pull_begin(v: &[String]) -> Result<LogFrame, String> {
         let (dev, games) = (num(v, 0, "dev")?, num(v, 1, "games")?);
         Ok((
             crc::pull_begin(dev, games),
-            LogFrame::PullBegin { dev, games },
+            LogFrame::Device(DeviceFact::PullBegin { dev, games }),
         ))
     })
 }
@@ -205,7 +214,10 @@ pub(super) fn pull_begin(v: &[String]) -> Result<LogFrame, String> {
 pub(super) fn pull_done(v: &[String]) -> Result<LogFrame, String> {
     small(v, |v| {
         let (dev, sent) = (num(v, 0, "dev")?, num(v, 1, "sent")?);
-        Ok((crc::pull_done(dev, sent), LogFrame::PullDone { dev, sent }))
+        Ok((
+            crc::pull_done(dev, sent),
+            LogFrame::Device(DeviceFact::PullDone { dev, sent }),
+        ))
     })
 }
 
@@ -213,7 +225,10 @@ pub(super) fn pull_done(v: &[String]) -> Result<LogFrame, String> {
 pub(super) fn acked(v: &[String]) -> Result<LogFrame, String> {
     small(v, |v| {
         let game = num(v, 0, "game")?;
-        Ok((crc::acked(game), LogFrame::Acked { game }))
+        Ok((
+            crc::acked(game),
+            LogFrame::Device(DeviceFact::Acked { dev: None, game }),
+        ))
     })
 }
 
@@ -221,6 +236,13 @@ pub(super) fn acked(v: &[String]) -> Result<LogFrame, String> {
 pub(super) fn error(v: &[String]) -> Result<LogFrame, String> {
     small(v, |v| {
         let (code, game) = (num(v, 0, "code")?, num(v, 1, "game")?);
-        Ok((crc::error(code, game), LogFrame::Error { code, game }))
+        Ok((
+            crc::error(code, game),
+            LogFrame::Device(DeviceFact::Error {
+                dev: None,
+                code,
+                game,
+            }),
+        ))
     })
 }
