@@ -656,7 +656,7 @@ fn a_reconnection_asks_again_and_forgets_the_acks_unanswered() {
     assert!(summary.is_ok(), "{summary:#?}");
     assert!(
         summary.notes.iter().any(|n| n
-            == "a pull reply announced 2 games and was cut off after 1; the reply to the request made again held every game not acknowledged"),
+            == "a pull reply announced 2 games and was cut off after 1; the replies to the requests made again brought every game it did not"),
         "{summary:#?}"
     );
 }
@@ -735,4 +735,148 @@ fn a_headless_reply_of_no_game_is_not_short_past_the_devices_counted() {
     talk.finish().unwrap();
     let summary = talk.summary();
     assert!(summary.lost.is_empty(), "{summary:#?}");
+}
+
+fn g(f: &Frames, n: u32) -> Vec<u8> {
+    f.game(n, &Rules::CLASSIC, u64::from(n), &cycle(6), false).0
+}
+
+/// Feeds game `n` then answers its ack (the board marked it pulled).
+fn game_acked(talk: &mut Conversation, f: &Frames, n: u32, now: u64) {
+    talk.feed(&g(f, n), now).unwrap();
+    let _ = talk.outgoing();
+    talk.feed(&f.acked(n), now).unwrap();
+}
+
+/// The second hostile review of issue 47: a broken board's cut reply brought games 1..4 of
+/// 5 (acks unanswered when the link dropped); its store then lost game 5; asked again it
+/// resends 1..4. Game 5 never came: a loss, however many copies came.
+#[test]
+fn games_resent_cannot_stand_for_a_game_a_cut_reply_never_brought() {
+    let f = frames();
+    let mut talk = port_in_memory();
+    let mut bytes = f.hello(6, 5, 5);
+    bytes.extend(f.begin(5));
+    for n in 1..=4 {
+        bytes.extend(g(&f, n));
+    }
+    talk.feed(&bytes, 10).unwrap();
+    talk.reconnected(20);
+    let mut bytes = f.hello(6, 4, 4);
+    bytes.extend(f.begin(4));
+    for n in 1..=4 {
+        bytes.extend(g(&f, n));
+    }
+    bytes.extend(f.done(4));
+    talk.feed(&bytes, 30).unwrap();
+    for n in 1..=4 {
+        let _ = talk.outgoing();
+        talk.feed(&f.acked(n), 40).unwrap();
+    }
+    talk.finish().unwrap();
+    let summary = talk.summary();
+    assert!(
+        !talk.verdict().is_ok(),
+        "game 5 lost, pull ok: {summary:#?}"
+    );
+}
+
+/// A hostile board: after the reconnection its whole reply of 5 is the same game five
+/// times. Games 1..4 never came: a loss.
+#[test]
+fn copies_of_one_game_pay_a_cut_reply_one_game() {
+    let f = frames();
+    let mut talk = port_in_memory();
+    let mut bytes = f.hello(6, 5, 5);
+    bytes.extend(f.begin(5));
+    talk.feed(&bytes, 10).unwrap();
+    talk.reconnected(20);
+    let mut bytes = f.hello(6, 5, 5);
+    bytes.extend(f.begin(5));
+    for _ in 0..5 {
+        bytes.extend(g(&f, 5));
+    }
+    bytes.extend(f.done(5));
+    talk.feed(&bytes, 30).unwrap();
+    for _ in 0..5 {
+        let _ = talk.outgoing();
+        talk.feed(&f.acked(5), 40).unwrap();
+    }
+    talk.finish().unwrap();
+    let summary = talk.summary();
+    assert!(
+        !talk.verdict().is_ok(),
+        "games 1..4 never came, pull ok: {summary:#?}"
+    );
+}
+
+/// An honest board over a flaky cable: reply A (10 games) cut before any game; reply B to
+/// the request made again brings 1..8, all acknowledged, then is cut; reply C to the third
+/// request holds the 2 not acknowledged (9, 10). Every game arrived: the pull succeeds,
+/// both cut replies noted.
+#[test]
+fn two_reconnections_of_an_honest_board_lose_nothing() {
+    let f = frames();
+    let mut talk = port_in_memory();
+    let mut bytes = f.hello(11, 10, 10);
+    bytes.extend(f.begin(10));
+    talk.feed(&bytes, 10).unwrap();
+    talk.reconnected(20);
+    let mut bytes = f.hello(11, 10, 10);
+    bytes.extend(f.begin(10));
+    talk.feed(&bytes, 30).unwrap();
+    for n in 1..=8 {
+        game_acked(&mut talk, &f, n, 40);
+    }
+    assert_eq!(talk.acks().answered().items, (1..=8).collect::<Vec<_>>());
+    talk.reconnected(50);
+    let mut bytes = f.hello(11, 10, 2);
+    bytes.extend(f.begin(2));
+    talk.feed(&bytes, 60).unwrap();
+    for n in 9..=10 {
+        game_acked(&mut talk, &f, n, 70);
+    }
+    talk.feed(&f.done(2), 80).unwrap();
+    talk.finish().unwrap();
+    let summary = talk.summary();
+    assert_eq!(summary.received, 10);
+    assert!(talk.verdict().is_ok(), "honest pull failed: {summary:#?}");
+}
+
+/// The device's frames that carry no device id get the device last announced; each reply
+/// event comes after the frame that made it.
+#[test]
+fn facts_name_their_device_and_come_before_their_reply() {
+    use twenty48_devicelog::DeviceFact;
+    let f = frames();
+    let mut bytes = f.lost(3, 4, 2);
+    bytes.extend(f.hello(2, 1, 1));
+    bytes.extend(f.lost(3, 4, 2));
+    bytes.extend(f.acked(1));
+    bytes.extend(f.error(3, 1));
+    bytes.extend(f.begin(1));
+    bytes.extend(f.done(0));
+    let mut talk = capture_in_memory();
+    let progress = talk.feed(&bytes, 0).unwrap();
+    let facts = &talk.facts().items;
+    assert!(matches!(facts[0], DeviceFact::Lost { dev: None, .. }));
+    assert!(matches!(facts[2], DeviceFact::Lost { dev: Some(DEV), .. }));
+    assert!(matches!(facts[3], DeviceFact::Acked { dev: Some(DEV), .. }));
+    assert!(matches!(facts[4], DeviceFact::Error { dev: Some(DEV), .. }));
+    let kinds: Vec<&str> = progress
+        .iter()
+        .map(|p| match p {
+            Progress::Device(DeviceFact::PullBegin { .. }) => "begin",
+            Progress::Device(DeviceFact::PullDone { .. }) => "done",
+            Progress::Reply(_) => "reply",
+            _ => "-",
+        })
+        .filter(|k| *k != "-")
+        .collect();
+    assert_eq!(kinds, ["begin", "reply", "done", "reply"]);
+}
+
+fn capture_in_memory() -> Conversation {
+    let folder = Box::new(twenty48_testkit::folder::Memory::new());
+    Conversation::capture(&elf(), folder, false).unwrap()
 }

@@ -11,7 +11,10 @@ use crate::pull::pulled::{Outcome, Pulled};
 use crate::pull::runs::{key, parts, Runs};
 use crate::reply::Reply;
 
+mod cuts;
 pub(in crate::pull) mod summary;
+
+use cuts::Cuts;
 
 /// Each list of a pull's report keeps its first this many entries and counts the rest.
 pub const LISTED: usize = 1000;
@@ -104,19 +107,6 @@ struct CopyNote {
     in_progress: bool,
 }
 
-/// On a port, a pull reply cut off: a loss unless a whole reply of its device to a later
-/// request makes it good.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct CutReply {
-    dev: u64,
-    /// The games it announced and did not bring.
-    missing: u32,
-    /// The requests made again before it began.
-    requests: u32,
-    /// What the report says of it.
-    text: String,
-}
-
 /// Everything a pull has seen that its report needs.
 #[derive(Debug, Default)]
 pub(in crate::pull) struct Ledger {
@@ -158,11 +148,7 @@ pub(in crate::pull) struct Ledger {
     short_replies: Listed<String>,
     /// On a port, replies cut off (a reconnection, a restart) and not yet followed by a
     /// whole reply: losses unless one follows, whose games are every one not acknowledged.
-    cut_replies: Listed<CutReply>,
-    /// On a port, how many times the pull asked again (a reconnection), and how many times
-    /// it had when the reply under way began.
-    requests: u32,
-    reply_began_at: u32,
+    cuts: Cuts,
     /// On a port, ends of replies to an earlier request that arrived short (notes: their
     /// games not acknowledged come again).
     earlier_replies: Listed<String>,
@@ -295,6 +281,9 @@ impl Ledger {
             Outcome::Written | Outcome::DamagedPrefix
         ));
         c.already_pulled += usize::from(p.outcome == Outcome::AlreadyPulled);
+        if let (Some(dev), true) = (p.game.dev, p.is_received() && p.game.is_stored()) {
+            self.cuts.stored_game_safe(key(dev, p.game.number));
+        }
     }
 
     /// The copies received.
@@ -315,28 +304,7 @@ impl Ledger {
     /// The pull asked the device again (the link came back): a whole reply begun after
     /// this may make good the replies cut off before it.
     pub(in crate::pull) fn asked_again(&mut self) {
-        self.requests = self.requests.saturating_add(1);
-    }
-
-    /// A whole reply of `dev` holding `announced` games, begun after the request counted
-    /// `reply_began_at`: each reply of `dev` cut off before that request whose missing
-    /// games it has room for is made good (a board asked again sends every stored game not
-    /// acknowledged: what the cut reply did not bring, or brought and never saw
-    /// acknowledged, is in it). Any other cut reply stays a loss.
-    fn made_good(&mut self, dev: u64, announced: u32) {
-        let began_at = self.reply_began_at;
-        let cut = std::mem::take(&mut self.cut_replies);
-        for c in cut.items {
-            if c.dev == dev && c.requests < began_at && announced >= c.missing {
-                self.earlier_replies.push(format!(
-                    "{}; the reply to the request made again held every game not acknowledged",
-                    c.text
-                ));
-            } else {
-                self.cut_replies.push(c);
-            }
-        }
-        self.cut_replies.more += cut.more;
+        self.cuts.asked_again();
     }
 
     /// A pull reply ended ([`Reply`]): one that held less than it should is a loss, or
@@ -344,14 +312,9 @@ impl Ledger {
     /// answered an earlier request, and the games of it not acknowledged come again) a note.
     pub(in crate::pull) fn reply(&mut self, reply: Reply, asked: bool) {
         match reply {
-            Reply::Began { .. } => self.reply_began_at = self.requests,
-            Reply::Ended {
-                dev,
-                announced,
-                sent: Some(_),
-                ..
-            } if asked && reply.is_short() == Some(false) => self.made_good(dev, announced),
-            _ => {}
+            Reply::Began { dev, .. } => self.cuts.began(dev),
+            Reply::Ended { sent: None, .. } => {}
+            _ => self.cuts.ended(),
         }
         if reply.is_short() != Some(true) {
             return;
@@ -367,12 +330,7 @@ impl Ledger {
                     "a pull reply announced {announced} games and was cut off after {arrived}"
                 );
                 if asked {
-                    self.cut_replies.push(CutReply {
-                        dev,
-                        missing: announced.saturating_sub(arrived),
-                        requests: self.reply_began_at,
-                        text,
-                    });
+                    self.cuts.cut(dev, announced, text);
                 } else {
                     self.short_replies.push(text);
                 }

@@ -30,9 +30,7 @@ impl Ledger {
         facts(l, &mut s);
         s.lost.extend(l.short_replies.items.iter().cloned());
         more(&mut s.lost, l.short_replies.more, "short pull replies");
-        s.lost
-            .extend(l.cut_replies.items.iter().map(|c| c.text.clone()));
-        more(&mut s.lost, l.cut_replies.more, "pull replies cut off");
+        l.cuts.report(&mut s.notes, &mut s.lost);
         if l.received_v1 > 0 {
             // v1 frames carry no check values (docs/firmware.md): bits flipped in transit
             // can make another game that still replays.
