@@ -676,14 +676,9 @@ fn a_cut_reply_is_made_good_only_by_its_devices_reply_to_a_request_made_again() 
     let f = frames();
     // Same device, asked again, its whole reply holds none of the 5 games announced.
     let mut talk = port_in_memory();
-    let mut bytes = f.hello(6, 5, 5);
-    bytes.extend(f.begin(5));
-    talk.feed(&bytes, 10).unwrap();
+    talk.feed(&reply(&f, 6, 5, &[], false), 10).unwrap();
     talk.reconnected(20);
-    let mut bytes = f.hello(6, 0, 0);
-    bytes.extend(f.begin(0));
-    bytes.extend(f.done(0));
-    talk.feed(&bytes, 30).unwrap();
+    talk.feed(&reply(&f, 6, 0, &[], true), 30).unwrap();
     talk.finish().unwrap();
     let summary = talk.summary();
     assert_eq!(
@@ -697,8 +692,7 @@ fn a_cut_reply_is_made_good_only_by_its_devices_reply_to_a_request_made_again() 
     let mut stranger = frames();
     stranger.dev = 0x0bad_0000_0000_0002;
     let mut talk = port_in_memory();
-    let mut bytes = f.hello(6, 5, 5);
-    bytes.extend(f.begin(5));
+    let mut bytes = reply(&f, 6, 5, &[], false);
     bytes.extend(stranger.begin(0));
     bytes.extend(stranger.done(0));
     talk.feed(&bytes, 10).unwrap();
@@ -707,9 +701,7 @@ fn a_cut_reply_is_made_good_only_by_its_devices_reply_to_a_request_made_again() 
 
     // No request made again: a whole reply of the same device does not make it good.
     let mut talk = port_in_memory();
-    let mut bytes = f.hello(2, 5, 5);
-    bytes.extend(f.begin(5));
-    bytes.extend(f.game(1, &Rules::CLASSIC, 1, &cycle(6), false).0);
+    let mut bytes = reply(&f, 2, 5, &[1], false);
     bytes.extend(f.begin(4));
     bytes.extend(f.done(4));
     talk.feed(&bytes, 10).unwrap();
@@ -729,16 +721,38 @@ fn a_headless_reply_of_no_game_is_not_short_past_the_devices_counted() {
     }
     f.dev = 0x9999;
     bytes.extend(f.done(0));
-    let folder = Box::new(twenty48_testkit::folder::Memory::new());
-    let mut talk = Conversation::capture(&elf(), folder, false).unwrap();
+    let mut talk = capture_in_memory();
     talk.feed(&bytes, 0).unwrap();
     talk.finish().unwrap();
     let summary = talk.summary();
     assert!(summary.lost.is_empty(), "{summary:#?}");
 }
 
+/// Whole game `n` (seed `n`, 6 moves) as the board sends it.
 fn g(f: &Frames, n: u32) -> Vec<u8> {
     f.game(n, &Rules::CLASSIC, u64::from(n), &cycle(6), false).0
+}
+
+/// A hello announcing `next` and `announced` stored games, then a reply of `announced`
+/// holding `games` (by [`g`]), with its `pull done` when `done` (else cut off here).
+fn reply(f: &Frames, next: u32, announced: u32, games: &[u32], done: bool) -> Vec<u8> {
+    let mut bytes = f.hello(next, announced, announced);
+    bytes.extend(f.begin(announced));
+    for &n in games {
+        bytes.extend(g(f, n));
+    }
+    if done {
+        bytes.extend(f.done(announced));
+    }
+    bytes
+}
+
+/// Answers the acknowledgements of `games`, one at a time, as the board marks them pulled.
+fn answer_acks(talk: &mut Conversation, f: &Frames, games: &[u32], now: u64) {
+    for &n in games {
+        let _ = talk.outgoing();
+        talk.feed(&f.acked(n), now).unwrap();
+    }
 }
 
 /// Feeds game `n` then answers its ack (the board marked it pulled).
@@ -755,24 +769,12 @@ fn game_acked(talk: &mut Conversation, f: &Frames, n: u32, now: u64) {
 fn games_resent_cannot_stand_for_a_game_a_cut_reply_never_brought() {
     let f = frames();
     let mut talk = port_in_memory();
-    let mut bytes = f.hello(6, 5, 5);
-    bytes.extend(f.begin(5));
-    for n in 1..=4 {
-        bytes.extend(g(&f, n));
-    }
-    talk.feed(&bytes, 10).unwrap();
+    talk.feed(&reply(&f, 6, 5, &[1, 2, 3, 4], false), 10)
+        .unwrap();
     talk.reconnected(20);
-    let mut bytes = f.hello(6, 4, 4);
-    bytes.extend(f.begin(4));
-    for n in 1..=4 {
-        bytes.extend(g(&f, n));
-    }
-    bytes.extend(f.done(4));
-    talk.feed(&bytes, 30).unwrap();
-    for n in 1..=4 {
-        let _ = talk.outgoing();
-        talk.feed(&f.acked(n), 40).unwrap();
-    }
+    talk.feed(&reply(&f, 6, 4, &[1, 2, 3, 4], true), 30)
+        .unwrap();
+    answer_acks(&mut talk, &f, &[1, 2, 3, 4], 40);
     talk.finish().unwrap();
     let summary = talk.summary();
     assert!(
@@ -787,21 +789,10 @@ fn games_resent_cannot_stand_for_a_game_a_cut_reply_never_brought() {
 fn copies_of_one_game_pay_a_cut_reply_one_game() {
     let f = frames();
     let mut talk = port_in_memory();
-    let mut bytes = f.hello(6, 5, 5);
-    bytes.extend(f.begin(5));
-    talk.feed(&bytes, 10).unwrap();
+    talk.feed(&reply(&f, 6, 5, &[], false), 10).unwrap();
     talk.reconnected(20);
-    let mut bytes = f.hello(6, 5, 5);
-    bytes.extend(f.begin(5));
-    for _ in 0..5 {
-        bytes.extend(g(&f, 5));
-    }
-    bytes.extend(f.done(5));
-    talk.feed(&bytes, 30).unwrap();
-    for _ in 0..5 {
-        let _ = talk.outgoing();
-        talk.feed(&f.acked(5), 40).unwrap();
-    }
+    talk.feed(&reply(&f, 6, 5, &[5; 5], true), 30).unwrap();
+    answer_acks(&mut talk, &f, &[5; 5], 40);
     talk.finish().unwrap();
     let summary = talk.summary();
     assert!(
@@ -818,13 +809,9 @@ fn copies_of_one_game_pay_a_cut_reply_one_game() {
 fn two_reconnections_of_an_honest_board_lose_nothing() {
     let f = frames();
     let mut talk = port_in_memory();
-    let mut bytes = f.hello(11, 10, 10);
-    bytes.extend(f.begin(10));
-    talk.feed(&bytes, 10).unwrap();
+    talk.feed(&reply(&f, 11, 10, &[], false), 10).unwrap();
     talk.reconnected(20);
-    let mut bytes = f.hello(11, 10, 10);
-    bytes.extend(f.begin(10));
-    talk.feed(&bytes, 30).unwrap();
+    talk.feed(&reply(&f, 11, 10, &[], false), 30).unwrap();
     for n in 1..=8 {
         game_acked(&mut talk, &f, n, 40);
     }
